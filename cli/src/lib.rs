@@ -1,0 +1,44 @@
+//! The `skilldeck` command as a library, so the Python wheel and the Node package run the
+//! very same command (`skilldeck_cli::run`) instead of re-implementing it.
+
+mod cmd;
+
+use clap::{Parser, Subcommand};
+use std::ffi::OsString;
+
+/// Exit codes: 0 success, 1 a skill is invalid / an operation failed, 2 usage error.
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_FAILURE: i32 = 1;
+pub const EXIT_USAGE: i32 = 2;
+
+#[derive(Parser, Debug)]
+#[command(name = "skilldeck", version, about = "Discover, validate, render and activate Agent Skills (SKILL.md)")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Check skills against the Agent Skills specification (or host leniency).
+    Validate(cmd::validate::Args),
+}
+
+/// Run the command line `args` (including the program name) and return the exit code.
+pub fn run<I, T>(args: I) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(err) => {
+            let code = if err.use_stderr() { EXIT_USAGE } else { EXIT_OK };
+            let _ = err.print();
+            return code;
+        }
+    };
+    match cli.command {
+        Command::Validate(args) => cmd::validate::run(args),
+    }
+}

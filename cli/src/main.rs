@@ -1,0 +1,3 @@
+fn main() {
+    std::process::exit(skilldeck_cli::run(std::env::args_os()));
+}

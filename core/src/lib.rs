@@ -1,0 +1,51 @@
+//! # skilldeck
+//!
+//! One engine for AI-agent *Skills* (folders holding a `SKILL.md`): discover them where each
+//! host looks, parse and validate them against the Agent Skills specification, resolve name
+//! clashes, filter by permissions and requirements, render the list into a system prompt,
+//! and activate one skill when the model asks for it.
+//!
+//! The pipeline (one module per stage, plain data in and out):
+//! `options → roots → walk → parse → validate → resolve → filter → render / activate`,
+//! tied together by [`Deck`].
+//!
+//! ```no_run
+//! use skilldeck::{Deck, DeckOptions, RenderOptions};
+//! let deck = Deck::new(DeckOptions { project_dir: ".".into(), ..Default::default() })?;
+//! let catalog = deck.load()?;
+//! for skill in catalog.listed() {
+//!     println!("{}: {}", skill.id, skill.description);
+//! }
+//! let prompt = deck.render(&RenderOptions::default())?;
+//! println!("{}", prompt.text);
+//! # Ok::<(), skilldeck::Error>(())
+//! ```
+
+pub mod activate;
+pub mod catalog;
+pub mod deck;
+pub mod diagnostic;
+pub mod error;
+pub mod events;
+pub mod manifest;
+pub mod options;
+pub mod parse;
+pub mod permissions;
+pub mod render;
+pub mod validate;
+
+pub use activate::{ActivateOptions, Activation, ActivationFormat};
+pub use catalog::{Catalog, Diff, Scope, Shadowed, Skill, SkillKind, Status};
+pub use deck::Deck;
+pub use diagnostic::{Diagnostic, Severity};
+pub use error::{Error, Result};
+pub use events::{Event, SubscriptionId};
+pub use manifest::{InstallSpec, Manifest, McpRef, Parameter, Requirements};
+pub use options::{DeckOptions, RootSpec};
+pub use parse::{parse, Parsed};
+pub use permissions::{Decision, PermissionRules, Rule, Semantics};
+pub use render::{RenderFormat, RenderOptions, RenderReport, Rendered, Truncation};
+pub use validate::{validate, ValidateOptions, ValidationReport};
+
+/// The version of the engine (the same in every binding).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
