@@ -12,7 +12,11 @@ pub const EXIT_FAILURE: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 
 #[derive(Parser, Debug)]
-#[command(name = "skilldeck", version, about = "Discover, validate, render and activate Agent Skills (SKILL.md)")]
+#[command(
+    name = "skilldeck",
+    version,
+    about = "Discover, validate, render and activate Agent Skills (SKILL.md)"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -22,6 +26,14 @@ struct Cli {
 enum Command {
     /// Check skills against the Agent Skills specification (or host leniency).
     Validate(cmd::validate::Args),
+    /// List the skills a host profile discovers.
+    List(cmd::list::Args),
+    /// Show one skill: manifest, origin, shadowed skills, diagnostics, resources.
+    Show(cmd::show::Args),
+    /// Render the model-visible skills into system-prompt text.
+    Render(cmd::render::Args),
+    /// Activate one skill: load its body and substitute arguments.
+    Activate(cmd::activate::Args),
 }
 
 /// Run the command line `args` (including the program name) and return the exit code.
@@ -33,12 +45,20 @@ where
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(err) => {
-            let code = if err.use_stderr() { EXIT_USAGE } else { EXIT_OK };
+            let code = if err.use_stderr() {
+                EXIT_USAGE
+            } else {
+                EXIT_OK
+            };
             let _ = err.print();
             return code;
         }
     };
     match cli.command {
         Command::Validate(args) => cmd::validate::run(args),
+        Command::List(args) => cmd::list::run(args),
+        Command::Show(args) => cmd::show::run(args),
+        Command::Render(args) => cmd::render::run(args),
+        Command::Activate(args) => cmd::activate::run(args),
     }
 }

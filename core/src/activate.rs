@@ -56,7 +56,13 @@ pub struct Activation {
 }
 
 /// Activate `skill` (permission checks are the caller's: see `Deck::activate`).
-pub fn activate(skill: &Skill, project_dir: &std::path::Path, options: &ActivateOptions) -> Result<Activation> {
+pub fn activate(
+    skill: &Skill,
+    project_dir: &std::path::Path,
+    options: &ActivateOptions,
+) -> Result<Activation> {
     let _ = (skill, project_dir, options);
-    Err(Error::invalid_options("activation is being built (issue 4)"))
+    Err(Error::invalid_options(
+        "activation is being built (issue 4)",
+    ))
 }

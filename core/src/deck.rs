@@ -93,7 +93,10 @@ impl Deck {
         let activation = activate::activate(&skill, &self.inner.options.project_dir, options)?;
         self.emit(&Event::Activated {
             id: skill.id.clone(),
-            agent: options.agent.clone().or_else(|| self.inner.options.agent.clone()),
+            agent: options
+                .agent
+                .clone()
+                .or_else(|| self.inner.options.agent.clone()),
         });
         Ok(activation)
     }

@@ -28,6 +28,9 @@ pub fn validate(path: &Path, options: &ValidateOptions) -> Vec<ValidationReport>
         path: path.to_path_buf(),
         name: None,
         valid: false,
-        diagnostics: vec![Diagnostic::error("not-built", "the validator is being built (issue 2)")],
+        diagnostics: vec![Diagnostic::error(
+            "not-built",
+            "the validator is being built (issue 2)",
+        )],
     }]
 }

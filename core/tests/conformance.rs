@@ -65,9 +65,18 @@ fn resolve(tree: &Path, value: Option<&Value>, default: &str) -> Value {
 fn deck_options(tree: &Path, deck: &Value) -> Result<DeckOptions, String> {
     let tree_str = tree.to_string_lossy();
     let mut obj = deck.as_object().cloned().unwrap_or_default();
-    obj.insert("project_dir".into(), resolve(tree, deck.get("project_dir"), "project"));
-    obj.insert("home_dir".into(), resolve(tree, deck.get("home_dir"), "home"));
-    obj.insert("system_root".into(), resolve(tree, deck.get("system_root"), "."));
+    obj.insert(
+        "project_dir".into(),
+        resolve(tree, deck.get("project_dir"), "project"),
+    );
+    obj.insert(
+        "home_dir".into(),
+        resolve(tree, deck.get("home_dir"), "home"),
+    );
+    obj.insert(
+        "system_root".into(),
+        resolve(tree, deck.get("system_root"), "."),
+    );
     let env: Map<String, Value> = deck["env"]
         .as_object()
         .into_iter()
@@ -108,14 +117,17 @@ fn apply_changes(tree: &Path, changes: &Value) -> Result<(), String> {
     for change in changes.as_array().into_iter().flatten() {
         if let Some(rel) = change["write"].as_str() {
             let path = tree.join(rel);
-            let previous = std::fs::metadata(&path).ok().and_then(|m| m.modified().ok());
+            let previous = std::fs::metadata(&path)
+                .ok()
+                .and_then(|m| m.modified().ok());
             if let Some(parent) = path.parent() {
                 std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
             }
             std::fs::write(&path, change["text"].as_str().unwrap_or_default())
                 .map_err(|e| e.to_string())?;
             let base = previous.unwrap_or_else(std::time::SystemTime::now);
-            let bumped = filetime::FileTime::from_system_time(base + std::time::Duration::from_secs(2));
+            let bumped =
+                filetime::FileTime::from_system_time(base + std::time::Duration::from_secs(2));
             filetime::set_file_mtime(&path, bumped).map_err(|e| e.to_string())?;
         } else if let Some(rel) = change["remove"].as_str() {
             let path = tree.join(rel);
@@ -134,7 +146,9 @@ fn run_operation(tree: &Path, case: &Value) -> Result<Value, String> {
     let input = &case["input"];
     let op = case["operation"].as_str().ok_or("missing operation")?;
     Ok(match op {
-        "parse" => to_json(Ok(skilldeck::parse(input["text"].as_str().unwrap_or_default()))),
+        "parse" => to_json(Ok(skilldeck::parse(
+            input["text"].as_str().unwrap_or_default(),
+        ))),
         "validate" => {
             let path = tree.join(input["path"].as_str().unwrap_or("."));
             let options = ValidateOptions {
@@ -162,7 +176,10 @@ fn run_operation(tree: &Path, case: &Value) -> Result<Value, String> {
             for id in input["ids"].as_array().into_iter().flatten() {
                 let id = id.as_str().unwrap_or_default();
                 let decision = rules.evaluate(id, agent).decision;
-                decisions.insert(id.to_string(), serde_json::to_value(decision).unwrap_or_default());
+                decisions.insert(
+                    id.to_string(),
+                    serde_json::to_value(decision).unwrap_or_default(),
+                );
             }
             json!({"decisions": decisions, "tool_disabled": rules.tool_disabled(agent)})
         }
@@ -186,8 +203,14 @@ fn run_operation(tree: &Path, case: &Value) -> Result<Value, String> {
 fn normalise(value: Value, tree: &str) -> Value {
     match value {
         Value::String(s) => Value::String(s.replace(tree, "<tree>")),
-        Value::Array(items) => Value::Array(items.into_iter().map(|v| normalise(v, tree)).collect()),
-        Value::Object(map) => Value::Object(map.into_iter().map(|(k, v)| (k, normalise(v, tree))).collect()),
+        Value::Array(items) => {
+            Value::Array(items.into_iter().map(|v| normalise(v, tree)).collect())
+        }
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| (k, normalise(v, tree)))
+                .collect(),
+        ),
         other => other,
     }
 }
@@ -205,7 +228,11 @@ fn subset_mismatch(expected: &Value, actual: &Value, at: &str) -> Option<String>
         }),
         (Value::Array(exp), Value::Array(act)) => {
             if exp.len() != act.len() {
-                return Some(format!("{at}: expected {} items, got {}", exp.len(), act.len()));
+                return Some(format!(
+                    "{at}: expected {} items, got {}",
+                    exp.len(),
+                    act.len()
+                ));
             }
             exp.iter()
                 .zip(act)

@@ -16,14 +16,19 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> i32 {
-    let options = skilldeck::ValidateOptions { strict: args.strict };
+    let options = skilldeck::ValidateOptions {
+        strict: args.strict,
+    };
     let reports: Vec<_> = args
         .paths
         .iter()
         .flat_map(|p| skilldeck::validate(p, &options))
         .collect();
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&reports).unwrap_or_default());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&reports).unwrap_or_default()
+        );
     }
     if reports.iter().all(|r| r.valid) {
         crate::EXIT_OK

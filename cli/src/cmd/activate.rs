@@ -1,0 +1,13 @@
+//! `skilldeck activate`
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pub deck: super::deck_args::DeckArgs,
+}
+
+pub fn run(args: Args) -> i32 {
+    let _ = args;
+    eprintln!("skilldeck activate: being built");
+    crate::EXIT_FAILURE
+}
