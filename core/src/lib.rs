@@ -27,6 +27,7 @@ pub mod deck;
 pub mod diagnostic;
 pub mod error;
 pub mod events;
+pub mod filter;
 pub mod manifest;
 pub mod options;
 pub mod parse;

@@ -19,6 +19,7 @@ pub struct DeckArgs {
 }
 
 impl DeckArgs {
+    #[allow(dead_code)] // used by list/show/render/activate as they land
     pub fn to_options(&self) -> skilldeck::DeckOptions {
         skilldeck::DeckOptions {
             profile: self.profile.clone(),
