@@ -1,0 +1,508 @@
+//! From top-level YAML entries to the typed [`Manifest`].
+//!
+//! Keys are matched in their common spellings: case, `-` and `_` are ignored, so
+//! `allowed-tools`, `allowed_tools` and `allowedTools` are one key, as are `when_to_use` and
+//! `when-to-use`, or `max-thinking-tokens` and `maxThinkingTokens`. A value of the wrong shape
+//! is never dropped: it stays in `extra` under the key as written, with a warning.
+
+use super::yaml::Entry;
+use super::{KeyInfo, ValueKind};
+use crate::diagnostic::Diagnostic;
+use crate::manifest::{InstallSpec, Manifest, McpRef, Parameter, Requirements};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+
+/// Every key the manifest types, by its folded spelling (see [`fold`]).
+const KNOWN: &[&str] = &[
+    "name",
+    "description",
+    "license",
+    "compatibility",
+    "metadata",
+    "allowedtools",
+    "whentouse",
+    "argumenthint",
+    "arguments",
+    "disablemodelinvocation",
+    "userinvocable",
+    "disallowedtools",
+    "model",
+    "effort",
+    "context",
+    "agent",
+    "background",
+    "hooks",
+    "paths",
+    "shell",
+    "version",
+    "maxthinkingtokens",
+    "category",
+    "tags",
+    "os",
+    "enabled",
+    "timeout",
+    "command",
+    "parameters",
+    "requires",
+    "install",
+];
+
+/// The spelling-insensitive form of a key: lowercase, without `-` and `_`.
+pub fn fold(key: &str) -> String {
+    key.chars()
+        .filter(|c| *c != '-' && *c != '_')
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// True when `key` (in any common spelling) is a typed manifest field.
+pub fn is_known(key: &str) -> bool {
+    KNOWN.contains(&fold(key).as_str())
+}
+
+pub fn kind_of(value: &Value) -> ValueKind {
+    match value {
+        Value::String(_) => ValueKind::String,
+        Value::Number(_) => ValueKind::Number,
+        Value::Bool(_) => ValueKind::Bool,
+        Value::Null => ValueKind::Null,
+        Value::Array(_) => ValueKind::List,
+        Value::Object(_) => ValueKind::Map,
+    }
+}
+
+/// The result of typing the entries.
+pub struct Typed {
+    pub manifest: Manifest,
+    pub keys: Vec<KeyInfo>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Build the manifest from `entries`. `yaml` is the frontmatter text (for source text of
+/// one-line flow values) and `line_offset` turns YAML lines into file lines.
+pub fn build(entries: Vec<Entry>, yaml: &str, line_offset: u32) -> Typed {
+    let mut typed = Typed {
+        manifest: Manifest::default(),
+        keys: Vec::new(),
+        diagnostics: Vec::new(),
+    };
+    // Last occurrence wins (as in most YAML loaders); earlier ones are reported.
+    let mut last: HashMap<String, usize> = HashMap::new();
+    for (i, e) in entries.iter().enumerate() {
+        last.insert(fold(&e.key), i);
+    }
+    let mut seen: HashMap<String, u32> = HashMap::new();
+    for (i, entry) in entries.into_iter().enumerate() {
+        let line = entry.line.saturating_add(line_offset);
+        let folded = fold(&entry.key);
+        typed.keys.push(KeyInfo {
+            key: entry.key.clone(),
+            line,
+            column: entry.column,
+            kind: kind_of(&entry.value),
+        });
+        if let Some(first) = seen.insert(folded.clone(), line) {
+            typed.diagnostics.push(
+                Diagnostic::warning(
+                    "duplicate-key",
+                    format!(
+                        "`{}` is given more than once (also on line {first}); the last one is used",
+                        entry.key
+                    ),
+                )
+                .at(line, Some(entry.column))
+                .with_hint("remove all but one of these keys"),
+            );
+        }
+        if last.get(&folded) != Some(&i) {
+            continue;
+        }
+        let mut cx = Cx {
+            yaml,
+            line,
+            diagnostics: &mut typed.diagnostics,
+        };
+        if !apply(&mut typed.manifest, &folded, &entry, &mut cx) {
+            if KNOWN.contains(&folded.as_str()) {
+                let what = describe(&entry.value);
+                cx.diagnostics.push(
+                    Diagnostic::warning(
+                        "invalid-field-type",
+                        format!("`{}` cannot be {what}; kept as an unknown key", entry.key),
+                    )
+                    .at(line, Some(entry.column)),
+                );
+            }
+            typed.manifest.extra.insert(entry.key.clone(), entry.value);
+        }
+    }
+    typed
+}
+
+fn describe(value: &Value) -> &'static str {
+    match value {
+        Value::String(_) => "text",
+        Value::Number(_) => "a number",
+        Value::Bool(_) => "a boolean",
+        Value::Null => "empty",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "a mapping",
+    }
+}
+
+struct Cx<'a> {
+    yaml: &'a str,
+    line: u32,
+    diagnostics: &'a mut Vec<Diagnostic>,
+}
+
+/// Store `entry` in its typed field. False when the key is unknown or the value has a shape
+/// the field cannot hold (the caller keeps it in `extra`).
+fn apply(m: &mut Manifest, folded: &str, entry: &Entry, cx: &mut Cx) -> bool {
+    macro_rules! set {
+        ($field:expr, $value:expr) => {
+            match $value {
+                Some(v) => {
+                    $field = v;
+                    true
+                }
+                None => false,
+            }
+        };
+    }
+    match folded {
+        "name" => set!(m.name, text(entry, cx)),
+        "description" => set!(m.description, text(entry, cx)),
+        "license" => set!(m.license, text(entry, cx)),
+        "compatibility" => set!(m.compatibility, text(entry, cx)),
+        "whentouse" => set!(m.when_to_use, text(entry, cx)),
+        "argumenthint" => set!(m.argument_hint, text(entry, cx)),
+        "model" => set!(m.model, text(entry, cx)),
+        "effort" => set!(m.effort, text(entry, cx)),
+        "context" => set!(m.context, text(entry, cx)),
+        "agent" => set!(m.agent, text(entry, cx)),
+        "shell" => set!(m.shell, text(entry, cx)),
+        "version" => set!(m.version, text(entry, cx)),
+        "category" => set!(m.category, text(entry, cx)),
+        "command" => set!(m.command, text(entry, cx)),
+        "allowedtools" => set!(m.allowed_tools, tools(&entry.value)),
+        "disallowedtools" => set!(m.disallowed_tools, tools(&entry.value)),
+        "arguments" => set!(m.arguments, list(&entry.value, Sep::Whitespace)),
+        "paths" => set!(m.paths, list(&entry.value, Sep::Comma)),
+        "tags" => set!(m.tags, list(&entry.value, Sep::Comma)),
+        "os" => set!(m.os, list(&entry.value, Sep::Comma)),
+        "disablemodelinvocation" => set!(m.disable_model_invocation, boolean(entry, cx)),
+        "userinvocable" => set!(m.user_invocable, boolean(entry, cx)),
+        "background" => set!(m.background, boolean(entry, cx)),
+        "enabled" => set!(m.enabled, boolean(entry, cx)),
+        "maxthinkingtokens" => set!(m.max_thinking_tokens, number(entry, cx)),
+        "timeout" => set!(m.timeout, number(entry, cx)),
+        "hooks" => {
+            m.hooks = Some(entry.value.clone());
+            true
+        }
+        "metadata" => metadata(m, &entry.value),
+        "parameters" => set!(m.parameters, parameters(&entry.value)),
+        "requires" => set!(m.requires, requirements(&entry.value).map(Some)),
+        "install" => set!(m.install, install(&entry.value)),
+        _ => false,
+    }
+}
+
+/// A scalar as the text the user wrote. `None` (keep in `extra`) for collections, except
+/// a one-line flow collection, whose source text is what the author meant
+/// (`argument-hint: [file] [mode]`-style values that YAML reads as a list).
+fn text(entry: &Entry, cx: &mut Cx) -> Option<Option<String>> {
+    match &entry.value {
+        Value::String(s) => Some(Some(s.clone())),
+        Value::Null => Some(entry.raw.clone().filter(|r| r != "~" && r != "null")),
+        Value::Number(_) | Value::Bool(_) => Some(Some(
+            entry.raw.clone().unwrap_or_else(|| entry.value.to_string()),
+        )),
+        Value::Array(_) | Value::Object(_) => {
+            let source = flow_source(cx.yaml, entry)?;
+            cx.diagnostics.push(
+                Diagnostic::info(
+                    "flow-value-as-text",
+                    format!(
+                        "`{}` is written as a YAML collection; its source text is used",
+                        entry.key
+                    ),
+                )
+                .at(cx.line, Some(entry.column))
+                .with_hint(format!("quote the value: {}: \"{source}\"", entry.key)),
+            );
+            Some(Some(source))
+        }
+    }
+}
+
+/// The text after `key:` on the key's line, when the whole value sits on that line.
+fn flow_source(yaml: &str, entry: &Entry) -> Option<String> {
+    if entry.value_line != entry.line {
+        return None;
+    }
+    let line = yaml
+        .lines()
+        .nth(usize::try_from(entry.line).ok()?.checked_sub(1)?)?;
+    let (_, value) = line.split_once(':')?;
+    let value = value.trim();
+    let balanced = |open: char, close: char| {
+        value.starts_with(open) && value.ends_with(close) && value.len() >= 2
+    };
+    (balanced('[', ']') || balanced('{', '}')).then(|| value.to_string())
+}
+
+enum Sep {
+    Whitespace,
+    Comma,
+}
+
+fn scalar_string(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn list(value: &Value, sep: Sep) -> Option<Vec<String>> {
+    match value {
+        Value::Null => Some(Vec::new()),
+        Value::Array(items) => Some(items.iter().map(scalar_string).collect()),
+        Value::String(s) => Some(match sep {
+            Sep::Whitespace => s.split_whitespace().map(str::to_string).collect(),
+            Sep::Comma => s
+                .split(',')
+                .map(str::trim)
+                .filter(|p| !p.is_empty())
+                .map(str::to_string)
+                .collect(),
+        }),
+        Value::Number(_) | Value::Bool(_) => Some(vec![value.to_string()]),
+        Value::Object(_) => None,
+    }
+}
+
+/// Tool lists: a YAML list, or a string separated by spaces and/or commas. Separators inside
+/// parentheses belong to the tool pattern (`Bash(git add:*)`, `Bash(npm run test)`).
+pub fn tools(value: &Value) -> Option<Vec<String>> {
+    match value {
+        Value::String(s) => Some(split_tools(s)),
+        other => list(other, Sep::Whitespace),
+    }
+}
+
+fn split_tools(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let mut depth = 0usize;
+    for c in s.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if depth == 0 && (c.is_whitespace() || c == ',') {
+            if !current.is_empty() {
+                out.push(std::mem::take(&mut current));
+            }
+        } else {
+            current.push(c);
+        }
+    }
+    if !current.is_empty() {
+        out.push(current);
+    }
+    out
+}
+
+/// Boolean spellings accepted in boolean fields, in any case.
+pub fn parse_bool(s: &str) -> Option<bool> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "true" | "yes" | "on" | "1" | "y" => Some(true),
+        "false" | "no" | "off" | "0" | "n" => Some(false),
+        _ => None,
+    }
+}
+
+fn boolean(entry: &Entry, cx: &mut Cx) -> Option<Option<bool>> {
+    let parsed = match &entry.value {
+        Value::Bool(b) => Some(*b),
+        Value::Null => return Some(None),
+        Value::String(s) => parse_bool(s),
+        Value::Number(_) => entry.raw.as_deref().and_then(parse_bool),
+        _ => None,
+    };
+    if parsed.is_none() {
+        cx.diagnostics.push(
+            Diagnostic::warning(
+                "invalid-boolean",
+                format!("`{}` must be true or false", entry.key),
+            )
+            .at(cx.line, Some(entry.column))
+            .with_hint("use true/false (yes/no, on/off and 1/0 are accepted too)"),
+        );
+    }
+    parsed.map(Some)
+}
+
+fn number(entry: &Entry, cx: &mut Cx) -> Option<Option<u64>> {
+    let parsed = match &entry.value {
+        Value::Number(n) => n.as_u64(),
+        Value::String(s) => s.trim().parse::<u64>().ok(),
+        Value::Null => return Some(None),
+        _ => None,
+    };
+    if parsed.is_none() {
+        cx.diagnostics.push(
+            Diagnostic::warning(
+                "invalid-number",
+                format!("`{}` must be a whole number", entry.key),
+            )
+            .at(cx.line, Some(entry.column)),
+        );
+    }
+    parsed.map(Some)
+}
+
+fn metadata(m: &mut Manifest, value: &Value) -> bool {
+    let map = match value {
+        Value::Object(map) => map,
+        Value::Null => return true,
+        _ => return false,
+    };
+    m.metadata = map.clone();
+    if let Some(Value::Object(mcp)) = map.get("mcp") {
+        m.mcp = Some(McpRef {
+            server: mcp.get("server").map(scalar_string),
+            tool: mcp.get("tool").map(scalar_string),
+        });
+    }
+    if let Some(short) = map
+        .get("short-description")
+        .or(map.get("short_description"))
+    {
+        m.short_description = Some(scalar_string(short));
+    }
+    true
+}
+
+fn opt_string(map: &Map<String, Value>, key: &str) -> Option<String> {
+    map.get(key).filter(|v| !v.is_null()).map(scalar_string)
+}
+
+fn parameter(name: String, spec: &Value) -> Parameter {
+    let mut p = Parameter {
+        name,
+        ..Parameter::default()
+    };
+    match spec {
+        Value::Object(map) => {
+            p.kind = opt_string(map, "type");
+            p.description = opt_string(map, "description");
+            p.required = match map.get("required") {
+                Some(Value::Bool(b)) => *b,
+                Some(Value::String(s)) => parse_bool(s).unwrap_or(false),
+                _ => false,
+            };
+            p.default = map.get("default").cloned();
+            if let Some(Value::Array(values)) = map.get("enum") {
+                p.enum_values = values.clone();
+            }
+        }
+        // `name: string` shorthand: the value is the type.
+        Value::String(kind) => p.kind = Some(kind.clone()),
+        _ => {}
+    }
+    p
+}
+
+fn parameters(value: &Value) -> Option<Vec<Parameter>> {
+    match value {
+        Value::Object(map) => Some(
+            map.iter()
+                .map(|(name, spec)| parameter(name.clone(), spec))
+                .collect(),
+        ),
+        Value::Array(items) => items
+            .iter()
+            .map(|item| {
+                let name = item.get("name").map(scalar_string)?;
+                Some(parameter(name, item))
+            })
+            .collect(),
+        Value::Null => Some(Vec::new()),
+        _ => None,
+    }
+}
+
+fn requirements(value: &Value) -> Option<Requirements> {
+    let map = value.as_object()?;
+    let get = |key: &str| -> Option<Vec<String>> {
+        match map.get(key) {
+            None => Some(Vec::new()),
+            Some(v) => list(v, Sep::Comma),
+        }
+    };
+    Some(Requirements {
+        bins: get("bins")?,
+        env: get("env")?,
+    })
+}
+
+fn install(value: &Value) -> Option<Vec<InstallSpec>> {
+    let items = match value {
+        Value::Array(items) => items,
+        Value::Null => return Some(Vec::new()),
+        _ => return None,
+    };
+    items
+        .iter()
+        .map(|item| {
+            let map = item.as_object()?;
+            Some(InstallSpec {
+                id: opt_string(map, "id"),
+                kind: opt_string(map, "kind"),
+                package: opt_string(map, "package"),
+                formula: opt_string(map, "formula"),
+                label: opt_string(map, "label"),
+                os: map
+                    .get("os")
+                    .and_then(|v| list(v, Sep::Comma))
+                    .unwrap_or_default(),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folds_spellings() {
+        assert_eq!(fold("allowed_tools"), "allowedtools");
+        assert_eq!(fold("maxThinkingTokens"), "maxthinkingtokens");
+        assert!(is_known("When-To-Use"));
+        assert!(!is_known("author"));
+    }
+
+    #[test]
+    fn tool_strings_respect_parentheses() {
+        assert_eq!(
+            split_tools("Read, Bash(git add:*) Bash(npm run test),Grep"),
+            vec!["Read", "Bash(git add:*)", "Bash(npm run test)", "Grep"]
+        );
+    }
+
+    #[test]
+    fn boolean_spellings() {
+        for s in ["true", "YES", "On", "1"] {
+            assert_eq!(parse_bool(s), Some(true), "{s}");
+        }
+        for s in ["False", "no", "OFF", "0"] {
+            assert_eq!(parse_bool(s), Some(false), "{s}");
+        }
+        assert_eq!(parse_bool("maybe"), None);
+    }
+}

@@ -1,0 +1,152 @@
+//! Locating the frontmatter block by lines.
+//!
+//! The first line (after an optional UTF-8 BOM) must trim to `---`; the block ends at the
+//! next line that trims to `---`. Fences are found by whole lines, so a `---` inside a value
+//! or a horizontal rule later in the body never ends the block. `\n`, `\r\n` and a lone `\r`
+//! all end a line.
+
+/// Where the frontmatter is, or why there is none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fences {
+    /// Both fences found.
+    Closed,
+    /// The first line is not `---`.
+    MissingOpening,
+    /// An opening fence but no closing one.
+    Unterminated,
+}
+
+/// The result of splitting a SKILL.md into frontmatter and body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Split {
+    pub fences: Fences,
+    /// The YAML between the fences, every line ending normalised to `\n`. Empty unless
+    /// `fences` is `Closed` or `Unterminated` (then it holds everything after the opening).
+    pub yaml: String,
+    /// 1-based line number of the first YAML line (the line after the opening fence).
+    pub yaml_line: u32,
+    /// 1-based line where the body starts (the line after the closing fence).
+    pub body_line: Option<u32>,
+    /// Byte offset in the input where the body starts.
+    pub body_offset: Option<usize>,
+    /// The input started with a UTF-8 byte order mark.
+    pub bom: bool,
+}
+
+/// One line of the input: its content (without terminator) and where the next line starts.
+#[derive(Clone, Copy, Debug)]
+pub struct Line<'a> {
+    pub text: &'a str,
+    pub next: usize,
+}
+
+/// Iterate over the lines of `text` starting at byte `from`, accepting `\n`, `\r\n` and
+/// lone `\r` as terminators.
+pub fn lines_from(text: &str, from: usize) -> impl Iterator<Item = Line<'_>> {
+    let bytes = text.as_bytes();
+    let mut pos = from.min(text.len());
+    std::iter::from_fn(move || {
+        if pos >= bytes.len() {
+            return None;
+        }
+        let start = pos;
+        let mut end = start;
+        while end < bytes.len() && bytes[end] != b'\n' && bytes[end] != b'\r' {
+            end += 1;
+        }
+        let next = match bytes.get(end) {
+            Some(b'\r') if bytes.get(end + 1) == Some(&b'\n') => end + 2,
+            Some(_) => end + 1,
+            None => end,
+        };
+        pos = next;
+        // `start` and `end` sit on ASCII bytes or the ends of the string, so both are char
+        // boundaries and the slice cannot fail.
+        Some(Line {
+            text: &text[start..end],
+            next,
+        })
+    })
+}
+
+/// A fence line: `---` with optional surrounding whitespace.
+pub fn is_fence(line: &str) -> bool {
+    line.trim() == "---"
+}
+
+/// Split `text` into frontmatter and body (see the module docs for the rules).
+pub fn split(text: &str) -> Split {
+    let bom = text.starts_with('\u{feff}');
+    let from = if bom { '\u{feff}'.len_utf8() } else { 0 };
+    let mut lines = lines_from(text, from);
+    let mut split = Split {
+        fences: Fences::MissingOpening,
+        yaml: String::new(),
+        yaml_line: 2,
+        body_line: None,
+        body_offset: None,
+        bom,
+    };
+    match lines.next() {
+        Some(first) if is_fence(first.text) => {}
+        _ => return split,
+    }
+    split.fences = Fences::Unterminated;
+    let mut number = 1u32;
+    for line in lines {
+        number = number.saturating_add(1);
+        if is_fence(line.text) {
+            split.fences = Fences::Closed;
+            split.body_line = Some(number.saturating_add(1));
+            split.body_offset = Some(line.next);
+            return split;
+        }
+        split.yaml.push_str(line.text);
+        split.yaml.push('\n');
+    }
+    split
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn closed_block_with_body() {
+        let s = split("---\nname: a\n---\n# Body\n");
+        assert_eq!(s.fences, Fences::Closed);
+        assert_eq!(s.yaml, "name: a\n");
+        assert_eq!(s.body_line, Some(4));
+        assert_eq!(s.body_offset, Some(16));
+    }
+
+    #[test]
+    fn crlf_lone_cr_and_bom() {
+        let s = split("\u{feff}---\r\nname: a\rdescription: b\r\n---\r\nbody");
+        assert!(s.bom);
+        assert_eq!(s.fences, Fences::Closed);
+        assert_eq!(s.yaml, "name: a\ndescription: b\n");
+        assert_eq!(s.body_line, Some(5));
+    }
+
+    #[test]
+    fn dashes_inside_a_value_do_not_close() {
+        let s = split("---\ndescription: a --- b\n---\n---\n");
+        assert_eq!(s.yaml, "description: a --- b\n");
+        assert_eq!(s.body_line, Some(4));
+    }
+
+    #[test]
+    fn missing_and_unterminated() {
+        assert_eq!(split("# Title\n---\n").fences, Fences::MissingOpening);
+        assert_eq!(split("").fences, Fences::MissingOpening);
+        let s = split("---\nname: a\n");
+        assert_eq!(s.fences, Fences::Unterminated);
+        assert_eq!(s.body_line, None);
+    }
+
+    #[test]
+    fn fence_with_trailing_spaces() {
+        assert_eq!(split("---  \nname: a\n ---\n").fences, Fences::Closed);
+    }
+}

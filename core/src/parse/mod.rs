@@ -1,0 +1,313 @@
+//! Parsing a SKILL.md: frontmatter location, YAML (with limits and a repair pass) and the
+//! typed manifest.
+//!
+//! - [`parse`] works on text already in memory.
+//! - [`read_frontmatter`] is the discovery-time read: only a prefix of the file, never the body.
+//! - [`read_body`] is the activation-time read of the Markdown body.
+//! - [`fallback_name`] and [`fallback_description`] give what hosts use when `name` or
+//!   `description` is missing.
+//!
+//! Diagnostic codes produced here: `missing-frontmatter`, `unterminated-frontmatter`,
+//! `empty-frontmatter`, `frontmatter-not-mapping`, `invalid-yaml`, `yaml-limit`,
+//! `yaml-repaired`, `duplicate-key`, `invalid-field-type`, `invalid-boolean`,
+//! `invalid-number`, `flow-value-as-text`, and for files `file-not-found`,
+//! `permission-denied`, `io-error`, `not-a-file`, `file-too-large`, `frontmatter-too-large`,
+//! `invalid-utf8`, `nul-byte`.
+
+mod fields;
+mod frontmatter;
+mod read;
+mod repair;
+mod yaml;
+
+pub use fields::{fold as fold_key, is_known as is_known_key, parse_bool};
+pub use frontmatter::{split, Fences, Split};
+pub use read::{fallback_description, fallback_name, read_body, read_frontmatter};
+pub use read::{MAX_FILE_BYTES, MAX_FRONTMATTER_BYTES};
+
+use crate::diagnostic::Diagnostic;
+use crate::manifest::Manifest;
+use serde::{Deserialize, Serialize};
+
+/// A parsed SKILL.md frontmatter.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Parsed {
+    pub manifest: Manifest,
+    pub diagnostics: Vec<Diagnostic>,
+    /// 1-based line where the body starts, when the frontmatter was closed.
+    pub body_line: Option<u32>,
+    /// Every top-level key as written, in source order (validation checks spellings and
+    /// value shapes against the spec with these).
+    #[serde(skip)]
+    pub keys: Vec<KeyInfo>,
+    /// Findings that only matter for the spec's reference validator (skills-ref 0.1.1):
+    /// YAML it rejects although hosts read it (flow style, anchors, tags, a BOM, ...).
+    /// Strict validation reports them as errors; lenient validation ignores them.
+    #[serde(skip)]
+    pub strict_notes: Vec<Diagnostic>,
+}
+
+impl Parsed {
+    /// True when no error diagnostic was produced.
+    pub fn is_ok(&self) -> bool {
+        !self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    fn failed(diagnostic: Diagnostic) -> Self {
+        Parsed {
+            diagnostics: vec![diagnostic],
+            ..Parsed::default()
+        }
+    }
+}
+
+/// The shape of a top-level value as YAML typed it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ValueKind {
+    #[default]
+    String,
+    Number,
+    Bool,
+    Null,
+    List,
+    Map,
+}
+
+/// A top-level key as written in the frontmatter.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KeyInfo {
+    pub key: String,
+    /// 1-based line and column in the file.
+    pub line: u32,
+    pub column: u32,
+    pub kind: ValueKind,
+}
+
+/// Parse the text of a SKILL.md (frontmatter + body). Never fails: every problem is a
+/// diagnostic (without `path`; [`read_frontmatter`] adds it).
+pub fn parse(text: &str) -> Parsed {
+    let split = frontmatter::split(text);
+    let mut parsed = match split.fences {
+        Fences::MissingOpening => {
+            return Parsed::failed(
+                Diagnostic::error(
+                    "missing-frontmatter",
+                    "SKILL.md does not start with a `---` frontmatter block",
+                )
+                .at(1, Some(1))
+                .with_hint(
+                    "start the file with `---`, then `name:` and `description:`, then `---`",
+                ),
+            )
+        }
+        Fences::Unterminated => {
+            return Parsed::failed(
+                Diagnostic::error(
+                    "unterminated-frontmatter",
+                    "the frontmatter opened on line 1 is never closed",
+                )
+                .at(1, Some(1))
+                .with_hint("add a line holding only `---` after the last frontmatter key"),
+            )
+        }
+        Fences::Closed => Parsed {
+            body_line: split.body_line,
+            ..Parsed::default()
+        },
+    };
+    strict_notes_for_text(text, &split, &mut parsed.strict_notes);
+    let offset = split.yaml_line.saturating_sub(1);
+    if split.yaml.trim().is_empty() {
+        parsed.diagnostics.push(empty_frontmatter());
+        return parsed;
+    }
+    let (loaded, repaired) = repair::load_with_repairs(&split.yaml);
+    for line in repaired {
+        let line = line.saturating_add(offset);
+        parsed.diagnostics.push(
+            Diagnostic::warning(
+                "yaml-repaired",
+                "this value is not valid YAML as written; it was read as a quoted string",
+            )
+            .at(line, None)
+            .with_hint("put the value in double quotes"),
+        );
+    }
+    let entries = match loaded {
+        Ok(yaml::Loaded::Mapping(entries)) => entries,
+        Ok(yaml::Loaded::Empty) => {
+            parsed.diagnostics.push(empty_frontmatter());
+            return parsed;
+        }
+        Ok(yaml::Loaded::NotMapping(what)) => {
+            parsed.diagnostics.push(
+                Diagnostic::error(
+                    "frontmatter-not-mapping",
+                    format!("the frontmatter is {what}, not a mapping of `key: value` lines"),
+                )
+                .at(split.yaml_line, Some(1))
+                .with_hint("write `name: ...` and `description: ...` lines between the fences"),
+            );
+            return parsed;
+        }
+        Err(err) => {
+            let code = if err.limit {
+                "yaml-limit"
+            } else {
+                "invalid-yaml"
+            };
+            let hint = if err.limit {
+                "remove the anchors/aliases or the deep nesting"
+            } else {
+                "fix the YAML syntax, or quote the value"
+            };
+            let mut d =
+                Diagnostic::error(code, format!("invalid YAML: {}", err.message)).with_hint(hint);
+            if let Some(line) = err.line {
+                d = d.at(line.saturating_add(offset), err.column);
+            }
+            parsed.diagnostics.push(d);
+            return parsed;
+        }
+    };
+    for (what, line, column) in yaml::presentation(&split.yaml) {
+        let (code, message) = match what {
+            yaml::Presentation::FlowStyle => (
+                "yaml-flow-style",
+                "flow-style YAML (`[...]` / `{...}`) is rejected by the spec's reference validator",
+            ),
+            yaml::Presentation::Anchor => (
+                "yaml-anchor",
+                "YAML anchors and aliases are rejected by the spec's reference validator",
+            ),
+            yaml::Presentation::Tag => (
+                "yaml-tag",
+                "explicit YAML tags are rejected by the spec's reference validator",
+            ),
+        };
+        parsed.strict_notes.push(
+            Diagnostic::error(code, message)
+                .at(line.saturating_add(offset), Some(column))
+                .with_hint("use block style: one `key: value` or `- item` per line"),
+        );
+    }
+    let typed = fields::build(entries, &split.yaml, offset);
+    parsed.manifest = typed.manifest;
+    parsed.keys = typed.keys;
+    parsed.diagnostics.extend(typed.diagnostics);
+    parsed
+}
+
+fn empty_frontmatter() -> Diagnostic {
+    Diagnostic::error("empty-frontmatter", "the frontmatter block is empty")
+        .at(1, Some(1))
+        .with_hint("add `name:` and `description:` between the `---` lines")
+}
+
+/// skills-ref reads the frontmatter as `text.split("---", 2)[1]` after checking that the file
+/// starts with `---`: a BOM, indentation before the fence, or `---` anywhere inside the
+/// block changes what it sees.
+fn strict_notes_for_text(text: &str, split: &Split, notes: &mut Vec<Diagnostic>) {
+    if split.bom {
+        notes.push(
+            Diagnostic::error("bom", "the file starts with a UTF-8 byte order mark")
+                .at(1, Some(1))
+                .with_hint("save the file as UTF-8 without BOM"),
+        );
+    } else if !text.starts_with("---") {
+        notes.push(
+            Diagnostic::error(
+                "fence-not-at-start",
+                "the opening `---` is not at the very start of the file",
+            )
+            .at(1, Some(1))
+            .with_hint("remove whitespace before the opening `---`"),
+        );
+    }
+    for (i, line) in split.yaml.lines().enumerate() {
+        if let Some(col) = line.find("---") {
+            let line_no = split
+                .yaml_line
+                .saturating_add(u32::try_from(i).unwrap_or(u32::MAX));
+            let column = u32::try_from(line[..col].chars().count() + 1).unwrap_or(u32::MAX);
+            notes.push(
+                Diagnostic::error(
+                    "dashes-in-frontmatter",
+                    "`---` inside the frontmatter ends it early for the spec's reference validator",
+                )
+                .at(line_no, Some(column))
+                .with_hint("avoid `---` inside frontmatter values"),
+            );
+            break;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn codes(p: &Parsed) -> Vec<&str> {
+        p.diagnostics.iter().map(|d| d.code.as_str()).collect()
+    }
+
+    #[test]
+    fn minimal() {
+        let p = parse("---\nname: pdf\ndescription: Extract text.\n---\n# PDF\n");
+        assert_eq!(p.manifest.name.as_deref(), Some("pdf"));
+        assert_eq!(p.manifest.description.as_deref(), Some("Extract text."));
+        assert_eq!(p.body_line, Some(5));
+        assert!(p.diagnostics.is_empty());
+        assert!(p.strict_notes.is_empty());
+    }
+
+    #[test]
+    fn distinct_structural_errors() {
+        assert_eq!(codes(&parse("# no fm\n")), ["missing-frontmatter"]);
+        assert_eq!(
+            codes(&parse("---\nname: a\n")),
+            ["unterminated-frontmatter"]
+        );
+        assert_eq!(codes(&parse("---\n---\n")), ["empty-frontmatter"]);
+        assert_eq!(codes(&parse("---\n# c\n---\n")), ["empty-frontmatter"]);
+        assert_eq!(
+            codes(&parse("---\n- a\n---\n")),
+            ["frontmatter-not-mapping"]
+        );
+    }
+
+    #[test]
+    fn source_text_and_spellings() {
+        let p = parse("---\nname: yes\nversion: 1.10\nallowed_tools: Read Grep\nuser-invocable: Off\nmaxThinkingTokens: 2048\nauthor: me\n---\n");
+        assert_eq!(p.manifest.name.as_deref(), Some("yes"));
+        assert_eq!(p.manifest.version.as_deref(), Some("1.10"));
+        assert_eq!(p.manifest.allowed_tools, ["Read", "Grep"]);
+        assert_eq!(p.manifest.user_invocable, Some(false));
+        assert_eq!(p.manifest.max_thinking_tokens, Some(2048));
+        assert_eq!(p.manifest.extra["author"], "me");
+        assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
+    }
+
+    #[test]
+    fn invalid_yaml_line_is_file_line() {
+        let p = parse("---\nname: a\ndescription: [x\n---\n");
+        assert_eq!(codes(&p), ["invalid-yaml"]);
+        assert_eq!(p.diagnostics[0].line, Some(3));
+    }
+
+    #[test]
+    fn repaired_line_is_file_line() {
+        let p = parse("---\nname: a\ndescription: Use when: asked\n---\n");
+        assert_eq!(codes(&p), ["yaml-repaired"]);
+        assert_eq!(p.diagnostics[0].line, Some(3));
+        assert_eq!(p.manifest.description.as_deref(), Some("Use when: asked"));
+    }
+
+    #[test]
+    fn strict_notes() {
+        let p = parse("\u{feff}---\nname: a\nmetadata: {k: v}\n---\n");
+        let notes: Vec<_> = p.strict_notes.iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(notes, ["bom", "yaml-flow-style"]);
+        assert_eq!(p.strict_notes[1].line, Some(3));
+    }
+}

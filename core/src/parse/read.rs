@@ -1,0 +1,350 @@
+//! Reading SKILL.md files from disk: the frontmatter prefix at discovery time, the body at
+//! activation time, and the name/description fallbacks hosts use.
+
+use super::frontmatter::{self, Fences};
+use super::{parse, Parsed};
+use crate::diagnostic::Diagnostic;
+use crate::error::{Error, Result};
+use std::io::Read;
+use std::path::Path;
+
+/// Files larger than this are not considered skills (`file-too-large`).
+pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
+/// A frontmatter block longer than this is not read (`frontmatter-too-large`).
+pub const MAX_FRONTMATTER_BYTES: usize = 64 * 1024;
+/// The first read; real frontmatter almost always fits.
+const FIRST_READ: usize = 4 * 1024;
+
+fn io_diagnostic(path: &Path, err: &std::io::Error) -> Diagnostic {
+    let (code, hint) = match err.kind() {
+        std::io::ErrorKind::NotFound => ("file-not-found", "check the path"),
+        std::io::ErrorKind::PermissionDenied => {
+            ("permission-denied", "make the file readable by this user")
+        }
+        _ => ("io-error", "check that the file is readable"),
+    };
+    Diagnostic::error(code, format!("cannot read {}: {err}", path.display()))
+        .with_path(path)
+        .with_hint(hint)
+}
+
+fn failed(diagnostic: Diagnostic) -> Parsed {
+    Parsed {
+        diagnostics: vec![diagnostic],
+        ..Parsed::default()
+    }
+}
+
+/// 1-based line of byte offset `at` in `bytes` (counting `\n`, `\r\n` and lone `\r`).
+fn line_of(bytes: &[u8], at: usize) -> u32 {
+    let mut line = 1u32;
+    let mut i = 0;
+    while i < at.min(bytes.len()) {
+        match bytes[i] {
+            b'\n' => line = line.saturating_add(1),
+            b'\r' if bytes.get(i + 1) != Some(&b'\n') => line = line.saturating_add(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    line
+}
+
+/// Check a raw prefix for NUL bytes and invalid UTF-8. Returns the longest valid text (a
+/// multi-byte character cut by the read boundary is left for the next read).
+fn decode<'a>(path: &Path, bytes: &'a [u8], at_eof: bool) -> Result<&'a str, Diagnostic> {
+    if let Some(pos) = bytes.iter().position(|b| *b == 0) {
+        return Err(Diagnostic::error(
+            "nul-byte",
+            "the file contains a NUL byte; it looks binary, not a Markdown SKILL.md",
+        )
+        .with_path(path)
+        .at(line_of(bytes, pos), None)
+        .with_hint("SKILL.md must be a UTF-8 text file"));
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Ok(text),
+        Err(e) if e.error_len().is_none() && !at_eof => {
+            // Cut inside a character: the valid part is a char boundary by construction.
+            Ok(std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default())
+        }
+        Err(e) => Err(Diagnostic::error(
+            "invalid-utf8",
+            format!("the file is not valid UTF-8 (byte {})", e.valid_up_to()),
+        )
+        .with_path(path)
+        .at(line_of(bytes, e.valid_up_to()), None)
+        .with_hint("save the file as UTF-8")),
+    }
+}
+
+/// Discovery-time read: only the frontmatter prefix of the file at `path` is read (the body
+/// is never loaded). The first 4 KiB are read, and more only while the closing fence is not
+/// in what was read, up to [`MAX_FRONTMATTER_BYTES`]. I/O problems, size caps, NUL bytes and
+/// invalid UTF-8 become diagnostics; every diagnostic carries `path`. Never fails, never
+/// panics.
+pub fn read_frontmatter(path: &Path) -> Parsed {
+    let mut parsed = read_prefix(path);
+    for d in parsed
+        .diagnostics
+        .iter_mut()
+        .chain(parsed.strict_notes.iter_mut())
+    {
+        if d.path.is_none() {
+            d.path = Some(path.to_path_buf());
+        }
+    }
+    parsed
+}
+
+fn read_prefix(path: &Path) -> Parsed {
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(err) => return failed(io_diagnostic(path, &err)),
+    };
+    if !meta.is_file() {
+        return failed(
+            Diagnostic::error(
+                "not-a-file",
+                format!("{} is not a regular file", path.display()),
+            )
+            .with_path(path)
+            .with_hint("SKILL.md must be a file (a directory of that name is not a skill)"),
+        );
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return failed(
+            Diagnostic::error(
+                "file-too-large",
+                format!(
+                    "the file is {} bytes; files over {MAX_FILE_BYTES} bytes are not read",
+                    meta.len()
+                ),
+            )
+            .with_path(path)
+            .with_hint("a SKILL.md should be short; move large content into references/"),
+        );
+    }
+    let file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(err) => return failed(io_diagnostic(path, &err)),
+    };
+    // One byte over the cap so "exactly at the cap" and "over it" can be told apart.
+    let cap = MAX_FRONTMATTER_BYTES + 3 * 2 + 2;
+    let mut reader = file.take(u64::try_from(cap).unwrap_or(u64::MAX));
+    let mut buf = Vec::with_capacity(FIRST_READ);
+    let mut want = FIRST_READ;
+    loop {
+        let before = buf.len();
+        let mut chunk = (&mut reader).take(u64::try_from(want - before).unwrap_or(0));
+        if let Err(err) = chunk.read_to_end(&mut buf) {
+            return failed(io_diagnostic(path, &err));
+        }
+        let at_eof = buf.len() < want;
+        let text = match decode(path, &buf, at_eof) {
+            Ok(text) => text,
+            Err(d) => return failed(d),
+        };
+        let split = frontmatter::split(text);
+        let decided = match split.fences {
+            Fences::Closed => true,
+            // The first line is complete and is not a fence: nothing more to learn.
+            Fences::MissingOpening => text.contains(['\n', '\r']) || at_eof,
+            Fences::Unterminated => at_eof,
+        };
+        if decided {
+            return parse(text);
+        }
+        if buf.len() >= cap {
+            return failed(
+                Diagnostic::error(
+                    "frontmatter-too-large",
+                    format!("no closing `---` within the first {MAX_FRONTMATTER_BYTES} bytes"),
+                )
+                .with_path(path)
+                .at(1, Some(1))
+                .with_hint("close the frontmatter with `---`, or shorten it"),
+            );
+        }
+        want = (want * 2).min(cap);
+    }
+}
+
+/// Activation-time read: the Markdown body after the frontmatter (the whole text when the
+/// file has no frontmatter, as hosts treat it). A leading BOM is dropped.
+pub fn read_body(path: &Path) -> Result<String> {
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(Error::Parse {
+            path: path.to_path_buf(),
+            line: None,
+            message: format!("the file is larger than {MAX_FILE_BYTES} bytes"),
+        });
+    }
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let text = String::from_utf8(bytes).map_err(|e| Error::Parse {
+        path: path.to_path_buf(),
+        line: Some(line_of(e.as_bytes(), e.utf8_error().valid_up_to())),
+        message: "the file is not valid UTF-8; save it as UTF-8".into(),
+    })?;
+    body_of(&text)
+        .map(str::to_string)
+        .ok_or_else(|| Error::Parse {
+            path: path.to_path_buf(),
+            line: Some(1),
+            message: "the frontmatter is never closed; add a `---` line after it".into(),
+        })
+}
+
+/// The body part of a SKILL.md text; `None` for an unterminated frontmatter.
+pub(crate) fn body_of(text: &str) -> Option<&str> {
+    let split = frontmatter::split(text);
+    match split.fences {
+        Fences::Closed => text.get(split.body_offset.unwrap_or(text.len())..),
+        Fences::MissingOpening => Some(text.strip_prefix('\u{feff}').unwrap_or(text)),
+        Fences::Unterminated => None,
+    }
+}
+
+/// The name a host gives a skill whose frontmatter has no `name`: the name of the directory
+/// holding the SKILL.md (`skills/pdf-tools/SKILL.md` → `pdf-tools`). `None` when the path has
+/// no parent directory name.
+pub fn fallback_name(skill_md: &Path) -> Option<String> {
+    skill_md
+        .parent()
+        .and_then(Path::file_name)
+        .map(|n| n.to_string_lossy().into_owned())
+}
+
+/// The description a host gives a skill whose frontmatter has no `description`: the first
+/// paragraph of the body. Leading blank lines, Markdown headings, HTML comments and fenced
+/// code blocks are skipped; the paragraph's lines are joined with single spaces. `None` when
+/// the body has no paragraph. Call it only when the description is missing, since it needs
+/// the body (use [`read_body`] to get it).
+pub fn fallback_description(body: &str) -> Option<String> {
+    let mut lines = frontmatter::lines_from(body, 0).map(|l| l.text.trim());
+    let mut paragraph: Vec<&str> = Vec::new();
+    let mut in_fence = false;
+    let mut in_comment = false;
+    for line in lines.by_ref() {
+        if in_fence {
+            in_fence = !(line.starts_with("```") || line.starts_with("~~~"));
+            continue;
+        }
+        if in_comment {
+            in_comment = !line.contains("-->");
+            continue;
+        }
+        if line.starts_with("```") || line.starts_with("~~~") {
+            if !paragraph.is_empty() {
+                break;
+            }
+            in_fence = true;
+            continue;
+        }
+        if line.starts_with("<!--") {
+            in_comment = !line.contains("-->");
+            continue;
+        }
+        if line.is_empty() || line.starts_with('#') {
+            if paragraph.is_empty() {
+                continue;
+            }
+            break;
+        }
+        paragraph.push(line);
+    }
+    let joined = paragraph.join(" ");
+    (!joined.is_empty()).then_some(joined)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, name: &str, bytes: &[u8]) -> std::path::PathBuf {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).expect("write test file");
+        path
+    }
+
+    #[test]
+    fn reads_only_the_prefix() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut text = b"---\nname: a\ndescription: b\n---\n".to_vec();
+        // Invalid UTF-8 far into the body is never seen by discovery.
+        text.extend(std::iter::repeat_n(b'x', 100_000));
+        text.extend([0xff, 0xfe, 0]);
+        let p = read_frontmatter(&write(dir.path(), "SKILL.md", &text));
+        assert!(p.is_ok(), "{:?}", p.diagnostics);
+        assert_eq!(p.manifest.name.as_deref(), Some("a"));
+    }
+
+    #[test]
+    fn long_frontmatter_is_read_past_the_first_chunk() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let long = "d".repeat(10_000);
+        let text = format!("---\nname: a\ndescription: {long}\n---\nbody\n");
+        let p = read_frontmatter(&write(dir.path(), "SKILL.md", text.as_bytes()));
+        assert_eq!(p.manifest.description.map(|d| d.len()), Some(10_000));
+    }
+
+    #[test]
+    fn hostile_files_become_diagnostics_with_path() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let cases: Vec<(std::path::PathBuf, &str)> = vec![
+            (
+                write(dir.path(), "bin", b"---\nname: a\0\n---\n"),
+                "nul-byte",
+            ),
+            (
+                write(dir.path(), "latin1", b"---\nname: caf\xe9\n---\n"),
+                "invalid-utf8",
+            ),
+            (dir.path().to_path_buf(), "not-a-file"),
+            (dir.path().join("missing"), "file-not-found"),
+            (
+                write(
+                    dir.path(),
+                    "huge-fm",
+                    format!("---\n{}", "k: v\n".repeat(20_000)).as_bytes(),
+                ),
+                "frontmatter-too-large",
+            ),
+        ];
+        for (path, code) in cases {
+            let p = read_frontmatter(&path);
+            assert_eq!(p.diagnostics.len(), 1, "{path:?}");
+            assert_eq!(p.diagnostics[0].code, code);
+            assert_eq!(p.diagnostics[0].path.as_deref(), Some(path.as_path()));
+        }
+    }
+
+    #[test]
+    fn multibyte_character_across_the_read_boundary() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let text = format!("---\nname: a\ndescription: {}\n---\n", "é".repeat(3000));
+        let p = read_frontmatter(&write(dir.path(), "SKILL.md", text.as_bytes()));
+        assert!(p.is_ok(), "{:?}", p.diagnostics);
+    }
+
+    #[test]
+    fn body_and_fallbacks() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let skill = dir.path().join("pdf-tools");
+        std::fs::create_dir(&skill).expect("mkdir");
+        let path = write(
+            &skill,
+            "SKILL.md",
+            b"---\nname: x\n---\n# Title\n\n<!-- note -->\nFirst line\nsecond line.\n\nMore.\n",
+        );
+        let body = read_body(&path).expect("body");
+        assert!(body.starts_with("# Title"));
+        assert_eq!(
+            fallback_description(&body).as_deref(),
+            Some("First line second line.")
+        );
+        assert_eq!(fallback_name(&path).as_deref(), Some("pdf-tools"));
+        assert_eq!(fallback_description("# Only a heading\n"), None);
+    }
+}

@@ -1,0 +1,360 @@
+//! YAML loading with hard limits, through serde-saphyr.
+//!
+//! serde-saphyr was chosen over serde_yaml_ng on hostile input: on a 100 KB nested flow
+//! sequence serde_yaml_ng needed ~29 s to report its recursion limit while serde-saphyr
+//! failed in ~1 ms, both stop alias bombs, and serde-saphyr reports duplicate keys and line
+//! numbers for every value. YAML 1.2 core booleans only (`yes` stays a string) so unknown keys
+//! keep what the user meant; boolean fields accept `yes`/`on`/... themselves (see `fields`).
+
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_json::Value;
+use serde_saphyr::Spanned;
+use std::fmt;
+
+/// Alias replay is capped far below anything a SKILL.md needs, so a "billion laughs"
+/// document fails within milliseconds.
+const MAX_REPLAYED_EVENTS: usize = 10_000;
+const MAX_ALIAS_DEPTH: usize = 16;
+const MAX_EVENTS: usize = 200_000;
+const MAX_NESTING: usize = 64;
+
+/// One top-level `key: value` pair.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    pub key: String,
+    /// 1-based line and column of the key.
+    pub line: u32,
+    pub column: u32,
+    /// The value as JSON (YAML 1.2 core schema typing).
+    pub value: Value,
+    /// The source text of a plain scalar that YAML typed as a number, boolean or null, so
+    /// string fields keep what was written (`version: 1.10` stays "1.10").
+    pub raw: Option<String>,
+    /// 1-based line of the value.
+    pub value_line: u32,
+}
+
+/// What the frontmatter document holds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Loaded {
+    Mapping(Vec<Entry>),
+    /// No content at all (only blank lines or comments).
+    Empty,
+    /// Valid YAML that is not a mapping; the string says what it is ("a list", "a scalar").
+    NotMapping(&'static str),
+}
+
+/// A YAML error with its position in the YAML text (1-based, relative to the first YAML line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct YamlError {
+    pub message: String,
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+    /// A resource limit (alias expansion, nesting, size) stopped the parse.
+    pub limit: bool,
+}
+
+fn options() -> serde_saphyr::Options {
+    let mut aliases = serde_saphyr::options::AliasLimits::default();
+    aliases.max_total_replayed_events = MAX_REPLAYED_EVENTS;
+    aliases.max_replay_stack_depth = MAX_ALIAS_DEPTH;
+    serde_saphyr::options! {
+        budget: serde_saphyr::budget! {
+            max_events: MAX_EVENTS,
+            max_depth: MAX_NESTING,
+            flow_nesting_limit: MAX_NESTING,
+        },
+        alias_limits: aliases,
+        duplicate_keys: serde_saphyr::options::DuplicateKeyPolicy::PassThrough,
+        strict_booleans: true,
+        leading_zero_numbers_as_strings: true,
+        ignore_binary_tag_for_string: true,
+        non_finite_float_policy: serde_saphyr::options::NonFiniteFloatPolicy::AsString,
+        with_snippet: false,
+    }
+}
+
+/// Parse `yaml` (the text between the fences) into its top-level entries.
+pub fn load(yaml: &str) -> Result<Loaded, YamlError> {
+    let top: Top = serde_saphyr::from_str_with_options(yaml, options()).map_err(to_error)?;
+    Ok(match top {
+        Top::Empty => Loaded::Empty,
+        Top::NotMapping(what) => Loaded::NotMapping(what),
+        Top::Mapping(pairs) => Loaded::Mapping(
+            pairs
+                .into_iter()
+                .map(|(key, value)| entry(yaml, key, value))
+                .collect(),
+        ),
+    })
+}
+
+fn entry(source: &str, key: Spanned<Value>, value: Spanned<Value>) -> Entry {
+    let (line, column) = line_col(&key.referenced);
+    let (value_line, _) = line_col(&value.referenced);
+    let raw = match &value.value {
+        Value::Number(_) | Value::Bool(_) | Value::Null => raw_text(source, &value.referenced),
+        _ => None,
+    };
+    Entry {
+        key: key_string(key.value),
+        line,
+        column,
+        value: value.value,
+        raw,
+        value_line,
+    }
+}
+
+fn to_error(err: serde_saphyr::Error) -> YamlError {
+    let location = err.location();
+    let text = err.to_string();
+    let limit = text.contains("budget")
+        || text.contains("limit")
+        || text.contains("alias replay")
+        || text.contains("recursion");
+    // The error's Display repeats the position ("error: line 2 column 22: ..."); keep the
+    // part after it so renderers can place it themselves.
+    let message = text
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .trim_start_matches("error: ")
+        .to_string();
+    let message = match message.split_once(": ") {
+        Some((pos, rest)) if pos.starts_with("line ") => rest.to_string(),
+        _ => message,
+    };
+    YamlError {
+        message,
+        line: location.map(|l| u32::try_from(l.line()).unwrap_or(u32::MAX)),
+        column: location.map(|l| u32::try_from(l.column()).unwrap_or(u32::MAX)),
+        limit,
+    }
+}
+
+/// The document as serde sees it; positions are kept so `load` can recover source text.
+enum Top {
+    Mapping(Vec<(Spanned<Value>, Spanned<Value>)>),
+    Empty,
+    NotMapping(&'static str),
+}
+
+impl<'de> Deserialize<'de> for Top {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Top, D::Error> {
+        d.deserialize_any(TopVisitor)
+    }
+}
+
+struct TopVisitor;
+
+fn line_col(loc: &serde_saphyr::Location) -> (u32, u32) {
+    (
+        u32::try_from(loc.line()).unwrap_or(u32::MAX),
+        u32::try_from(loc.column()).unwrap_or(u32::MAX),
+    )
+}
+
+/// The source text of the node at `loc`, when it is a single-line plain scalar.
+fn raw_text(source: &str, loc: &serde_saphyr::Location) -> Option<String> {
+    let span = loc.span();
+    let start = usize::try_from(span.byte_offset()?).ok()?;
+    let len = usize::try_from(span.byte_len()?).ok()?;
+    let text = source.get(start..start.checked_add(len)?)?.trim();
+    (!text.is_empty() && !text.contains('\n')).then(|| text.to_string())
+}
+
+fn key_string(key: Value) -> String {
+    match key {
+        Value::String(s) => s,
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+impl<'de> Visitor<'de> for TopVisitor {
+    type Value = Top;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a mapping of frontmatter keys")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Top, A::Error> {
+        let mut pairs = Vec::new();
+        while let Some(key) = map.next_key::<Spanned<Value>>()? {
+            let value = map.next_value::<Spanned<Value>>()?;
+            pairs.push((key, value));
+        }
+        Ok(Top::Mapping(pairs))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Top, E> {
+        Ok(Top::Empty)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Top, E> {
+        Ok(Top::Empty)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Top, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Top::NotMapping("a list"))
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Top, E> {
+        Ok(Top::NotMapping("a text scalar"))
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Top, E> {
+        Ok(Top::NotMapping("a boolean"))
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Top, E> {
+        Ok(Top::NotMapping("a number"))
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Top, E> {
+        Ok(Top::NotMapping("a number"))
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Top, E> {
+        Ok(Top::NotMapping("a number"))
+    }
+
+    fn visit_bytes<E: de::Error>(self, _: &[u8]) -> Result<Top, E> {
+        Ok(Top::NotMapping("binary data"))
+    }
+}
+
+/// YAML features that the spec's reference validator (skills-ref 0.1.1, built on strictyaml)
+/// rejects although they are valid YAML.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Presentation {
+    /// `[a, b]` or `{k: v}`.
+    FlowStyle,
+    /// `&anchor` or `*alias`.
+    Anchor,
+    /// `!tag` or `!!str`.
+    Tag,
+}
+
+/// The first use of each [`Presentation`] feature in `yaml`, with its 1-based line and
+/// column. Stops at the first scan error (the YAML loader reports that one).
+pub fn presentation(yaml: &str) -> Vec<(Presentation, u32, u32)> {
+    use granit_parser::{Event, Parser, StructureStyle};
+    let mut found: Vec<(Presentation, u32, u32)> = Vec::new();
+    let mut note = |what: Presentation, span: &granit_parser::Span| {
+        if !found.iter().any(|(w, _, _)| *w == what) {
+            let line = u32::try_from(span.start.line()).unwrap_or(u32::MAX);
+            let column = u32::try_from(span.start.col()).unwrap_or(u32::MAX);
+            found.push((what, line, column.saturating_add(1)));
+        }
+    };
+    for (count, event) in Parser::new_from_str(yaml).enumerate() {
+        if count > MAX_EVENTS {
+            break;
+        }
+        let Ok((event, span)) = event else { break };
+        match event {
+            Event::Alias(_) => note(Presentation::Anchor, &span),
+            Event::Scalar(_, _, anchor, tag) => {
+                if anchor != 0 {
+                    note(Presentation::Anchor, &span);
+                }
+                if tag.is_some() {
+                    note(Presentation::Tag, &span);
+                }
+            }
+            Event::SequenceStart(style, anchor, tag) | Event::MappingStart(style, anchor, tag) => {
+                if style == StructureStyle::Flow {
+                    note(Presentation::FlowStyle, &span);
+                }
+                if anchor != 0 {
+                    note(Presentation::Anchor, &span);
+                }
+                if tag.is_some() {
+                    note(Presentation::Tag, &span);
+                }
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entries(yaml: &str) -> Vec<Entry> {
+        match load(yaml) {
+            Ok(Loaded::Mapping(e)) => e,
+            other => panic!("not a mapping: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn keeps_raw_text_of_typed_scalars() {
+        let e = entries("version: 1.10\nname: yes\nn: 0o17 # c\nq: \"1.0\"\n");
+        assert_eq!(e[0].raw.as_deref(), Some("1.10"));
+        assert_eq!(e[1].value, Value::String("yes".into()));
+        assert_eq!(e[2].raw.as_deref(), Some("0o17"));
+        assert_eq!(e[3].value, Value::String("1.0".into()));
+        assert_eq!((e[1].line, e[1].column), (2, 1));
+    }
+
+    #[test]
+    fn duplicates_are_passed_through() {
+        let e = entries("a: 1\na: 2\n");
+        assert_eq!(e.len(), 2);
+        assert_eq!(e[1].line, 2);
+    }
+
+    #[test]
+    fn empty_and_non_mapping() {
+        assert_eq!(load("\n# only a comment\n"), Ok(Loaded::Empty));
+        assert_eq!(load("- a\n- b\n"), Ok(Loaded::NotMapping("a list")));
+        assert_eq!(load("hello\n"), Ok(Loaded::NotMapping("a text scalar")));
+    }
+
+    #[test]
+    fn alias_bomb_fails_fast() {
+        let mut bomb = String::from("a: &a [x,x,x,x,x,x,x,x,x,x]\n");
+        let mut prev = 'a';
+        for c in 'b'..='z' {
+            let refs = vec![format!("*{prev}"); 10].join(",");
+            bomb.push_str(&format!("{c}: &{c} [{refs}]\n"));
+            prev = c;
+        }
+        let err = load(&bomb).expect_err("bomb must fail");
+        assert!(err.limit, "{err:?}");
+    }
+
+    #[test]
+    fn deep_nesting_fails() {
+        let deep = format!("a: {}", "[".repeat(50_000));
+        assert!(load(&deep).is_err());
+    }
+
+    #[test]
+    fn presentation_features() {
+        let found = presentation("a: [x]\nb: &r y\nc: *r\nd: !!str z\n");
+        assert_eq!(
+            found,
+            vec![
+                (Presentation::FlowStyle, 1, 4),
+                (Presentation::Anchor, 2, 7),
+                (Presentation::Tag, 4, 10),
+            ]
+        );
+        assert!(presentation("a:\n  - x\nb: c\n").is_empty());
+    }
+
+    #[test]
+    fn syntax_error_has_line() {
+        let err = load("name: x\ndescription: Use when: the user asks\n").expect_err("bad");
+        assert_eq!(err.line, Some(2));
+        assert!(!err.limit);
+    }
+}
