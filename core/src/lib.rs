@@ -22,9 +22,11 @@
 //! ```
 
 pub mod activate;
+pub mod cache;
 pub mod catalog;
 pub mod deck;
 pub mod diagnostic;
+pub mod discover;
 pub mod error;
 pub mod events;
 pub mod filter;

@@ -1,7 +1,13 @@
 //! Permission rules: `pattern -> allow | ask | deny`, with the two evaluation semantics
 //! found in hosts (OpenCode: last match wins; Claude Code/Kode: deny > ask > allow).
+//!
+//! Patterns use `*` (any run of characters, `/` and `:` included) and `?` (exactly one
+//! character), are anchored to the whole id and case-sensitive. A pattern ending in ` *`
+//! also matches the bare prefix (`deploy *` matches `deploy` and `deploy prod`), which is how
+//! Claude Code's `Skill(name *)` entries behave.
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::collections::BTreeMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -10,6 +16,26 @@ pub enum Decision {
     Allow,
     Ask,
     Deny,
+}
+
+impl Decision {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Decision::Allow => "allow",
+            Decision::Ask => "ask",
+            Decision::Deny => "deny",
+        }
+    }
+
+    /// Parse `allow` / `ask` / `deny` (as written in host settings).
+    pub fn parse(s: &str) -> Option<Decision> {
+        match s {
+            "allow" => Some(Decision::Allow),
+            "ask" => Some(Decision::Ask),
+            "deny" => Some(Decision::Deny),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -26,6 +52,26 @@ pub enum Semantics {
 pub struct Rule {
     pub pattern: String,
     pub decision: Decision,
+}
+
+impl Rule {
+    pub fn new(pattern: impl Into<String>, decision: Decision) -> Rule {
+        Rule {
+            pattern: pattern.into(),
+            decision,
+        }
+    }
+
+    /// Whether this rule's pattern covers `id`.
+    pub fn matches(&self, id: &str) -> bool {
+        wildcard_match(&self.pattern, id)
+    }
+}
+
+impl std::fmt::Display for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} -> {}", self.pattern, self.decision.as_str())
+    }
 }
 
 /// A rule set: global rules plus per-agent rules appended after them.
@@ -46,18 +92,260 @@ pub struct Evaluation {
 }
 
 impl PermissionRules {
+    /// True when neither global nor per-agent rules exist.
+    pub fn is_empty(&self) -> bool {
+        self.rules.is_empty() && self.agents.values().all(Vec::is_empty)
+    }
+
+    /// The rules that apply to `agent`, in evaluation order: global first, then the agent's.
+    pub fn effective(&self, agent: Option<&str>) -> impl Iterator<Item = &Rule> {
+        let extra = agent.and_then(|a| self.agents.get(a));
+        self.rules.iter().chain(extra.into_iter().flatten())
+    }
+
     /// Decide for skill `id` as seen by `agent` (per-agent rules are appended to the global ones).
+    /// With no matching rule the host default applies: `ask`.
     pub fn evaluate(&self, id: &str, agent: Option<&str>) -> Evaluation {
-        let _ = (id, agent);
-        Evaluation {
-            decision: Decision::Ask,
-            rule: None,
+        let decided = match self.semantics {
+            Semantics::LastMatch => self.effective(agent).filter(|r| r.matches(id)).last(),
+            Semantics::DenyFirst => [Decision::Deny, Decision::Ask, Decision::Allow]
+                .into_iter()
+                .find_map(|d| {
+                    self.effective(agent)
+                        .find(|r| r.decision == d && r.matches(id))
+                }),
+        };
+        match decided {
+            Some(rule) => Evaluation {
+                decision: rule.decision,
+                rule: Some(rule.clone()),
+            },
+            None => Evaluation {
+                decision: Decision::Ask,
+                rule: None,
+            },
         }
     }
 
-    /// The whole skill tool is disabled for `agent` (OpenCode: the last rule is `* -> deny`).
+    /// The whole skill tool is disabled for `agent`. Last-match: the last rule is `* -> deny`
+    /// (anything after it could re-allow something). Deny-first: a `* -> deny` rule anywhere,
+    /// since nothing can override a deny.
     pub fn tool_disabled(&self, agent: Option<&str>) -> bool {
-        let _ = agent;
-        false
+        let is_deny_all = |r: &Rule| r.pattern == "*" && r.decision == Decision::Deny;
+        match self.semantics {
+            Semantics::LastMatch => self.effective(agent).last().is_some_and(is_deny_all),
+            Semantics::DenyFirst => self.effective(agent).any(is_deny_all),
+        }
+    }
+
+    /// Append `other`'s rules (global and per agent) after this set's rules.
+    pub fn extend(&mut self, other: &PermissionRules) {
+        self.rules.extend(other.rules.iter().cloned());
+        for (agent, rules) in &other.agents {
+            self.agents
+                .entry(agent.clone())
+                .or_default()
+                .extend(rules.iter().cloned());
+        }
+    }
+
+    /// Rules from OpenCode's `permission` value, in key order (last match wins).
+    ///
+    /// Accepted shapes: `"deny"` (every tool, skills included), `{"skill": "deny"}`,
+    /// `{"skill": {"*": "allow", "internal-*": "deny"}}`, and a top-level `"*"` key, which
+    /// OpenCode applies to every tool and therefore to skills, in its position among the keys.
+    /// Unknown decisions are returned as warnings (`(key, message)`), never silently dropped.
+    pub fn from_opencode(permission: &Value) -> (Vec<Rule>, Vec<String>) {
+        let mut rules = Vec::new();
+        let mut warnings = Vec::new();
+        let mut push = |pattern: &str, value: &Value, rules: &mut Vec<Rule>| match value
+            .as_str()
+            .and_then(Decision::parse)
+        {
+            Some(d) => rules.push(Rule::new(pattern, d)),
+            None => warnings.push(format!(
+                "permission `{pattern}`: expected \"allow\", \"ask\" or \"deny\", found {value}"
+            )),
+        };
+        match permission {
+            Value::String(_) => push("*", permission, &mut rules),
+            Value::Object(map) => {
+                for (key, value) in map {
+                    match (key.as_str(), value) {
+                        ("skill", Value::Object(patterns)) => {
+                            for (pattern, v) in patterns {
+                                push(pattern, v, &mut rules);
+                            }
+                        }
+                        ("skill", v) | ("*", v) => push("*", v, &mut rules),
+                        _ => {}
+                    }
+                }
+            }
+            Value::Null => {}
+            other => warnings.push(format!(
+                "permission: expected a string or an object, found {other}"
+            )),
+        }
+        (rules, warnings)
+    }
+
+    /// Rules from Claude Code's `permissions.allow` / `ask` / `deny` lists (deny-first).
+    /// Only `Skill` entries count: `Skill` (every skill), `Skill(name)`, `Skill(name *)`,
+    /// `Skill(prefix:*)`; entries for other tools are ignored.
+    pub fn from_claude(allow: &[String], ask: &[String], deny: &[String]) -> Vec<Rule> {
+        let lists = [
+            (allow, Decision::Allow),
+            (ask, Decision::Ask),
+            (deny, Decision::Deny),
+        ];
+        lists
+            .into_iter()
+            .flat_map(|(entries, decision)| {
+                entries
+                    .iter()
+                    .filter_map(move |e| claude_skill_pattern(e).map(|p| Rule::new(p, decision)))
+            })
+            .collect()
+    }
+}
+
+/// The skill pattern of a Claude Code permission entry, or `None` for other tools.
+pub fn claude_skill_pattern(entry: &str) -> Option<String> {
+    let entry = entry.trim();
+    if entry == "Skill" || entry == "Skill()" {
+        return Some("*".to_string());
+    }
+    let inner = entry.strip_prefix("Skill(")?.strip_suffix(')')?.trim();
+    // A leading slash is how users type skills in the prompt (`/deploy`); ids never have it.
+    let inner = inner.strip_prefix('/').unwrap_or(inner);
+    Some(if inner.is_empty() { "*" } else { inner }.to_string())
+}
+
+/// Anchored, case-sensitive wildcard match: `*` any run (including `/` and `:`), `?` one
+/// character; a trailing ` *` also matches the bare prefix.
+pub fn wildcard_match(pattern: &str, text: &str) -> bool {
+    if let Some(prefix) = pattern.strip_suffix(" *") {
+        if glob(prefix, text) {
+            return true;
+        }
+    }
+    glob(pattern, text)
+}
+
+/// Iterative matcher with single-star backtracking: linear in practice, never exponential,
+/// so hostile patterns like `*a*a*a*b` cannot stall a load.
+fn glob(pattern: &str, text: &str) -> bool {
+    let p: Vec<char> = pattern.chars().collect();
+    let t: Vec<char> = text.chars().collect();
+    let (mut pi, mut ti) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while ti < t.len() {
+        match p.get(pi) {
+            Some('*') => {
+                star = Some((pi, ti));
+                pi += 1;
+            }
+            Some(&c) if c == '?' || c == t[ti] => {
+                pi += 1;
+                ti += 1;
+            }
+            _ => match star {
+                Some((sp, st)) => {
+                    pi = sp + 1;
+                    ti = st + 1;
+                    star = Some((sp, st + 1));
+                }
+                None => return false,
+            },
+        }
+    }
+    p[pi..].iter().all(|&c| c == '*')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn wildcards() {
+        assert!(wildcard_match("*", ""));
+        assert!(wildcard_match("*", "a/b:c"));
+        assert!(wildcard_match("internal-*", "internal-db"));
+        assert!(!wildcard_match("internal-*", "Internal-db"));
+        assert!(wildcard_match("pd?", "pdf"));
+        assert!(!wildcard_match("pd?", "pd"));
+        assert!(!wildcard_match("pdf", "pdfs"));
+        assert!(wildcard_match("a*b*c", "aXbYbc"));
+        assert!(!wildcard_match("a*b*c", "aXbYb"));
+        assert!(wildcard_match("deploy *", "deploy"));
+        assert!(wildcard_match("deploy *", "deploy prod"));
+        assert!(!wildcard_match("deploy *", "deployer"));
+        assert!(wildcard_match("tools:*", "tools:lint"));
+        assert!(wildcard_match("ü?", "üß"));
+    }
+
+    #[test]
+    fn last_match_and_deny_first() {
+        let mut rules = PermissionRules {
+            semantics: Semantics::LastMatch,
+            rules: vec![
+                Rule::new("*", Decision::Deny),
+                Rule::new("pdf", Decision::Allow),
+            ],
+            agents: BTreeMap::new(),
+        };
+        assert_eq!(rules.evaluate("pdf", None).decision, Decision::Allow);
+        assert_eq!(rules.evaluate("x", None).decision, Decision::Deny);
+        rules.semantics = Semantics::DenyFirst;
+        let e = rules.evaluate("pdf", None);
+        assert_eq!(e.decision, Decision::Deny);
+        assert_eq!(e.rule, Some(Rule::new("*", Decision::Deny)));
+        assert!(rules.tool_disabled(None));
+    }
+
+    #[test]
+    fn no_rules_means_ask() {
+        let e = PermissionRules::default().evaluate("a", None);
+        assert_eq!(e.decision, Decision::Ask);
+        assert_eq!(e.rule, None);
+        assert!(!PermissionRules::default().tool_disabled(None));
+    }
+
+    #[test]
+    fn opencode_conversion_keeps_key_order() {
+        let v = json!({"*": "ask", "skill": {"*": "allow", "internal-*": "deny", "x": "maybe"}});
+        let (rules, warnings) = PermissionRules::from_opencode(&v);
+        assert_eq!(
+            rules,
+            vec![
+                Rule::new("*", Decision::Ask),
+                Rule::new("*", Decision::Allow),
+                Rule::new("internal-*", Decision::Deny)
+            ]
+        );
+        assert_eq!(warnings.len(), 1);
+        let (rules, _) = PermissionRules::from_opencode(&json!({"skill": "deny"}));
+        assert_eq!(rules, vec![Rule::new("*", Decision::Deny)]);
+    }
+
+    #[test]
+    fn claude_conversion() {
+        let s = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let rules = PermissionRules::from_claude(
+            &s(&["Skill(pdf)", "Bash(ls)"]),
+            &s(&["Skill(deploy *)"]),
+            &s(&["Skill(internal:*)", "Skill"]),
+        );
+        assert_eq!(
+            rules,
+            vec![
+                Rule::new("pdf", Decision::Allow),
+                Rule::new("deploy *", Decision::Ask),
+                Rule::new("internal:*", Decision::Deny),
+                Rule::new("*", Decision::Deny),
+            ]
+        );
     }
 }
