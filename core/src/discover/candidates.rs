@@ -1,0 +1,399 @@
+//! Candidates: the files the walk found, de-duplicated by file identity and read up to the
+//! end of their frontmatter (never the body), named by the profile's rules.
+
+use super::plugin::Plugins;
+use super::profile::{Naming, Profile};
+use super::roots::Root;
+use super::walk::Found;
+use crate::cache::{CachedParse, ParseCache, Stamp};
+use crate::catalog::{Scope, Shadowed, SkillKind};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::manifest::Manifest;
+use crate::parse;
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// A skill that could be loaded, before name clashes are settled.
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    pub scope: Scope,
+    pub kind: SkillKind,
+    /// Root directory it was found under.
+    pub source: PathBuf,
+    pub location: PathBuf,
+    pub base_dir: PathBuf,
+    pub name: String,
+    pub id: String,
+    pub plugin: Option<String>,
+    pub description: String,
+    pub manifest: Manifest,
+    /// Warnings and infos (a candidate with errors is not loaded).
+    pub diagnostics: Vec<Diagnostic>,
+    /// Nested skills directory below the project (`apps/web`), used to qualify a clashing id.
+    pub nested_prefix: Option<String>,
+}
+
+/// A walked file with its stamp and (cached or fresh) frontmatter.
+struct FileRead {
+    root: usize,
+    found: Found,
+    stamp: Option<Stamp>,
+    entry: Option<CachedParse>,
+    fresh: bool,
+}
+
+/// The result of reading every walked file.
+#[derive(Default)]
+pub struct Collected {
+    pub candidates: Vec<Candidate>,
+    /// Files reached twice (same device and inode, e.g. through a symlink).
+    pub duplicates: Vec<Shadowed>,
+    /// Errors of files that were not loaded, and problems found while naming.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Every file read, with its stamp (for the cache fingerprint).
+    pub files: Vec<(PathBuf, Option<Stamp>)>,
+}
+
+/// Read and name every file of `walked` (one list per root, in root order).
+pub fn collect(
+    profile: &Profile,
+    roots: &[Root],
+    walked: Vec<(usize, Vec<Found>)>,
+    cache: &mut ParseCache,
+    plugins: &mut Plugins,
+) -> Collected {
+    let items: Vec<(usize, Found)> = walked
+        .into_iter()
+        .flat_map(|(root, files)| files.into_iter().map(move |f| (root, f)))
+        .collect();
+    let reads = {
+        let cache: &ParseCache = cache;
+        par_map(&items, |(root, found)| {
+            read_one(*root, found, cache, profile.reject_bom)
+        })
+    };
+
+    let mut out = Collected::default();
+    let mut seen: HashMap<(u64, u64), Option<usize>> = HashMap::new();
+    let mut keep = std::collections::HashSet::new();
+    for read in reads {
+        out.files.push((read.found.path.clone(), read.stamp));
+        let Some(entry) = read.entry else {
+            continue;
+        };
+        keep.insert(read.found.path.clone());
+        if read.fresh {
+            cache.insert(read.found.path.clone(), entry.clone());
+        }
+        let root = &roots[read.root];
+        // The same file reached twice (a symlinked directory, an overlapping root): the
+        // first path wins and the second is reported, never loaded twice.
+        let identity = read
+            .stamp
+            .map(|s| (s.device, s.inode))
+            .filter(|(_, ino)| *ino != 0);
+        let first = identity.and_then(|id| seen.get(&id).copied());
+        let candidate = match candidate(profile, root, &read.found, &entry, plugins) {
+            Ok(Some(c)) => c,
+            Ok(None) => continue,
+            Err(diagnostics) => {
+                if first.is_none() {
+                    out.diagnostics.extend(diagnostics);
+                }
+                if let Some(id) = identity {
+                    seen.entry(id).or_insert(None);
+                }
+                continue;
+            }
+        };
+        match first {
+            Some(Some(winner)) => {
+                let winner: &Candidate = &out.candidates[winner];
+                out.duplicates.push(Shadowed {
+                    id: candidate.id.clone(),
+                    name: candidate.name.clone(),
+                    location: candidate.location.clone(),
+                    winner: winner.location.clone(),
+                    reason: "same file as the winner (reached through a link)".to_string(),
+                });
+            }
+            Some(None) => {}
+            None => {
+                if let Some(id) = identity {
+                    seen.insert(id, Some(out.candidates.len()));
+                }
+                out.candidates.push(candidate);
+            }
+        }
+    }
+    cache.retain(&keep);
+    out
+}
+
+fn read_one(root: usize, found: &Found, cache: &ParseCache, check_bom: bool) -> FileRead {
+    let stamp = Stamp::read(&found.path);
+    let mut read = FileRead {
+        root,
+        found: found.clone(),
+        stamp,
+        entry: None,
+        fresh: false,
+    };
+    let Some(stamp) = stamp else {
+        // Vanished between the walk and now, or a dangling link: nothing to load.
+        return read;
+    };
+    if let Some(hit) = cache.get(&found.path, &stamp) {
+        read.entry = Some(hit.clone());
+        return read;
+    }
+    let bom = check_bom && starts_with_bom(&found.path);
+    read.entry = Some(CachedParse {
+        stamp,
+        parsed: parse::read_frontmatter(&found.path),
+        bom,
+    });
+    read.fresh = true;
+    read
+}
+
+fn starts_with_bom(path: &Path) -> bool {
+    let mut head = [0u8; 3];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok()
+        && head == [0xEF, 0xBB, 0xBF]
+}
+
+/// Name one file; `Err` carries the diagnostics of a file that is not loaded.
+fn candidate(
+    profile: &Profile,
+    root: &Root,
+    found: &Found,
+    entry: &CachedParse,
+    plugins: &mut Plugins,
+) -> Result<Option<Candidate>, Vec<Diagnostic>> {
+    let location = if profile.canonical_locations {
+        std::fs::canonicalize(&found.path).unwrap_or_else(|_| found.path.clone())
+    } else {
+        found.path.clone()
+    };
+    let base_dir = location
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| root.path.clone());
+    let mut diagnostics: Vec<Diagnostic> = entry
+        .parsed
+        .diagnostics
+        .iter()
+        .map(|d| with_path(d, &location))
+        .collect();
+    let manifest = entry.parsed.manifest.clone();
+
+    let nested_prefix = match &root.nested_marker {
+        Some(marker) => match nested_prefix(&found.rel, marker) {
+            Some(prefix) => Some(prefix),
+            // The project's own skills directory: already a regular root.
+            None => return Ok(None),
+        },
+        None => None,
+    };
+
+    if root.kind == SkillKind::Command {
+        // Any Markdown file is a command; frontmatter problems do not stop it from loading.
+        for d in &mut diagnostics {
+            if d.severity == Severity::Error {
+                d.severity = Severity::Warning;
+            }
+        }
+    } else {
+        if entry.bom {
+            diagnostics.push(
+                Diagnostic::error(
+                    "bom-rejected",
+                    "the file starts with a UTF-8 byte-order mark, which this host rejects",
+                )
+                .with_path(&location)
+                .at(1, Some(1))
+                .with_hint("save the file as UTF-8 without BOM"),
+            );
+        }
+        if profile.require_name && manifest.name.is_none() {
+            diagnostics.push(
+                Diagnostic::error(
+                    "missing-name",
+                    format!("profile `{}` requires a string `name`", profile.name),
+                )
+                .with_path(&location)
+                .with_hint("add `name: <directory-name>` to the frontmatter"),
+            );
+        }
+        if profile.require_description && manifest.description.is_none() {
+            diagnostics.push(
+                Diagnostic::error(
+                    "missing-description",
+                    format!("profile `{}` requires a string `description`", profile.name),
+                )
+                .with_path(&location)
+                .with_hint("add `description: what it does and when to use it` to the frontmatter"),
+            );
+        }
+        if diagnostics.iter().any(Diagnostic::is_error) {
+            return Err(dedup(diagnostics));
+        }
+    }
+
+    let dir_name = base_dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name = match (root.kind, profile.naming) {
+        (SkillKind::Command, _) => command_name(&found.rel),
+        (SkillKind::Skill, Naming::Directory) => dir_name.clone(),
+        (SkillKind::Skill, Naming::Frontmatter) => match manifest.name.as_deref() {
+            Some(n) if !n.trim().is_empty() => n.to_string(),
+            _ => {
+                if !diagnostics.iter().any(|d| d.code.contains("name")) {
+                    diagnostics.push(
+                        Diagnostic::info(
+                            "name-from-directory",
+                            format!("no `name`; using the directory name `{dir_name}`"),
+                        )
+                        .with_path(&location)
+                        .with_hint("add `name:` to the frontmatter"),
+                    );
+                }
+                dir_name.clone()
+            }
+        },
+    };
+    if name.is_empty() {
+        return Err(vec![Diagnostic::error(
+            "unnamed-skill",
+            "cannot name this skill: no `name` and no directory name",
+        )
+        .with_path(&location)
+        .with_hint("put the SKILL.md in a directory named after the skill")]);
+    }
+    let plugin = plugins.find(&base_dir, root.path.parent().unwrap_or(&root.path));
+    let id = match &plugin {
+        Some(p) => format!("{p}:{name}"),
+        None => name.clone(),
+    };
+    Ok(Some(Candidate {
+        scope: root.scope,
+        kind: root.kind,
+        source: root.path.clone(),
+        description: manifest.description.clone().unwrap_or_default(),
+        location,
+        base_dir,
+        name,
+        id,
+        plugin,
+        manifest,
+        diagnostics: dedup(diagnostics),
+        nested_prefix,
+    }))
+}
+
+fn with_path(d: &Diagnostic, path: &Path) -> Diagnostic {
+    let mut d = d.clone();
+    if d.path.is_none() {
+        d.path = Some(path.to_path_buf());
+    }
+    d
+}
+
+fn dedup(mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut seen = Vec::new();
+    diagnostics.retain(|d| {
+        let key = (d.code.clone(), d.line);
+        if seen.contains(&key) {
+            false
+        } else {
+            seen.push(key);
+            true
+        }
+    });
+    diagnostics
+}
+
+/// `a/b/c.md` → `a:b:c`.
+pub fn command_name(rel: &Path) -> String {
+    let stem = rel.with_extension("");
+    stem.components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
+/// `apps/web/.claude/skills/deploy/SKILL.md` with marker `.claude/skills` → `apps/web`;
+/// `None` when the marker is at the top (the project's own directory) or absent.
+pub fn nested_prefix(rel: &Path, marker: &str) -> Option<String> {
+    let rel = rel.to_string_lossy().replace('\\', "/");
+    let at = rel.find(&format!("/{marker}/"))?;
+    Some(rel[..at].to_string()).filter(|p| !p.is_empty())
+}
+
+/// Map `f` over `items` on all cores, keeping the order.
+fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .clamp(1, 16);
+    if threads == 1 || items.len() < 64 {
+        return items.iter().map(&f).collect();
+    }
+    let per = items.len().div_ceil(threads);
+    let f = &f;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(per)
+            .map(|chunk| scope.spawn(move || chunk.iter().map(f).collect::<Vec<R>>()))
+            .collect();
+        let mut out = Vec::with_capacity(items.len());
+        for h in handles {
+            // A reader that panicked (a bug, never user input) loses its chunk, not the load.
+            if let Ok(part) = h.join() {
+                out.extend(part);
+            }
+        }
+        out
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_names_join_path_segments() {
+        assert_eq!(command_name(Path::new("a/b/c.md")), "a:b:c");
+        assert_eq!(command_name(Path::new("deploy.md")), "deploy");
+    }
+
+    #[test]
+    fn nested_prefix_needs_a_subdirectory() {
+        assert_eq!(
+            nested_prefix(
+                Path::new("apps/web/.claude/skills/d/SKILL.md"),
+                ".claude/skills"
+            ),
+            Some("apps/web".to_string())
+        );
+        assert_eq!(
+            nested_prefix(Path::new(".claude/skills/d/SKILL.md"), ".claude/skills"),
+            None
+        );
+    }
+
+    #[test]
+    fn par_map_keeps_order() {
+        let items: Vec<u32> = (0..1000).collect();
+        assert_eq!(
+            par_map(&items, |x| x * 2),
+            items.iter().map(|x| x * 2).collect::<Vec<_>>()
+        );
+    }
+}

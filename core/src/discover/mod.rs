@@ -1,0 +1,137 @@
+//! Discovery: profile → roots → walk → candidates → resolve, producing a [`Catalog`] plus
+//! the [`Fingerprint`] the `Deck` uses to tell whether it is still current.
+//!
+//! Every stage is a module with plain data in and out:
+//! - [`profile`]: host dialects as data (built-ins and custom TOML/JSON files);
+//! - [`roots`]: path templates expanded against explicit [`Inputs`] (nothing here reads the
+//!   process environment or home);
+//! - [`walk`]: the bounded, parallel, symlink-safe walk of one root;
+//! - [`candidates`]: frontmatter-only reads, identity dedup, naming, plugin namespaces;
+//! - [`resolve`]: name clashes and order.
+
+pub mod candidates;
+pub mod plugin;
+pub mod profile;
+pub mod repo;
+pub mod resolve;
+pub mod roots;
+pub mod settings;
+pub mod walk;
+
+pub use profile::Profile;
+pub use roots::Inputs;
+
+use crate::cache::{Fingerprint, ParseCache, Stamp};
+use crate::catalog::{Catalog, Scope};
+use crate::options::DeckOptions;
+
+/// A finished discovery.
+#[derive(Debug)]
+pub struct Discovery {
+    /// Resolved but not yet filtered.
+    pub catalog: Catalog,
+    pub fingerprint: Fingerprint,
+}
+
+/// Run discovery. `cache` holds frontmatter parsed by earlier runs; files whose stamp did
+/// not change are not read again. Never fails: every problem is a diagnostic in the catalog.
+pub fn discover(
+    profile: &Profile,
+    inputs: &Inputs,
+    options: &DeckOptions,
+    cache: &mut ParseCache,
+) -> Discovery {
+    let mut fingerprint = Fingerprint::default();
+    let expansion = roots::expand(profile, inputs, options.nested);
+    for marker in &expansion.probed {
+        fingerprint.push_exists(marker.clone());
+    }
+    let mut diagnostics = expansion.diagnostics;
+    let mut all_roots = expansion.roots;
+
+    if profile.settings_paths && options.read_host_settings {
+        let config = roots::expand_template("{config}/opencode", inputs, None)
+            .ok()
+            .flatten();
+        let found = settings::opencode_skill_paths(
+            config.as_deref(),
+            &inputs.project,
+            inputs.home.as_deref(),
+        );
+        for (path, stamp) in found.probed {
+            fingerprint.push(path, stamp);
+        }
+        diagnostics.extend(found.diagnostics);
+        all_roots.extend(
+            found
+                .paths
+                .into_iter()
+                .map(|(path, scope)| roots::extra_root(profile, path, scope, None)),
+        );
+    }
+    for spec in &options.roots {
+        let path = roots::absolutise(&spec.path, &inputs.project, inputs.home.as_deref());
+        all_roots.push(roots::extra_root(
+            profile,
+            path,
+            spec.scope,
+            spec.pattern.as_deref(),
+        ));
+    }
+    let all_roots = roots::dedup(all_roots);
+
+    let mut walked = Vec::new();
+    for (index, root) in all_roots.iter().enumerate() {
+        let stamp = Stamp::read(&root.path);
+        let is_dir = std::fs::metadata(&root.path).is_ok_and(|m| m.is_dir());
+        if !is_dir {
+            // Absent today; its appearance must invalidate the cache.
+            fingerprint.push(root.path.clone(), stamp);
+            continue;
+        }
+        let out = walk::walk(root, 0);
+        for (dir, stamp) in out.dirs {
+            fingerprint.push(dir, stamp);
+        }
+        diagnostics.extend(out.diagnostics);
+        walked.push((index, out.files));
+    }
+
+    let mut plugins = plugin::Plugins::default();
+    let collected = candidates::collect(profile, &all_roots, walked, cache, &mut plugins);
+    for (path, stamp) in collected.files {
+        fingerprint.push(path, stamp);
+    }
+    for (path, stamp) in plugins.probed {
+        fingerprint.push(path, stamp);
+    }
+    diagnostics.extend(plugins.diagnostics);
+    diagnostics.extend(collected.diagnostics);
+
+    let (skills, mut shadowed) = resolve::resolve(profile, collected.candidates);
+    shadowed.extend(collected.duplicates);
+
+    Discovery {
+        catalog: Catalog {
+            profile: profile.name.clone(),
+            skills,
+            shadowed,
+            diagnostics,
+        },
+        fingerprint,
+    }
+}
+
+/// The scope names accepted in root options, for error messages and the CLI.
+pub fn scope_names() -> [&'static str; 7] {
+    [
+        Scope::Managed,
+        Scope::Admin,
+        Scope::System,
+        Scope::Project,
+        Scope::User,
+        Scope::Plugin,
+        Scope::Extra,
+    ]
+    .map(Scope::as_str)
+}

@@ -1,0 +1,146 @@
+//! Plugin namespaces: a skill below a plugin root (the nearest directory holding
+//! `.claude-plugin/plugin.json`, `.codex-plugin/plugin.json` or `.kode-plugin/plugin.json`)
+//! gets the id `plugin-name:skill-name`.
+
+use crate::cache::Stamp;
+use crate::diagnostic::Diagnostic;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+const MANIFESTS: [&str; 3] = [
+    ".claude-plugin/plugin.json",
+    ".codex-plugin/plugin.json",
+    ".kode-plugin/plugin.json",
+];
+
+/// Finds and remembers plugin roots; every manifest path it probed is kept for the cache.
+#[derive(Default)]
+pub struct Plugins {
+    by_dir: HashMap<PathBuf, Option<String>>,
+    /// Every manifest path looked at, with its stamp (`None`: absent).
+    pub probed: Vec<(PathBuf, Option<Stamp>)>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Plugins {
+    /// The plugin owning `dir`, searching `dir` and its parents up to and including `limit`.
+    pub fn find(&mut self, dir: &Path, limit: &Path) -> Option<String> {
+        let mut chain = Vec::new();
+        let mut found = None;
+        for d in dir.ancestors() {
+            if let Some(known) = self.by_dir.get(d) {
+                found = known.clone();
+                break;
+            }
+            chain.push(d.to_path_buf());
+            if let Some(name) = self.probe(d) {
+                found = Some(name);
+                break;
+            }
+            if d == limit || !d.starts_with(limit) {
+                break;
+            }
+        }
+        for d in chain {
+            self.by_dir.insert(d, found.clone());
+        }
+        found
+    }
+
+    fn probe(&mut self, dir: &Path) -> Option<String> {
+        for rel in MANIFESTS {
+            let path = dir.join(rel);
+            let stamp = Stamp::read(&path);
+            self.probed.push((path.clone(), stamp));
+            if stamp.is_some() {
+                return Some(self.read_name(&path, dir));
+            }
+        }
+        None
+    }
+
+    fn read_name(&mut self, manifest: &Path, plugin_root: &Path) -> String {
+        let fallback = plugin_root
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let parsed = std::fs::read_to_string(manifest)
+            .map_err(|e| e.to_string())
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).map_err(|e| e.to_string()));
+        match parsed {
+            Ok(v) => match v
+                .get("name")
+                .and_then(|n| n.as_str())
+                .filter(|n| !n.is_empty())
+            {
+                Some(name) => name.to_string(),
+                None => {
+                    self.diagnostics.push(
+                        Diagnostic::warning(
+                            "plugin-name-missing",
+                            format!("plugin manifest has no string `name`; using the directory name `{fallback}`"),
+                        )
+                        .with_path(manifest)
+                        .with_hint("add \"name\": \"...\" to plugin.json"),
+                    );
+                    fallback
+                }
+            },
+            Err(e) => {
+                self.diagnostics.push(
+                    Diagnostic::warning(
+                        "invalid-plugin-manifest",
+                        format!("cannot read plugin manifest ({e}); using the directory name `{fallback}`"),
+                    )
+                    .with_path(manifest)
+                    .with_hint("make plugin.json valid JSON with a string `name`"),
+                );
+                fallback
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_manifest_names_the_plugin() {
+        let t = tempfile::tempdir().unwrap();
+        let plug = t.path().join("plugins/tools");
+        std::fs::create_dir_all(plug.join(".claude-plugin")).unwrap();
+        std::fs::write(
+            plug.join(".claude-plugin/plugin.json"),
+            r#"{"name": "toolbox"}"#,
+        )
+        .unwrap();
+        let skill = plug.join("skills/fmt");
+        std::fs::create_dir_all(&skill).unwrap();
+        let mut p = Plugins::default();
+        assert_eq!(p.find(&skill, t.path()).as_deref(), Some("toolbox"));
+        // Cached: a second lookup probes nothing new.
+        let probes = p.probed.len();
+        assert_eq!(
+            p.find(&plug.join("skills"), t.path()).as_deref(),
+            Some("toolbox")
+        );
+        assert_eq!(p.probed.len(), probes);
+        // Outside the limit nothing is searched.
+        assert_eq!(Plugins::default().find(&skill, &skill), None);
+    }
+
+    #[test]
+    fn broken_manifest_falls_back_to_directory_name() {
+        let t = tempfile::tempdir().unwrap();
+        let plug = t.path().join("mine");
+        std::fs::create_dir_all(plug.join(".codex-plugin")).unwrap();
+        std::fs::write(plug.join(".codex-plugin/plugin.json"), "{nope").unwrap();
+        let mut p = Plugins::default();
+        assert_eq!(
+            p.find(&plug.join("skills/a"), t.path()).as_deref(),
+            Some("mine")
+        );
+        assert_eq!(p.diagnostics[0].code, "invalid-plugin-manifest");
+    }
+}

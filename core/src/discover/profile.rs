@@ -1,0 +1,294 @@
+//! Host profiles as data: where a host looks, which files count, how clashes resolve.
+//!
+//! The built-in profiles are TOML files compiled into the crate (`profiles/*.toml`); a custom
+//! profile is the same document read from a TOML or JSON file, so a new host needs no code.
+//!
+//! Paths in `sources[].paths` are templates:
+//! - `~` at the start: the home directory;
+//! - `{home}`, `{project}`: the home and project directories;
+//! - `{dir}`: each directory of the ancestor walk (see [`Each`]);
+//! - `{system}`: the system root (`/`, or a test tree), e.g. `{system}/etc/codex/skills`;
+//! - `{config}`: `$XDG_CONFIG_HOME`, else `~/.config`;
+//! - `${VAR}`: an environment variable (the source path is skipped when unset or empty);
+//! - `${VAR:-fallback}`: the fallback template when `VAR` is unset or empty.
+
+use crate::catalog::{Scope, SkillKind};
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// How a name clash between two skills is settled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Clash {
+    /// The earliest source wins; later ones are shadowed.
+    #[default]
+    FirstWins,
+    /// A later source replaces an earlier one.
+    LastWins,
+    /// Everything is kept; skills sharing a name are flagged `ambiguous`.
+    KeepAll,
+}
+
+/// Where a skill's name comes from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Naming {
+    /// Frontmatter `name`, falling back to the directory name when absent.
+    #[default]
+    Frontmatter,
+    /// The directory name; frontmatter `name` is only a display label.
+    Directory,
+}
+
+/// Order of the skills in the catalog.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Order {
+    /// Source order, then path order within a root.
+    #[default]
+    Precedence,
+    /// Scope (in the order the profile's sources name them), then name, then path.
+    ScopeNamePath,
+    /// By id.
+    Id,
+}
+
+/// Which directories `{dir}` stands for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Each {
+    /// No `{dir}`: every path is expanded once.
+    #[default]
+    Once,
+    /// The project directory, then each parent up to the repository root.
+    AncestorsNearestFirst,
+    /// The repository root, then each child down to the project directory.
+    AncestorsRootFirst,
+}
+
+/// How a root is walked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WalkRules {
+    /// Deepest directory that is read (the root is depth 0). `None`: unbounded.
+    pub max_depth: Option<usize>,
+    /// Most directories visited below one root before the walk stops (with a diagnostic).
+    pub max_dirs: Option<usize>,
+    /// Enter hidden (dot) directories.
+    pub hidden: bool,
+    /// Follow directory symlinks (loops are detected and reported).
+    pub follow_links: bool,
+    /// Ignore a matching file that is itself a symlink.
+    pub skip_symlinked_files: bool,
+    /// Directory names never entered.
+    pub skip: Vec<String>,
+}
+
+impl Default for WalkRules {
+    fn default() -> Self {
+        WalkRules {
+            max_depth: Some(16),
+            max_dirs: Some(100_000),
+            hidden: true,
+            follow_links: true,
+            skip_symlinked_files: false,
+            skip: vec![".git".to_string(), "node_modules".to_string()],
+        }
+    }
+}
+
+fn default_pattern() -> String {
+    "**/SKILL.md".to_string()
+}
+
+/// A group of roots with one scope, kind and pattern.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    pub scope: Scope,
+    #[serde(default)]
+    pub kind: SkillKind,
+    #[serde(default)]
+    pub each: Each,
+    /// Path templates (see the module docs), in precedence order.
+    pub paths: Vec<String>,
+    /// Glob relative to each root; `*` does not cross `/`, `**` does.
+    #[serde(default = "default_pattern")]
+    pub pattern: String,
+    /// Walk rules for these roots instead of the profile's.
+    #[serde(default)]
+    pub walk: Option<WalkRules>,
+}
+
+/// Skill directories nested below the project directory (Claude Code monorepos).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Nested {
+    pub scope: Scope,
+    /// The path segment that marks a nested skills directory, e.g. `.claude/skills`.
+    pub marker: String,
+    /// Glob relative to the project directory.
+    pub pattern: String,
+}
+
+/// A host dialect. See the module docs for the path templates.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Profile {
+    pub name: String,
+    #[serde(default)]
+    pub clash: Clash,
+    #[serde(default)]
+    pub naming: Naming,
+    #[serde(default)]
+    pub order: Order,
+    /// Default walk rules for every source.
+    #[serde(default)]
+    pub walk: WalkRules,
+    /// A skill without a string `name` is not loaded.
+    #[serde(default)]
+    pub require_name: bool,
+    /// A skill without a string `description` is not loaded.
+    #[serde(default)]
+    pub require_description: bool,
+    /// A file starting with a UTF-8 byte-order mark is not loaded.
+    #[serde(default)]
+    pub reject_bom: bool,
+    /// Report locations with symlinks resolved.
+    #[serde(default)]
+    pub canonical_locations: bool,
+    /// A skill wins over a legacy command of the same name, whatever their order.
+    #[serde(default)]
+    pub skill_beats_command: bool,
+    /// Add the `skills.paths` of opencode.json / opencode.jsonc (project, then global config).
+    #[serde(default)]
+    pub settings_paths: bool,
+    #[serde(default)]
+    pub sources: Vec<Source>,
+    #[serde(default)]
+    pub nested: Option<Nested>,
+}
+
+const BUILTIN: [(&str, &str); 6] = [
+    ("universal", include_str!("profiles/universal.toml")),
+    ("agentskills", include_str!("profiles/agentskills.toml")),
+    ("claude-code", include_str!("profiles/claude-code.toml")),
+    ("codex", include_str!("profiles/codex.toml")),
+    ("opencode", include_str!("profiles/opencode.toml")),
+    ("kode", include_str!("profiles/kode.toml")),
+];
+
+impl Profile {
+    /// Names of the built-in profiles.
+    pub fn builtin_names() -> impl Iterator<Item = &'static str> {
+        BUILTIN.iter().map(|(name, _)| *name)
+    }
+
+    /// A built-in profile by name.
+    pub fn builtin(name: &str) -> Result<Profile> {
+        let Some((_, text)) = BUILTIN.iter().find(|(n, _)| *n == name) else {
+            let known: Vec<_> = Profile::builtin_names().collect();
+            return Err(Error::invalid_options(format!(
+                "unknown profile `{name}` (expected one of: {}, or a profile file)",
+                known.join(", ")
+            )));
+        };
+        Profile::from_toml(text, Path::new(name))
+    }
+
+    /// Read a custom profile: JSON when the file name ends in `.json`, TOML otherwise.
+    pub fn from_file(path: &Path) -> Result<Profile> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        let is_json = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+        if is_json {
+            serde_json::from_str(&text).map_err(|e| Error::Parse {
+                path: path.to_path_buf(),
+                line: u32::try_from(e.line()).ok(),
+                message: format!("invalid profile: {e}"),
+            })
+        } else {
+            Profile::from_toml(&text, path)
+        }
+    }
+
+    fn from_toml(text: &str, path: &Path) -> Result<Profile> {
+        toml::from_str(text).map_err(|e| {
+            let line = e
+                .span()
+                .map(|span| text[..span.start.min(text.len())].lines().count().max(1));
+            Error::Parse {
+                path: path.to_path_buf(),
+                line: line.and_then(|l| u32::try_from(l).ok()),
+                message: format!("invalid profile: {}", e.message()),
+            }
+        })
+    }
+
+    /// Where a scope ranks in this profile (the order its sources first name it).
+    pub fn scope_rank(&self, scope: Scope) -> usize {
+        let mut seen = Vec::new();
+        for s in &self.sources {
+            if !seen.contains(&s.scope) {
+                seen.push(s.scope);
+            }
+        }
+        if let Some(nested) = &self.nested {
+            if !seen.contains(&nested.scope) {
+                seen.push(nested.scope);
+            }
+        }
+        seen.iter()
+            .position(|s| *s == scope)
+            .unwrap_or(seen.len() + scope as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_parses_and_names_itself() {
+        for name in Profile::builtin_names() {
+            let profile = Profile::builtin(name).expect(name);
+            assert_eq!(profile.name, name);
+            assert!(!profile.sources.is_empty(), "{name} has no sources");
+        }
+    }
+
+    #[test]
+    fn unknown_profile_is_an_options_error() {
+        let err = Profile::builtin("vscode").unwrap_err();
+        assert_eq!(err.code(), "INVALID_OPTIONS");
+    }
+
+    #[test]
+    fn custom_profile_from_json_and_toml() {
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("p.json");
+        std::fs::write(
+            &json,
+            r#"{"name": "mine", "clash": "last-wins", "sources": [{"scope": "project", "paths": ["{project}/skills"]}]}"#,
+        )
+        .unwrap();
+        let p = Profile::from_file(&json).unwrap();
+        assert_eq!(p.clash, Clash::LastWins);
+        assert_eq!(p.sources[0].pattern, "**/SKILL.md");
+
+        let toml_path = dir.path().join("p.toml");
+        std::fs::write(&toml_path, "name = \"x\"\nbogus = 1\n").unwrap();
+        let err = Profile::from_file(&toml_path).unwrap_err();
+        assert_eq!(err.code(), "PARSE_ERROR");
+        assert!(err.to_string().contains("bogus"), "{err}");
+    }
+
+    #[test]
+    fn codex_ranks_project_before_user_before_admin() {
+        let p = Profile::builtin("codex").unwrap();
+        assert!(p.scope_rank(Scope::Project) < p.scope_rank(Scope::User));
+        assert!(p.scope_rank(Scope::User) < p.scope_rank(Scope::Admin));
+    }
+}

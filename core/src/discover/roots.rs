@@ -1,0 +1,359 @@
+//! Roots: a profile's path templates expanded against the deck's inputs into concrete
+//! directories, in precedence order.
+
+use super::profile::{Each, Profile, Source, WalkRules};
+use super::repo;
+use crate::catalog::{Scope, SkillKind};
+use crate::diagnostic::Diagnostic;
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+
+/// Everything outside the profile that decides where to look. Built once by the `Deck`, so
+/// nothing below reads the process environment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Inputs {
+    /// Absolute project directory.
+    pub project: PathBuf,
+    /// Absolute home directory (`None`: no home-relative source is used).
+    pub home: Option<PathBuf>,
+    pub env: BTreeMap<String, String>,
+    /// Prefix for absolute system paths.
+    pub system_root: PathBuf,
+}
+
+/// One directory to walk.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Root {
+    pub path: PathBuf,
+    pub scope: Scope,
+    pub kind: SkillKind,
+    pub pattern: String,
+    pub walk: WalkRules,
+    /// Set for the nested-skills root: the marker (`.claude/skills`) whose prefix qualifies ids.
+    pub nested_marker: Option<String>,
+}
+
+/// The expanded roots plus what the cache must watch to notice that the expansion itself
+/// changed (repository markers).
+#[derive(Clone, Debug, Default)]
+pub struct Expansion {
+    pub roots: Vec<Root>,
+    pub repo_root: PathBuf,
+    pub probed: Vec<PathBuf>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Expand `profile` for `inputs`, then append `extra` roots (settings paths, caller roots).
+pub fn expand(profile: &Profile, inputs: &Inputs, nested: bool) -> Expansion {
+    let (repo_root, probed) = repo::repo_root(&inputs.project);
+    let mut out = Expansion {
+        repo_root,
+        probed,
+        ..Expansion::default()
+    };
+    for source in &profile.sources {
+        let dirs: Vec<Option<PathBuf>> = match source.each {
+            Each::Once => vec![None],
+            Each::AncestorsNearestFirst => repo::ancestors(&inputs.project, &out.repo_root)
+                .into_iter()
+                .map(Some)
+                .collect(),
+            Each::AncestorsRootFirst => repo::ancestors(&inputs.project, &out.repo_root)
+                .into_iter()
+                .rev()
+                .map(Some)
+                .collect(),
+        };
+        for dir in &dirs {
+            for template in &source.paths {
+                match expand_template(template, inputs, dir.as_deref()) {
+                    Ok(Some(path)) => out.roots.push(root_for(profile, source, path)),
+                    Ok(None) => {}
+                    Err(message) => out.diagnostics.push(
+                        Diagnostic::error("invalid-profile", message)
+                            .with_hint("fix the path template in the profile"),
+                    ),
+                }
+            }
+        }
+    }
+    if nested {
+        if let Some(n) = &profile.nested {
+            out.roots.push(Root {
+                path: inputs.project.clone(),
+                scope: n.scope,
+                kind: SkillKind::Skill,
+                pattern: n.pattern.clone(),
+                walk: WalkRules {
+                    hidden: true,
+                    ..profile.walk.clone()
+                },
+                nested_marker: Some(n.marker.clone()),
+            });
+        }
+    }
+    out
+}
+
+fn root_for(profile: &Profile, source: &Source, path: PathBuf) -> Root {
+    Root {
+        path,
+        scope: source.scope,
+        kind: source.kind,
+        pattern: source.pattern.clone(),
+        walk: source.walk.clone().unwrap_or_else(|| profile.walk.clone()),
+        nested_marker: None,
+    }
+}
+
+/// A caller-supplied or settings root, walked with the profile's rules.
+pub fn extra_root(profile: &Profile, path: PathBuf, scope: Scope, pattern: Option<&str>) -> Root {
+    Root {
+        path,
+        scope,
+        kind: SkillKind::Skill,
+        pattern: pattern.unwrap_or("**/SKILL.md").to_string(),
+        walk: profile.walk.clone(),
+        nested_marker: None,
+    }
+}
+
+/// Drop roots that repeat an earlier one (same directory and pattern): when the project is
+/// the home directory, `~/.claude/skills` is both a project and a user root, and it counts
+/// once, where it first appears.
+pub fn dedup(roots: Vec<Root>) -> Vec<Root> {
+    let mut seen = HashSet::new();
+    roots
+        .into_iter()
+        .filter(|r| seen.insert((normalise(&r.path), r.pattern.clone(), r.kind)))
+        .collect()
+}
+
+/// Lexical normalisation (`a/./b/../c` → `a/c`) without touching the file system.
+pub fn normalise(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Resolve `path` against `base` when relative, expanding a leading `~`.
+pub fn absolutise(path: &Path, base: &Path, home: Option<&Path>) -> PathBuf {
+    let text = path.to_string_lossy();
+    if text == "~" || text.starts_with("~/") {
+        if let Some(home) = home {
+            return normalise(&home.join(text.trim_start_matches('~').trim_start_matches('/')));
+        }
+    }
+    if path.is_absolute() {
+        normalise(path)
+    } else {
+        normalise(&base.join(path))
+    }
+}
+
+/// Expand one path template. `Ok(None)`: a variable it needs is unset, so the path does not
+/// apply on this machine.
+pub fn expand_template(
+    template: &str,
+    inputs: &Inputs,
+    dir: Option<&Path>,
+) -> Result<Option<PathBuf>, String> {
+    let Some(text) = expand_vars(template, inputs, dir)? else {
+        return Ok(None);
+    };
+    let path = if text == "~" || text.starts_with("~/") {
+        let Some(home) = &inputs.home else {
+            return Ok(None);
+        };
+        home.join(text.trim_start_matches('~').trim_start_matches('/'))
+    } else {
+        PathBuf::from(&text)
+    };
+    if !path.is_absolute() {
+        return Err(format!(
+            "path template `{template}` expands to the relative path `{text}`; start it with ~, {{home}}, {{project}}, {{dir}}, {{system}}, {{config}} or an absolute path"
+        ));
+    }
+    Ok(Some(normalise(&path)))
+}
+
+fn expand_vars(
+    template: &str,
+    inputs: &Inputs,
+    dir: Option<&Path>,
+) -> Result<Option<String>, String> {
+    let mut out = String::new();
+    let mut rest = template;
+    while let Some(start) = rest.find(['{', '$']) {
+        out.push_str(&rest[..start]);
+        let tail = &rest[start..];
+        if let Some(inner) = tail.strip_prefix("${") {
+            let end = matching_brace(inner)
+                .ok_or_else(|| format!("unclosed `${{` in path template `{template}`"))?;
+            let body = &inner[..end];
+            let (var, fallback) = match body.split_once(":-") {
+                Some((v, f)) => (v, Some(f)),
+                None => (body, None),
+            };
+            match inputs.env.get(var).filter(|v| !v.is_empty()) {
+                Some(value) => out.push_str(value),
+                None => match fallback {
+                    Some(f) => match expand_vars(f, inputs, dir)? {
+                        Some(v) => out.push_str(&expand_tilde(&v, inputs)?),
+                        None => return Ok(None),
+                    },
+                    None => return Ok(None),
+                },
+            }
+            rest = &inner[end + 1..];
+        } else if let Some(inner) = tail.strip_prefix('{') {
+            let end = inner
+                .find('}')
+                .ok_or_else(|| format!("unclosed `{{` in path template `{template}`"))?;
+            let value = match &inner[..end] {
+                "home" => match &inputs.home {
+                    Some(h) => h.to_string_lossy().into_owned(),
+                    None => return Ok(None),
+                },
+                "project" => inputs.project.to_string_lossy().into_owned(),
+                "system" => inputs
+                    .system_root
+                    .to_string_lossy()
+                    .trim_end_matches('/')
+                    .to_string(),
+                "config" => match inputs.env.get("XDG_CONFIG_HOME").filter(|v| !v.is_empty()) {
+                    Some(v) => v.clone(),
+                    None => match &inputs.home {
+                        Some(h) => h.join(".config").to_string_lossy().into_owned(),
+                        None => return Ok(None),
+                    },
+                },
+                "dir" => match dir {
+                    Some(d) => d.to_string_lossy().into_owned(),
+                    None => {
+                        return Err(format!(
+                            "`{{dir}}` in `{template}` needs `each = \"ancestors-nearest-first\"` or `\"ancestors-root-first\"`"
+                        ))
+                    }
+                },
+                other => return Err(format!("unknown variable `{{{other}}}` in path template `{template}`")),
+            };
+            out.push_str(&value);
+            rest = &inner[end + 1..];
+        } else {
+            // A lone `$` is literal.
+            out.push('$');
+            rest = &tail[1..];
+        }
+    }
+    out.push_str(rest);
+    Ok(Some(out))
+}
+
+fn expand_tilde(text: &str, inputs: &Inputs) -> Result<String, String> {
+    if text == "~" || text.starts_with("~/") {
+        match &inputs.home {
+            Some(h) => Ok(format!("{}{}", h.to_string_lossy(), &text[1..])),
+            None => Ok(text.to_string()),
+        }
+    } else {
+        Ok(text.to_string())
+    }
+}
+
+/// Index of the `}` closing a `${` whose body starts `s`, allowing nested `{...}`.
+fn matching_brace(s: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, c) in s.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => return Some(i),
+            '}' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inputs() -> Inputs {
+        Inputs {
+            project: PathBuf::from("/w/p"),
+            home: Some(PathBuf::from("/h")),
+            env: BTreeMap::from([("CODEX_HOME".to_string(), "/c".to_string())]),
+            system_root: PathBuf::from("/t/"),
+        }
+    }
+
+    #[test]
+    fn templates_expand_variables_and_fallbacks() {
+        let i = inputs();
+        let e = |t: &str| expand_template(t, &i, Some(Path::new("/w"))).unwrap();
+        assert_eq!(
+            e("${CODEX_HOME:-~/.codex}/skills"),
+            Some("/c/skills".into())
+        );
+        assert_eq!(
+            e("${CLAUDE_CONFIG_DIR:-~/.claude}/skills"),
+            Some("/h/.claude/skills".into())
+        );
+        assert_eq!(e("${OPENCODE_CONFIG_DIR}/skills"), None);
+        assert_eq!(e("{config}/opencode"), Some("/h/.config/opencode".into()));
+        assert_eq!(
+            e("{system}/etc/codex/skills"),
+            Some("/t/etc/codex/skills".into())
+        );
+        assert_eq!(e("{dir}/.agents/skills"), Some("/w/.agents/skills".into()));
+        assert_eq!(e("~/x/../y"), Some("/h/y".into()));
+        assert!(expand_template("{nope}/x", &i, None).is_err());
+        assert!(expand_template("{dir}/x", &i, None).is_err());
+        assert!(expand_template("rel/x", &i, None).is_err());
+        assert!(expand_template("${UNCLOSED", &i, None).is_err());
+    }
+
+    #[test]
+    fn xdg_config_home_overrides_dot_config() {
+        let mut i = inputs();
+        i.env.insert("XDG_CONFIG_HOME".into(), "/xdg".into());
+        assert_eq!(
+            expand_template("{config}/opencode/skills", &i, None).unwrap(),
+            Some("/xdg/opencode/skills".into())
+        );
+    }
+
+    #[test]
+    fn no_home_drops_home_paths() {
+        let mut i = inputs();
+        i.home = None;
+        assert_eq!(expand_template("~/.agents/skills", &i, None).unwrap(), None);
+        assert_eq!(expand_template("{home}/x", &i, None).unwrap(), None);
+    }
+
+    #[test]
+    fn duplicate_roots_count_once() {
+        let p = Profile::builtin("universal").unwrap();
+        let mut i = inputs();
+        i.project = PathBuf::from("/h");
+        let roots = dedup(expand(&p, &i, false).roots);
+        let claude: Vec<_> = roots
+            .iter()
+            .filter(|r| r.path == Path::new("/h/.claude/skills"))
+            .collect();
+        assert_eq!(claude.len(), 1);
+        assert_eq!(claude[0].scope, Scope::Project);
+    }
+}

@@ -1,0 +1,431 @@
+//! Walk one root in parallel (the `ignore` crate's walker with every gitignore/hidden filter
+//! off: local skills are often git-ignored) and collect the files matching the root's glob.
+//!
+//! Bounded by the root's depth and directory limits; symlinked directories are followed with
+//! loop detection; unreadable directories, dangling links and loops become diagnostics. The
+//! output is sorted, so it does not depend on thread timing; a root that hits its directory
+//! limit is walked again single-threaded in name order, so even the cut is deterministic.
+
+use super::profile::WalkRules;
+use super::roots::Root;
+use crate::cache::Stamp;
+use crate::diagnostic::Diagnostic;
+use globset::{GlobBuilder, GlobMatcher};
+use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, WalkState};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// A file that matched the root's pattern.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Found {
+    /// Path relative to the root.
+    pub rel: PathBuf,
+    /// Path as walked (root joined with `rel`, symlinks not resolved).
+    pub path: PathBuf,
+}
+
+/// Everything one root's walk produced.
+#[derive(Debug, Default)]
+pub struct Walked {
+    pub files: Vec<Found>,
+    /// Every directory read, with its stamp (for the cache fingerprint).
+    pub dirs: Vec<(PathBuf, Option<Stamp>)>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Compile a root pattern. `*` and `?` stay within one path segment; `**` crosses them.
+pub fn matcher(pattern: &str) -> Result<GlobMatcher, String> {
+    GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .backslash_escape(true)
+        .build()
+        .map(|g| g.compile_matcher())
+        .map_err(|e| format!("invalid pattern `{pattern}`: {e}"))
+}
+
+/// Walk `root` with `threads` worker threads (0: one per core).
+pub fn walk(root: &Root, threads: usize) -> Walked {
+    let glob = match matcher(&root.pattern) {
+        Ok(m) => m,
+        Err(message) => {
+            return Walked {
+                diagnostics: vec![Diagnostic::error("invalid-pattern", message)
+                    .with_path(&root.path)
+                    .with_hint("fix the glob in the profile or the root option")],
+                ..Walked::default()
+            }
+        }
+    };
+    let shared = Shared::new(root, glob);
+    builder(root, &shared, threads)
+        .build_parallel()
+        .visit(&mut VisitorBuilder { shared: &shared });
+    if shared.truncated.load(Ordering::Relaxed) {
+        // Which directories fit under the limit depended on thread timing; redo this root in
+        // name order so the cut is always the same.
+        let shared = Shared::new(root, shared.glob.clone());
+        let mut b = builder(root, &shared, 1);
+        b.sort_by_file_name(|a, b| a.cmp(b));
+        let mut visitor = Visitor::new(&shared);
+        for result in b.build() {
+            visitor.handle(result);
+        }
+        drop(visitor);
+        let mut out = shared.finish();
+        out.diagnostics.push(
+            Diagnostic::warning(
+                "walk-truncated",
+                format!(
+                    "stopped after {} directories below this root; skills deeper in the tree were not loaded",
+                    root.walk.max_dirs.unwrap_or_default()
+                ),
+            )
+            .with_path(&root.path)
+            .with_hint("move skills closer to the root or raise `walk.max_dirs` in a custom profile"),
+        );
+        return out;
+    }
+    shared.finish()
+}
+
+fn builder(root: &Root, shared: &Shared, threads: usize) -> WalkBuilder {
+    let rules = &root.walk;
+    let mut b = WalkBuilder::new(&root.path);
+    b.standard_filters(false)
+        .follow_links(rules.follow_links)
+        // `max_depth` counts directories read; their entries are one level deeper.
+        .max_depth(rules.max_depth.map(|d| d.saturating_add(1)))
+        .threads(threads);
+    let skip = rules.skip.clone();
+    let hidden = rules.hidden;
+    let max_dirs = rules.max_dirs;
+    let dirs = shared.dir_count.clone();
+    let truncated = shared.truncated.clone();
+    b.filter_entry(move |entry| keep(entry, &skip, hidden, max_dirs, &dirs, &truncated));
+    b
+}
+
+/// Whether to visit (and, for a directory, descend into) `entry`.
+fn keep(
+    entry: &DirEntry,
+    skip: &[String],
+    hidden: bool,
+    max_dirs: Option<usize>,
+    dirs: &AtomicUsize,
+    truncated: &AtomicBool,
+) -> bool {
+    if entry.depth() == 0 {
+        return true;
+    }
+    let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+    if !is_dir {
+        return true;
+    }
+    let name = entry.file_name().to_string_lossy();
+    if !hidden && name.starts_with('.') {
+        return false;
+    }
+    if skip.iter().any(|s| *s == name) {
+        return false;
+    }
+    if let Some(max) = max_dirs {
+        if dirs.fetch_add(1, Ordering::Relaxed) >= max {
+            truncated.store(true, Ordering::Relaxed);
+            return false;
+        }
+    }
+    true
+}
+
+/// State shared by the walker threads; each thread batches into its own `Walked` and merges
+/// once when it finishes.
+struct Shared {
+    root: PathBuf,
+    glob: GlobMatcher,
+    rules: WalkRules,
+    dir_count: Arc<AtomicUsize>,
+    truncated: Arc<AtomicBool>,
+    out: Mutex<Walked>,
+}
+
+impl Shared {
+    fn new(root: &Root, glob: GlobMatcher) -> Shared {
+        Shared {
+            root: root.path.clone(),
+            glob,
+            rules: root.walk.clone(),
+            dir_count: Arc::new(AtomicUsize::new(0)),
+            truncated: Arc::new(AtomicBool::new(false)),
+            out: Mutex::new(Walked::default()),
+        }
+    }
+
+    fn finish(self) -> Walked {
+        let mut out = self.out.into_inner().unwrap_or_else(|e| e.into_inner());
+        out.files.sort();
+        out.files.dedup();
+        out.dirs.sort_by(|a, b| a.0.cmp(&b.0));
+        out.diagnostics
+            .sort_by(|a, b| (&a.path, &a.code, &a.message).cmp(&(&b.path, &b.code, &b.message)));
+        out.diagnostics.dedup();
+        out
+    }
+}
+
+struct VisitorBuilder<'a> {
+    shared: &'a Shared,
+}
+
+impl<'s> ParallelVisitorBuilder<'s> for VisitorBuilder<'s> {
+    fn build(&mut self) -> Box<dyn ParallelVisitor + 's> {
+        Box::new(Visitor::new(self.shared))
+    }
+}
+
+struct Visitor<'a> {
+    shared: &'a Shared,
+    local: Walked,
+}
+
+impl<'a> Visitor<'a> {
+    fn new(shared: &'a Shared) -> Self {
+        Visitor {
+            shared,
+            local: Walked::default(),
+        }
+    }
+
+    fn handle(&mut self, result: Result<DirEntry, ignore::Error>) {
+        match result {
+            Ok(entry) => self.entry(entry),
+            Err(err) => self
+                .local
+                .diagnostics
+                .push(diagnostic(&err, &self.shared.root)),
+        }
+    }
+
+    fn entry(&mut self, entry: DirEntry) {
+        let Some(file_type) = entry.file_type() else {
+            return;
+        };
+        if file_type.is_dir() {
+            let stamp = entry.metadata().ok().map(|m| Stamp::of(&m));
+            self.local.dirs.push((entry.into_path(), stamp));
+            return;
+        }
+        if self.shared.rules.skip_symlinked_files && entry.path_is_symlink() {
+            return;
+        }
+        let rel = match entry.path().strip_prefix(&self.shared.root) {
+            Ok(rel) => rel,
+            Err(_) => return,
+        };
+        if self.shared.glob.is_match(rel) {
+            let rel = rel.to_path_buf();
+            self.local.files.push(Found {
+                rel,
+                path: entry.into_path(),
+            });
+        }
+    }
+}
+
+impl ParallelVisitor for Visitor<'_> {
+    fn visit(&mut self, result: Result<DirEntry, ignore::Error>) -> WalkState {
+        self.handle(result);
+        WalkState::Continue
+    }
+}
+
+impl Drop for Visitor<'_> {
+    fn drop(&mut self) {
+        let local = std::mem::take(&mut self.local);
+        let mut out = self.shared.out.lock().unwrap_or_else(|e| e.into_inner());
+        out.files.extend(local.files);
+        out.dirs.extend(local.dirs);
+        out.diagnostics.extend(local.diagnostics);
+    }
+}
+
+/// Turn a walker error into a diagnostic; the walk goes on.
+fn diagnostic(err: &ignore::Error, root: &Path) -> Diagnostic {
+    let path = error_path(err).unwrap_or(root).to_path_buf();
+    if let Some((ancestor, _child)) = find_loop(err) {
+        return Diagnostic::warning(
+            "symlink-loop",
+            format!(
+                "symbolic link loop: this directory leads back to {}",
+                ancestor.display()
+            ),
+        )
+        .with_path(path)
+        .with_hint("remove the link or point it outside its own parent directories");
+    }
+    match err.io_error() {
+        Some(io) if io.kind() == std::io::ErrorKind::NotFound => {
+            Diagnostic::warning("dangling-symlink", "symbolic link points to nothing")
+                .with_path(path)
+                .with_hint("remove the link or restore its target")
+        }
+        Some(io) if io.kind() == std::io::ErrorKind::PermissionDenied => Diagnostic::warning(
+            "unreadable-dir",
+            format!("cannot read this directory: {io}"),
+        )
+        .with_path(path)
+        .with_hint("fix its permissions, or ignore this if it holds no skills"),
+        Some(io) => Diagnostic::warning("walk-error", io.to_string()).with_path(path),
+        None => Diagnostic::warning("walk-error", err.to_string()).with_path(path),
+    }
+}
+
+fn error_path(err: &ignore::Error) -> Option<&Path> {
+    match err {
+        ignore::Error::WithPath { path, .. } => Some(path),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            error_path(err)
+        }
+        ignore::Error::Loop { child, .. } => Some(child),
+        _ => None,
+    }
+}
+
+fn find_loop(err: &ignore::Error) -> Option<(&Path, &Path)> {
+    match err {
+        ignore::Error::Loop { ancestor, child } => Some((ancestor, child)),
+        ignore::Error::WithPath { err, .. }
+        | ignore::Error::WithDepth { err, .. }
+        | ignore::Error::WithLineNumber { err, .. } => find_loop(err),
+        ignore::Error::Partial(errs) => errs.iter().find_map(find_loop),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::{Scope, SkillKind};
+
+    fn root(path: &Path, pattern: &str, walk: WalkRules) -> Root {
+        Root {
+            path: path.to_path_buf(),
+            scope: Scope::Project,
+            kind: SkillKind::Skill,
+            pattern: pattern.to_string(),
+            walk,
+            nested_marker: None,
+        }
+    }
+
+    fn touch(path: &Path) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, "---\nname: x\n---\n").unwrap();
+    }
+
+    fn rels(w: &Walked) -> Vec<String> {
+        w.files
+            .iter()
+            .map(|f| f.rel.to_string_lossy().into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn finds_matches_sorted_and_skips_git_and_node_modules() {
+        let t = tempfile::tempdir().unwrap();
+        for p in [
+            "b/SKILL.md",
+            "a/SKILL.md",
+            "a/x/SKILL.md",
+            ".git/x/SKILL.md",
+            "node_modules/y/SKILL.md",
+            ".hidden/z/SKILL.md",
+            "c/README.md",
+        ] {
+            touch(&t.path().join(p));
+        }
+        let w = walk(&root(t.path(), "**/SKILL.md", WalkRules::default()), 2);
+        assert_eq!(
+            rels(&w),
+            [
+                ".hidden/z/SKILL.md",
+                "a/SKILL.md",
+                "a/x/SKILL.md",
+                "b/SKILL.md"
+            ]
+        );
+        let w = walk(
+            &root(
+                t.path(),
+                "*/SKILL.md",
+                WalkRules {
+                    hidden: false,
+                    ..WalkRules::default()
+                },
+            ),
+            2,
+        );
+        assert_eq!(rels(&w), ["a/SKILL.md", "b/SKILL.md"]);
+        assert!(w.dirs.iter().any(|(p, s)| p == t.path() && s.is_some()));
+    }
+
+    #[test]
+    fn depth_limit_counts_directories_read() {
+        let t = tempfile::tempdir().unwrap();
+        touch(&t.path().join("a/SKILL.md"));
+        touch(&t.path().join("a/b/SKILL.md"));
+        touch(&t.path().join("a/b/c/SKILL.md"));
+        let rules = WalkRules {
+            max_depth: Some(2),
+            ..WalkRules::default()
+        };
+        let w = walk(&root(t.path(), "**/SKILL.md", rules), 2);
+        assert_eq!(rels(&w), ["a/SKILL.md", "a/b/SKILL.md"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn loops_and_dangling_links_are_diagnostics() {
+        let t = tempfile::tempdir().unwrap();
+        touch(&t.path().join("a/SKILL.md"));
+        std::os::unix::fs::symlink("..", t.path().join("a/up")).unwrap();
+        std::os::unix::fs::symlink("nowhere", t.path().join("a/gone")).unwrap();
+        let w = walk(&root(t.path(), "**/SKILL.md", WalkRules::default()), 2);
+        assert_eq!(rels(&w), ["a/SKILL.md"]);
+        let codes: Vec<_> = w.diagnostics.iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(
+            codes,
+            ["dangling-symlink", "symlink-loop"],
+            "{:?}",
+            w.diagnostics
+        );
+    }
+
+    #[test]
+    fn directory_limit_cut_is_deterministic() {
+        let t = tempfile::tempdir().unwrap();
+        for i in 0..30 {
+            touch(&t.path().join(format!("d{i:02}/SKILL.md")));
+        }
+        let rules = WalkRules {
+            max_dirs: Some(10),
+            ..WalkRules::default()
+        };
+        let first = walk(&root(t.path(), "**/SKILL.md", rules.clone()), 2);
+        assert_eq!(first.files.len(), 10);
+        assert_eq!(first.files[0].rel, Path::new("d00/SKILL.md"));
+        assert_eq!(first.files[9].rel, Path::new("d09/SKILL.md"));
+        assert!(first.diagnostics.iter().any(|d| d.code == "walk-truncated"));
+        for _ in 0..5 {
+            let again = walk(&root(t.path(), "**/SKILL.md", rules.clone()), 2);
+            assert_eq!(again.files, first.files);
+        }
+    }
+
+    #[test]
+    fn bad_pattern_is_a_diagnostic() {
+        let t = tempfile::tempdir().unwrap();
+        let w = walk(&root(t.path(), "a/{b", WalkRules::default()), 1);
+        assert_eq!(w.diagnostics[0].code, "invalid-pattern");
+    }
+}
