@@ -198,6 +198,11 @@ pub fn parse(text: &str) -> Parsed {
     parsed
 }
 
+/// The lines of `text`, accepting `\n`, `\r\n` and lone `\r` as line ends.
+pub fn split_lines(text: &str) -> Vec<&str> {
+    frontmatter::lines_from(text, 0).map(|l| l.text).collect()
+}
+
 fn empty_frontmatter() -> Diagnostic {
     Diagnostic::error("empty-frontmatter", "the frontmatter block is empty")
         .at(1, Some(1))
