@@ -1,0 +1,65 @@
+// skilldeck's Node binding in process: cold `await deck.load()` on a fresh Deck (median of
+// RUNS after one warm-up) and a render, on the same corpus and options as the Rust API
+// timer. Prints one JSON line; on failure prints {"error": ...} and exits 3 so the runner
+// skips the row with the reason.
+//
+// Usage: SKILLDECK_NODE=<path to the package dir or .node/.js entry> node skilldeck_node.mjs CORPUS_JSON RUNS
+
+import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+function fail(message) {
+  console.log(JSON.stringify({ error: message }));
+  process.exit(3);
+}
+
+const corpus = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const runs = Number(process.argv[3] ?? 5);
+const entry = process.env.SKILLDECK_NODE;
+if (!entry) fail("SKILLDECK_NODE is not set (no built Node binding found)");
+
+let sd;
+try {
+  sd = createRequire(path.resolve("x.js"))(path.resolve(entry));
+} catch (e) {
+  fail(`loading the Node binding from ${entry}: ${e.message}`);
+}
+if (typeof sd.Deck !== "function") fail(`${entry} exports no Deck class`);
+
+const options = {
+  profile: "universal",
+  projectDir: corpus.project,
+  homeDir: corpus.home,
+  roots: [corpus.custom],
+  env: { HOME: corpus.home },
+};
+
+try {
+  const cold = [];
+  let deck;
+  let catalog;
+  for (let i = 0; i <= runs; i++) {
+    deck = new sd.Deck(options);
+    const t = performance.now();
+    catalog = await deck.load();
+    const ms = performance.now() - t;
+    if (i > 0) cold.push(ms);
+  }
+  const t = performance.now();
+  const rendered = await deck.render({});
+  const renderMs = performance.now() - t;
+  cold.sort((a, b) => a - b);
+  const mid = Math.floor(cold.length / 2);
+  const median = cold.length % 2 ? cold[mid] : (cold[mid - 1] + cold[mid]) / 2;
+  const skills = Array.isArray(catalog.skills) ? catalog.skills.length : catalog.skills?.length;
+  console.log(JSON.stringify({
+    skills,
+    cold_ms: cold,
+    cold_median_ms: median,
+    render_ms: renderMs,
+    render_chars: rendered?.text?.length ?? null,
+  }));
+} catch (e) {
+  fail(`${e.code ?? e.name}: ${e.message}`);
+}

@@ -1,0 +1,64 @@
+"""skilldeck's Python binding in process: cold load on a fresh Deck (median of RUNS after
+one warm-up) and a render, on the same corpus and options as the Rust API timer.
+Prints one JSON line; on any failure prints {"error": ...} and exits 3, so the runner can
+skip the row with the reason instead of inventing a number.
+
+Usage: python skilldeck_py.py CORPUS_JSON RUNS
+"""
+
+import json
+import statistics
+import sys
+import time
+
+
+def main():
+    corpus = json.load(open(sys.argv[1]))
+    runs = int(sys.argv[2])
+    try:
+        import skilldeck
+    except ImportError as e:
+        print(json.dumps({"error": f"import skilldeck: {e}"}))
+        sys.exit(3)
+
+    kwargs = dict(
+        profile="universal",
+        project_dir=corpus["project"],
+        home_dir=corpus["home"],
+        roots=[corpus["custom"]],
+    )
+    try:
+        # A fixed environment, like the Rust timer, when the binding accepts one.
+        skilldeck.Deck(env={"HOME": corpus["home"]}, **kwargs)
+        kwargs["env"] = {"HOME": corpus["home"]}
+    except TypeError:
+        pass
+
+    try:
+        cold = []
+        for i in range(runs + 1):
+            deck = skilldeck.Deck(**kwargs)
+            t = time.perf_counter()
+            catalog = deck.load()
+            ms = (time.perf_counter() - t) * 1000
+            if i > 0:
+                cold.append(ms)
+        t = time.perf_counter()
+        rendered = deck.render()
+        render_ms = (time.perf_counter() - t) * 1000
+        skills = len(catalog.skills)
+    except Exception as e:  # the binding's own SkillError or anything unexpected
+        print(json.dumps({"error": f"{type(e).__name__}: {e}"}))
+        sys.exit(3)
+    print(json.dumps({
+        "skills": skills,
+        "cold_ms": cold,
+        "cold_median_ms": statistics.median(cold),
+        "render_ms": render_ms,
+        "render_chars": len(rendered.text),
+        "version": getattr(skilldeck, "__version__", None),
+    }))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,509 @@
+#!/usr/bin/env python3
+"""The benchmark runner behind ./scripts/bench (stdlib only).
+
+For each corpus size it times every contender side by side in one run (the floor first, so
+the page cache is warm for everyone), prints a table, stores the raw numbers in
+bench/results/n<N>.json and re-renders bench/RESULTS.md from every stored result.
+
+Process rows are timed from outside (wall clock around the whole process, median of
+several warm runs after one discarded warm-up), with peak RSS from `/usr/bin/time -f %M`.
+In-process rows (Rust API, Python and Node bindings) come from the timers in bench/tools
+and bench/peers. A contender that cannot run is skipped with the reason printed: no
+number is ever made up.
+"""
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+WORK = BENCH / ".work"
+RESULTS_DIR = BENCH / "results"
+GENERATOR_VERSION = 1  # keep in step with bench/tools/src/corpus.rs
+
+# Environment variables that would point a loader outside the corpus.
+SCRUB = ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "CODEX_HOME", "OPENCODE_CONFIG_DIR",
+         "CLAUDE_CONFIG_DIR", "KODE_CONFIG_DIR"]
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+class Skip(Exception):
+    """A contender that cannot run here; the message says why."""
+
+
+def corpus_env(corpus):
+    env = {k: v for k, v in os.environ.items() if k not in SCRUB}
+    env["HOME"] = corpus["home"]
+    return env
+
+
+def run_process(cmd, env, cwd, runs, parse_json=True, timeout=3600):
+    """Median wall time (ms) over `runs` runs after one warm-up; peak RSS (KiB); last output."""
+    time_bin = shutil.which("time", path="/usr/bin") or "/usr/bin/time"
+    have_time = Path(time_bin).exists()
+    walls, rss, out = [], [], None
+    for i in range(runs + 1):
+        with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss_file:
+            full = ([time_bin, "-f", "%M", "-o", rss_file.name] if have_time else []) + cmd
+            t = time.perf_counter()
+            proc = subprocess.run(full, env=env, cwd=cwd, capture_output=True, text=True,
+                                  timeout=timeout)
+            wall = (time.perf_counter() - t) * 1000
+            if proc.returncode != 0:
+                detail = (proc.stdout.strip().splitlines() or proc.stderr.strip().splitlines() or ["?"])
+                raise Skip(f"exit {proc.returncode}: {detail[-1][:200]}")
+            if have_time:
+                try:
+                    rss.append(int(rss_file.read().strip().splitlines()[-1]))
+                except (ValueError, IndexError):
+                    pass
+        if i > 0:
+            walls.append(wall)
+        out = proc.stdout
+    parsed = None
+    if parse_json:
+        try:
+            parsed = json.loads(out.strip().splitlines()[-1]) if out.strip() else None
+        except json.JSONDecodeError:
+            parsed = None
+    return {
+        "median_ms": statistics.median(walls),
+        "runs_ms": walls,
+        "peak_rss_kib": max(rss) if rss else None,
+        "output": parsed,
+        "stdout_bytes": len(out.encode()),
+        "raw": None if parse_json else out,
+    }
+
+
+def strip_raw(r):
+    r.pop("raw", None)
+    return r
+
+
+def in_process(cmd, env, cwd, timeout=3600):
+    """Run a timer that prints one JSON object (or {"error"} with exit 3); peak RSS too."""
+    time_bin = "/usr/bin/time"
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss_file:
+        full = ([time_bin, "-f", "%M", "-o", rss_file.name] if Path(time_bin).exists() else []) + cmd
+        proc = subprocess.run(full, env=env, cwd=cwd, capture_output=True, text=True,
+                              timeout=timeout)
+        lines = proc.stdout.strip().splitlines()
+        try:
+            data = json.loads(lines[-1]) if lines else None
+        except json.JSONDecodeError:
+            data = None
+        if proc.returncode != 0 or data is None or "error" in (data or {}):
+            reason = (data or {}).get("error") if data else None
+            reason = reason or (proc.stderr.strip().splitlines() or ["no output"])[-1]
+            raise Skip(reason[:240])
+        try:
+            data["process_peak_rss_kib"] = int(rss_file.read().strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            pass
+        return data
+
+
+def find_node_binding():
+    """The built Node addon's entry point, if the Node binding has been built."""
+    for cand in [REPO / "bindings-node" / "index.js", REPO / "index.js",
+                 REPO / "bindings-node" / "index.cjs"]:
+        if cand.exists():
+            return cand
+    nodes = sorted(REPO.glob("bindings-node/*.node")) + sorted(REPO.glob("*.node"))
+    return nodes[0] if nodes else None
+
+
+def measure(n, args):
+    base = BENCH / "corpus" / f"n{n}"
+    manifest = base / "corpus.json"
+    if not manifest.exists():
+        raise SystemExit(f"no corpus at {base}; ./scripts/bench generates it")
+    corpus = json.loads(manifest.read_text())
+    if corpus.get("generator_version") != GENERATOR_VERSION:
+        raise SystemExit(f"{manifest} is from another generator version; regenerate it")
+    env = corpus_env(corpus)
+    project = corpus["project"]
+    bins = Path(args.bin_dir)
+    runs = args.runs
+    peer_runs = args.peer_runs
+    rows = {}
+    skipped = {}
+
+    def attempt(key, fn):
+        log(f"  {key} ...")
+        try:
+            rows[key] = fn()
+            log(f"    {rows[key].get('median_ms', rows[key].get('cold_median_ms', 0)):.1f} ms")
+        except Skip as e:
+            skipped[key] = str(e)
+            log(f"    skipped: {e}")
+        except subprocess.TimeoutExpired:
+            skipped[key] = "timed out"
+            log("    skipped: timed out")
+
+    floor = str(bins / "floor")
+    attempt("floor-1t", lambda: run_process([floor, "--threads", "1", "--corpus", corpus["base"]],
+                                            env, project, runs))
+    attempt("floor-2t", lambda: run_process([floor, "--threads", "2", "--corpus", corpus["base"]],
+                                            env, project, runs))
+
+    cli = str(bins / "skilldeck")
+    deck_flags = ["--profile", "universal", "--project", project, "--home", corpus["home"],
+                  "--root", corpus["custom"]]
+
+    def cli_list():
+        r = run_process([cli, "list", "--json", *deck_flags], env, project, runs, parse_json=False)
+        try:
+            out = json.loads(r.pop("raw"))
+        except json.JSONDecodeError:
+            raise Skip("list --json did not print a JSON document")
+        r["skills"] = len(out.get("skills", []))
+        r["shadowed"] = len(out.get("shadowed", []))
+        r["diagnostics"] = len(out.get("diagnostics", []))
+        return r
+
+    if not Path(cli).exists():
+        skipped["cli-list"] = skipped["cli-render"] = f"{cli} not built"
+    else:
+        attempt("cli-list", cli_list)
+        attempt("cli-render", lambda: strip_raw(run_process([cli, "render", *deck_flags], env,
+                                                            project, runs, parse_json=False)))
+
+    def api():
+        data = in_process([str(bins / "api-bench"), "--corpus", corpus["base"], "--runs",
+                           str(runs), "--reloads", str(args.reloads)], env, project)
+        return data
+
+    attempt("rust-api", api)
+
+    venv_py = WORK / "venv" / "bin" / "python"
+    attempt("python-binding", lambda: in_process(
+        [str(venv_py), str(BENCH / "peers" / "skilldeck_py.py"), str(manifest), str(runs)],
+        env, project))
+
+    node_entry = find_node_binding()
+    node_env = dict(env)
+    if node_entry:
+        node_env["SKILLDECK_NODE"] = str(node_entry)
+    attempt("node-binding", lambda: in_process(
+        ["node", str(BENCH / "peers" / "skilldeck_node.mjs"), str(manifest), str(runs)],
+        node_env, project))
+
+    if not args.skip_peers:
+        attempt("skills-ref", lambda: run_process(
+            [str(venv_py), str(BENCH / "peers" / "skills_ref_peer.py"), *corpus["roots"]],
+            env, project, peer_runs))
+        node_peer_env = dict(env)
+        node_peer_env["BENCH_NODE_DIR"] = str(WORK / "node")
+        attempt("opencode-node", lambda: run_process(
+            ["node", str(BENCH / "peers" / "opencode_peer.mjs"), str(manifest)],
+            node_peer_env, project, peer_runs))
+
+    return {
+        "n": n,
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "commit": git_commit(),
+        "machine": machine(),
+        "runs": runs,
+        "peer_runs": peer_runs,
+        "corpus": {k: v for k, v in corpus.items() if k not in ("roots",)},
+        "rows": rows,
+        "skipped": skipped,
+    }
+
+
+def git_commit():
+    try:
+        return subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return "?"
+
+
+def machine():
+    cpu = "?"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+
+    def version(cmd):
+        try:
+            return subprocess.run(cmd, capture_output=True, text=True).stdout.strip().splitlines()[0]
+        except (OSError, IndexError):
+            return "?"
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "kernel": platform.release(),
+        "rustc": version(["rustc", "--version"]),
+        "node": version(["node", "--version"]),
+        "python": platform.python_version(),
+    }
+
+
+# ---------------------------------------------------------------- report
+
+
+def fmt_ms(ms):
+    if ms is None:
+        return "n/a"
+    return f"{ms / 1000:.2f} s" if ms >= 10000 else f"{ms:.1f} ms"
+
+
+def fmt_rss(kib):
+    return "n/a" if kib is None else f"{kib / 1024:.1f} MiB"
+
+
+def table_rows(res):
+    """(label, time_ms, found, peak_rss_kib, note) for every measured or skipped contender."""
+    rows, skipped, n = res["rows"], res["skipped"], res["n"]
+    out = []
+
+    def proc(key, label, found=None, note=""):
+        if key in rows:
+            r = rows[key]
+            out.append((label, r["median_ms"], found(r) if found else None, r.get("peak_rss_kib"), note))
+        elif key in skipped:
+            out.append((label, None, None, None, f"skipped: {skipped[key]}"))
+
+    proc("floor-1t", "floor: walk + read every SKILL.md, 1 thread",
+         lambda r: (r["output"] or {}).get("files"))
+    proc("floor-2t", "floor: walk + read every SKILL.md, 2 threads",
+         lambda r: (r["output"] or {}).get("files"))
+    proc("cli-list", "skilldeck list --json (CLI, end to end)", lambda r: r.get("skills"))
+    proc("cli-render", "skilldeck render (CLI, end to end)")
+    if "rust-api" in rows:
+        a = rows["rust-api"]
+        out.append(("Rust API: cold load() (fresh Deck)", a["cold_median_ms"], a["skills"],
+                    a.get("process_peak_rss_kib"), "in process"))
+        out.append(("Rust API: no-change load()", a["noop_median_ms"], a["skills"], None, "in process"))
+        if a.get("reload_median_ms") is not None:
+            out.append(("Rust API: reload() after touching 1 skill", a["reload_median_ms"], None, None,
+                        f"in process; changes seen: {a.get('reload_changes')}"))
+        else:
+            out.append(("Rust API: reload() after touching 1 skill", None, None, None,
+                        f"failed: {a.get('reload_error')}"))
+        if a.get("render_median_ms") is not None:
+            out.append(("Rust API: render()", a["render_median_ms"], None, None, "in process"))
+    elif "rust-api" in skipped:
+        out.append(("Rust API (load / reload / render)", None, None, None, f"skipped: {skipped['rust-api']}"))
+    for key, label in (("python-binding", "Python binding: cold load()"),
+                       ("node-binding", "Node binding: cold await load()")):
+        if key in rows:
+            b = rows[key]
+            out.append((label, b["cold_median_ms"], b.get("skills"), b.get("process_peak_rss_kib"), "in process"))
+        elif key in skipped:
+            out.append((label, None, None, None, f"skipped: {skipped[key]}"))
+    proc("skills-ref", "peer: skills-ref 0.1.1 read_properties + to_prompt (Python)",
+         lambda r: (r["output"] or {}).get("skills"),
+         note_for(rows.get("skills-ref"), "skills-ref"))
+    proc("opencode-node", "peer: OpenCode-style loader (glob 13 + gray-matter 4, Node)",
+         lambda r: (r["output"] or {}).get("skills"),
+         note_for(rows.get("opencode-node"), "opencode"))
+    return out
+
+
+def note_for(row, kind):
+    if not row or not row.get("output"):
+        return ""
+    o = row["output"]
+    if kind == "skills-ref":
+        return f"{o.get('failed')} dirs rejected by strictyaml/validation"
+    return f"{o.get('matches')} glob matches (symlink loop followed), {o.get('failed')} rejected"
+
+
+def render_table(res):
+    n = res["n"]
+    floor = res["rows"].get("floor-1t", {}).get("median_ms")
+    lines = [
+        "| contender | time (median) | × floor (1 thread) | skills/s | skills found | peak RSS | note |",
+        "|---|---:|---:|---:|---:|---:|---|",
+    ]
+    for label, ms, found, rss, note in table_rows(res):
+        ratio = f"{ms / floor:.2f}×" if (ms is not None and floor) else "n/a"
+        rate = f"{n / (ms / 1000):,.0f}" if ms else "n/a"
+        lines.append(f"| {label} | {fmt_ms(ms)} | {ratio} | {rate} | "
+                     f"{'' if found is None else found} | {fmt_rss(rss)} | {note} |")
+    return "\n".join(lines)
+
+
+def targets(res):
+    """(target, measured, verdict) at this N, from the issue's list."""
+    rows, n = res["rows"], res["n"]
+    out = []
+    floor = rows.get("floor-1t", {}).get("median_ms")
+    cli = rows.get("cli-list", {}).get("median_ms")
+    api = rows.get("rust-api")
+
+    def verdict(ok):
+        return "n/a" if ok is None else ("met" if ok else "MISSED")
+
+    if cli and floor:
+        out.append(("`skilldeck list` ≤ 1.0× the 1-thread floor", f"{cli / floor:.2f}×", verdict(cli <= floor)))
+    for key, want, label in (("opencode-node", 20, "OpenCode-style Node loader"),
+                             ("skills-ref", 50, "skills-ref")):
+        peer = rows.get(key, {}).get("median_ms")
+        if cli and peer:
+            out.append((f"≥ {want}× faster than the {label}", f"{peer / cli:.1f}×", verdict(peer / cli >= want)))
+    if api:
+        cold = api["cold_median_ms"]
+        out.append(("no-change `load()` ≤ 10% of cold load", f"{100 * api['noop_median_ms'] / cold:.1f}%",
+                    verdict(api["noop_median_ms"] <= 0.10 * cold)))
+        if api.get("reload_median_ms") is not None:
+            out.append(("`reload()` after touching one skill ≤ 15% of cold load",
+                        f"{100 * api['reload_median_ms'] / cold:.1f}%",
+                        verdict(api["reload_median_ms"] <= 0.15 * cold)))
+        first, last = api.get("rss_kib_after_first_reload"), api.get("rss_kib_after_reloads")
+        if first and last:
+            growth = last - first
+            out.append((f"no RSS growth across {api.get('reloads')} reloads",
+                        f"{growth:+d} KiB ({first / 1024:.1f} → {last / 1024:.1f} MiB)",
+                        verdict(growth <= max(1024, first * 0.02))))
+        for key, label in (("python-binding", "Python"), ("node-binding", "Node")):
+            b = rows.get(key)
+            if b:
+                r = b["cold_median_ms"] / cold
+                out.append((f"{label} in-process load ≤ 1.15× the Rust API", f"{r:.2f}×", verdict(r <= 1.15)))
+    rss = rows.get("cli-list", {}).get("peak_rss_kib")
+    if rss:
+        out.append(("peak RSS of `skilldeck list` ≤ 40 MiB" + (" (target is set at N = 10,000)" if n != 10000 else ""),
+                    fmt_rss(rss), verdict(rss <= 40 * 1024) if n == 10000 else "n/a"))
+    return out
+
+
+def slope_section(results):
+    pts = [(r["n"], r["rows"]["cli-list"]["median_ms"]) for r in results if "cli-list" in r["rows"]]
+    if len(pts) < 2:
+        return "Only one corpus size measured so far; run `./scripts/bench --n 1000,10000,100000` for the slope."
+    xs = [p[0] for p in pts]
+    ys = [p[1] for p in pts]
+    mx, my = statistics.mean(xs), statistics.mean(ys)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
+    intercept = my - slope * mx
+    ss_tot = sum((y - my) ** 2 for y in ys)
+    ss_res = sum((y - (intercept + slope * x)) ** 2 for x, y in zip(xs, ys))
+    r2 = 1 - ss_res / ss_tot if ss_tot else 1.0
+    per = ", ".join(f"N={x:,}: {1000 * y / x:.1f} µs/skill" for x, y in pts)
+    return (f"`skilldeck list` end to end, least-squares fit over N = {', '.join(f'{x:,}' for x in xs)}: "
+            f"**{slope * 1000:.2f} µs per skill** (intercept {intercept:.1f} ms, R² = {r2:.4f}). "
+            f"Per-skill cost at each size: {per}.")
+
+
+def render_results(results):
+    results = sorted(results, key=lambda r: r["n"])
+    m = results[-1]["machine"] if results else {}
+    parts = [
+        "# skilldeck benchmark results",
+        "",
+        "Generated by `./scripts/bench` (bench/run.py) — do not edit by hand; re-run to refresh.",
+        "Medians of several warm runs (one warm-up discarded); the page cache is warm for every",
+        "contender (the floor runs first). Process rows are timed from outside, start to exit;",
+        "in-process rows exclude interpreter/process start-up. Ratios are to the 1-thread floor",
+        "measured in the same run. Raw numbers: `bench/results/n<N>.json`.",
+        "",
+        f"Machine: {m.get('cpu', '?')}, {m.get('cores', '?')} cores, Linux {m.get('kernel', '?')}; "
+        f"{m.get('rustc', '?')}; Node {m.get('node', '?')}; Python {m.get('python', '?')}. "
+        "The machine is shared: other builds ran during these measurements, so expect noise.",
+        "",
+        "## What is compared",
+        "",
+        "- **floor** (`bench/tools/src/floor.rs`): walks the same roots as the `universal` profile, "
+        "skips `.git`/`node_modules`, follows directory links once per inode, reads every SKILL.md "
+        "completely, parses nothing. 1 and 2 threads.",
+        "- **skilldeck**: the release CLI (`list --json`, `render`), and the Rust API in process "
+        "(`bench/tools/src/bin/api_bench.rs`): cold `load()` on a fresh `Deck`, no-change `load()`, "
+        "`reload()` after rewriting one SKILL.md (mtime moved forward), RSS after 1 and after 100 such reloads; "
+        "the Python and Node bindings doing the same cold load.",
+        "- **skills-ref 0.1.1** (`bench/peers/skills_ref_peer.py`): the same roots walked with `os.walk`, "
+        "`read_properties()` on every skill dir, `to_prompt()` on the loadable ones.",
+        "- **OpenCode-style loader** (`bench/peers/opencode_peer.mjs`): OpenCode's `skill.ts` algorithm with "
+        "its pinned `glob` 13.0.5 and `gray-matter` 4.0.3 (home and project `.claude`/`.agents` with "
+        "`skills/**/SKILL.md`, config dirs with `{skill,skills}/**/SKILL.md`, the other universal roots "
+        "as `skills.paths`), whole-file reads, YAML fallback sanitisation, last-wins by name, verbose prompt.",
+        "",
+        "The corpus (`bench/tools/src/corpus.rs`, seeded) spreads N skills over project, ancestors "
+        "(`.git` at the repository root), home, two plugins and a custom root, with descriptions of "
+        "50–900 chars in every quoting style, non-ASCII, bodies of 1–40 KB, `scripts/` and "
+        "`references/` siblings, and noise: a git clone and a `node_modules` with thousands of files "
+        "inside skill roots, ~2% broken SKILL.md, duplicate names across roots, symlinked skill dirs, "
+        "a symlink loop, a link cycle and a dangling link.",
+    ]
+    for res in results:
+        c = res["corpus"]
+        parts += [
+            "",
+            f"## N = {res['n']:,}",
+            "",
+            f"{res['date']}, commit `{res['commit']}`, {res['runs']} runs ({res['peer_runs']} for peers). "
+            f"Corpus: {c.get('skill_files'):,} SKILL.md ({c.get('skill_md_bytes', 0) / 2**20:.0f} MiB), "
+            f"{c.get('broken')} broken, {c.get('duplicate_names')} duplicate names, "
+            f"{c.get('symlinked_dirs')} symlinked dirs, {c.get('sibling_files'):,} sibling files, "
+            f"{c.get('noise_git_files'):,} `.git` + {c.get('noise_node_modules_files'):,} `node_modules` files.",
+            "",
+            render_table(res),
+        ]
+        t = targets(res)
+        if t:
+            parts += ["", "| target | measured | verdict |", "|---|---:|---|"]
+            parts += [f"| {a} | {b} | {v} |" for a, b, v in t]
+    parts += ["", "## Scaling", "", slope_section(results), ""]
+    return "\n".join(parts)
+
+
+def load_results():
+    out = []
+    for p in sorted(RESULTS_DIR.glob("n*.json")):
+        try:
+            out.append(json.loads(p.read_text()))
+        except json.JSONDecodeError:
+            log(f"ignoring unreadable {p}")
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", default="10000", help="comma-separated corpus sizes (default 10000)")
+    ap.add_argument("--runs", type=int, default=5, help="timed runs per contender (default 5)")
+    ap.add_argument("--peer-runs", type=int, default=3, help="timed runs for the slow peers (default 3)")
+    ap.add_argument("--reloads", type=int, default=100, help="reloads for the RSS check (default 100)")
+    ap.add_argument("--skip-peers", action="store_true", help="do not run skills-ref and the Node peer")
+    ap.add_argument("--bin-dir", default=str(REPO / "target" / "release"))
+    ap.add_argument("--report-only", action="store_true", help="only re-render RESULTS.md from stored results")
+    args = ap.parse_args()
+
+    if not args.report_only:
+        RESULTS_DIR.mkdir(exist_ok=True)
+        for n in [int(x) for x in args.n.split(",") if x.strip()]:
+            log(f"N = {n:,}")
+            res = measure(n, args)
+            (RESULTS_DIR / f"n{n}.json").write_text(json.dumps(res, indent=1) + "\n")
+            print(f"\nN = {n:,}\n")
+            print(render_table(res))
+            for a, b, v in targets(res):
+                print(f"  {v:7} {a}: {b}")
+    report = render_results(load_results())
+    (BENCH / "RESULTS.md").write_text(report)
+    log(f"wrote {BENCH / 'RESULTS.md'}")
+
+
+if __name__ == "__main__":
+    main()

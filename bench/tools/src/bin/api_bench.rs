@@ -1,0 +1,214 @@
+//! `api-bench --corpus DIR [--runs R] [--reloads K]`: the Rust API in process.
+//!
+//! Measures, on a page-cache-warm corpus: cold `load()` on a fresh `Deck` (median of R),
+//! a no-change `load()` on a loaded deck, `reload()` after rewriting one skill, `render()`,
+//! and resident memory after the first and after K reloads (each after a rewrite).
+//! Prints one JSON object. The rewritten skill is restored before exit.
+
+use skilldeck::{Deck, DeckOptions, RenderOptions, RootSpec};
+use skilldeck_bench::layout::Layout;
+use skilldeck_bench::rss;
+use skilldeck_bench::stats::{median, time_ms, Args};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+fn options(layout: &Layout) -> DeckOptions {
+    let home = layout.home();
+    // A fixed environment: the corpus must not see this machine's XDG/CODEX variables.
+    let env = BTreeMap::from([("HOME".to_string(), home.to_string_lossy().into_owned())]);
+    DeckOptions {
+        profile: "universal".into(),
+        project_dir: layout.project(),
+        home_dir: Some(home),
+        env: Some(env),
+        roots: vec![RootSpec::new(layout.custom())],
+        ..Default::default()
+    }
+}
+
+fn fail(stage: &str, err: &skilldeck::Error) -> ! {
+    println!(
+        "{}",
+        serde_json::json!({"error": format!("{stage}: {err}"), "code": err.code()})
+    );
+    std::process::exit(3);
+}
+
+/// Rewrites one SKILL.md with a new description and a later mtime (so a stat-based cache
+/// must notice), and puts the original back on drop.
+struct Toucher {
+    path: PathBuf,
+    original: Vec<u8>,
+    mtime: SystemTime,
+    name: String,
+    count: u64,
+}
+
+impl Toucher {
+    fn new(path: &Path) -> std::io::Result<Toucher> {
+        let original = std::fs::read(path)?;
+        let mtime = std::fs::metadata(path)?.modified()?;
+        let name = path
+            .parent()
+            .and_then(Path::file_name)
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Ok(Toucher {
+            path: path.to_path_buf(),
+            original,
+            mtime,
+            name,
+            count: 0,
+        })
+    }
+
+    fn set(&self, bytes: &[u8], mtime: SystemTime) -> std::io::Result<()> {
+        std::fs::write(&self.path, bytes)?;
+        std::fs::File::options()
+            .write(true)
+            .open(&self.path)?
+            .set_modified(mtime)
+    }
+
+    fn touch(&mut self) -> std::io::Result<()> {
+        self.count += 1;
+        let text = format!(
+            "---\nname: {}\ndescription: Touched by the benchmark, revision {}.\n---\n\n# Touched\n\nRevision {}.\n",
+            self.name, self.count, self.count
+        );
+        self.set(
+            text.as_bytes(),
+            self.mtime + Duration::from_secs(2 * self.count),
+        )
+    }
+}
+
+impl Drop for Toucher {
+    fn drop(&mut self) {
+        if let Err(err) = self.set(&self.original.clone(), self.mtime) {
+            eprintln!(
+                "api-bench: could not restore {}: {err}",
+                self.path.display()
+            );
+        }
+    }
+}
+
+fn main() {
+    let args = Args::from_env();
+    let runs: usize = args.parsed("--runs", 5).max(1);
+    let reloads: usize = args.parsed("--reloads", 100);
+    let Some(corpus) = args.value("--corpus") else {
+        eprintln!("usage: api-bench --corpus DIR [--runs R] [--reloads K]");
+        std::process::exit(2);
+    };
+    let layout = Layout::new(corpus);
+    let manifest: serde_json::Value = std::fs::read_to_string(layout.manifest_path())
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_else(|| {
+            eprintln!("api-bench: no corpus.json in {corpus}; run corpus-gen first");
+            std::process::exit(2)
+        });
+    let touch_path = manifest["touch"].as_str().map(PathBuf::from);
+
+    // Cold: a fresh Deck each time (no cache), one warm-up run not counted.
+    let mut cold = Vec::new();
+    let mut deck = None;
+    for i in 0..=runs {
+        let d = Deck::new(options(&layout)).unwrap_or_else(|e| fail("Deck::new", &e));
+        let (res, ms) = time_ms(|| d.load());
+        let catalog = res.unwrap_or_else(|e| fail("load", &e));
+        if i > 0 {
+            cold.push(ms);
+        }
+        deck = Some((d, catalog));
+    }
+    let Some((deck, catalog)) = deck else { return };
+
+    let mut noop = Vec::new();
+    for _ in 0..runs {
+        let (res, ms) = time_ms(|| deck.load());
+        res.unwrap_or_else(|e| fail("no-change load", &e));
+        noop.push(ms);
+    }
+
+    let render = (0..runs)
+        .map(|_| {
+            let (res, ms) = time_ms(|| deck.render(&RenderOptions::default()));
+            match res {
+                Ok(r) => Ok((ms, r.text.len())),
+                Err(e) => Err(format!("{e}")),
+            }
+        })
+        .collect::<Result<Vec<_>, _>>();
+
+    let mut reload = Vec::new();
+    let mut changed = Vec::new();
+    let (mut rss_first, mut rss_last) = (None, None);
+    let mut reload_error = None;
+    match touch_path.as_deref().map(Toucher::new) {
+        Some(Ok(mut toucher)) => {
+            for i in 0..reloads.max(runs) {
+                if let Err(err) = toucher.touch() {
+                    reload_error = Some(format!("rewriting {}: {err}", toucher.path.display()));
+                    break;
+                }
+                let (res, ms) = time_ms(|| deck.reload());
+                match res {
+                    Ok(diff) => {
+                        if i < runs {
+                            reload.push(ms);
+                            changed
+                                .push(diff.added.len() + diff.removed.len() + diff.changed.len());
+                        }
+                    }
+                    Err(e) => {
+                        reload_error = Some(format!("reload: {e}"));
+                        break;
+                    }
+                }
+                if i == 0 {
+                    rss_first = rss::current_kib();
+                }
+                rss_last = rss::current_kib();
+            }
+        }
+        Some(Err(err)) => reload_error = Some(format!("reading the touch file: {err}")),
+        None => reload_error = Some("corpus.json names no touch file".into()),
+    }
+
+    let (render_ms, render_chars, render_error) = match render {
+        Ok(v) => {
+            let ms: Vec<f64> = v.iter().map(|(ms, _)| *ms).collect();
+            (Some(median(&ms)), v.first().map(|(_, c)| *c), None)
+        }
+        Err(e) => (None, None, Some(e)),
+    };
+    println!(
+        "{}",
+        serde_json::json!({
+            "skills": catalog.skills.len(),
+            "shadowed": catalog.shadowed.len(),
+            "diagnostics": catalog.diagnostics.len()
+                + catalog.skills.iter().map(|s| s.diagnostics.len()).sum::<usize>(),
+            "runs": runs,
+            "cold_ms": cold,
+            "cold_median_ms": median(&cold),
+            "noop_ms": noop,
+            "noop_median_ms": median(&noop),
+            "reload_ms": reload,
+            "reload_median_ms": if reload.is_empty() { None } else { Some(median(&reload)) },
+            "reload_changes": changed,
+            "reload_error": reload_error,
+            "reloads": reloads,
+            "rss_kib_after_first_reload": rss_first,
+            "rss_kib_after_reloads": rss_last,
+            "render_median_ms": render_ms,
+            "render_chars": render_chars,
+            "render_error": render_error,
+            "peak_rss_kib": rss::peak_kib(),
+        })
+    );
+}

@@ -1,0 +1,12 @@
+//! Tools behind `./scripts/bench`: a seeded generator of realistic skill trees
+//! ([`corpus`]), the read-every-file I/O floor ([`floor`]) and small helpers shared by
+//! the binaries. Nothing here is part of skilldeck's API.
+
+pub mod corpus;
+pub mod floor;
+pub mod layout;
+pub mod rng;
+pub mod rss;
+pub mod skillfile;
+pub mod stats;
+pub mod text;
