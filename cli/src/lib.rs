@@ -2,6 +2,7 @@
 //! very same command (`skilldeck_cli::run`) instead of re-implementing it.
 
 mod cmd;
+mod report;
 
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;

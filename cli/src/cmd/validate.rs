@@ -1,5 +1,9 @@
 //! `skilldeck validate PATH... [--strict] [--json]`
+//!
+//! Exit codes: 0 when every skill is valid, 1 when any is invalid (or a path cannot be read),
+//! 2 on usage errors (handled by clap before this runs).
 
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
@@ -24,12 +28,22 @@ pub fn run(args: Args) -> i32 {
         .iter()
         .flat_map(|p| skilldeck::validate(p, &options))
         .collect();
-    if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&reports).unwrap_or_default()
-        );
-    }
+    let mut stdout = std::io::stdout().lock();
+    let text = if args.json {
+        match serde_json::to_string_pretty(&reports) {
+            Ok(json) => json + "\n",
+            Err(err) => {
+                eprintln!("skilldeck: cannot serialise the reports: {err}");
+                return crate::EXIT_FAILURE;
+            }
+        }
+    } else {
+        let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+        crate::report::render(&reports, color)
+    };
+    // A closed pipe (`skilldeck validate . | head`) is not an error worth a panic.
+    let _ = stdout.write_all(text.as_bytes());
+    let _ = stdout.flush();
     if reports.iter().all(|r| r.valid) {
         crate::EXIT_OK
     } else {
