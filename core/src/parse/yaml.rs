@@ -126,6 +126,12 @@ fn to_error(err: serde_saphyr::Error) -> YamlError {
         Some((pos, rest)) if pos.starts_with("line ") => rest.to_string(),
         _ => message,
     };
+    // Positions inside the message are relative to the YAML block, not the file; the
+    // diagnostic carries the file position instead.
+    let message = match message.rfind(" at line ") {
+        Some(i) if message[i..].contains(", column ") => message[..i].to_string(),
+        _ => message,
+    };
     YamlError {
         message,
         line: location.map(|l| u32::try_from(l.line()).unwrap_or(u32::MAX)),

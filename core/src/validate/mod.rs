@@ -58,6 +58,8 @@ pub fn check(parsed: &Parsed, skill_md: &Path, strict: bool) -> Vec<Diagnostic> 
             d.path = Some(skill_md.to_path_buf());
         }
     }
+    // Source order reads best; findings without a line (missing keys) come last.
+    out.sort_by_key(|d| d.line.unwrap_or(u32::MAX));
     out
 }
 
@@ -188,9 +190,9 @@ mod tests {
         assert_eq!(
             codes(strict),
             [
-                ("unknown-key", "error"),
                 ("name-not-lowercase", "error"),
-                ("name-mismatch", "error")
+                ("name-mismatch", "error"),
+                ("unknown-key", "error")
             ]
         );
         let lenient = &validate(&dir, &ValidateOptions { strict: false })[0];
