@@ -90,6 +90,9 @@ pub struct Status {
     /// Human-readable reasons for every restriction above.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reasons: Vec<String>,
+    /// Listed by name only, without its description (Claude Code `skillOverrides: name-only`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub name_only: bool,
 }
 
 impl Default for Status {
@@ -102,6 +105,7 @@ impl Default for Status {
             permission: Decision::Allow,
             ambiguous: false,
             reasons: Vec::new(),
+            name_only: false,
         }
     }
 }

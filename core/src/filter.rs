@@ -1,11 +1,596 @@
 //! Filter stage: enable/disable overrides, permissions, invocation flags, OS and
 //! requirement checks. Sets each skill's `Status` (with reasons); never removes skills,
 //! so `list --all` can show why something is hidden.
+//!
+//! Order of decisions, each leaving a reason:
+//! 1. `enabled: false` in SKILL.md, host settings (Codex `[[skills.config]]`, Claude Code
+//!    `skillOverrides`), then `options.disable`; `options.enable` forces a skill back on.
+//! 2. `disable-model-invocation: true` hides it from the model; `user-invocable: false`
+//!    from the user.
+//! 3. `os` and `requires` (`bins` on `PATH` of the deck's environment, `env` set and
+//!    non-empty): unmet means `available: false`, or not listed at all with
+//!    `hide_unavailable`.
+//! 4. Permissions for the deck's agent: host rules (`opencode.json` `permission`, Claude Code
+//!    `permissions`) followed by `options.rules`. With no rule at all every skill is allowed.
+//!
+//! Host settings are read only when `options.read_host_settings` is set, and only the ones
+//! of the deck's profile (`opencode`, `claude-code`, `codex`). An unreadable settings file
+//! becomes a warning diagnostic in the catalog; the other skills are unaffected.
 
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, Skill};
+use crate::diagnostic::Diagnostic;
+use crate::host_settings::{self, SkillOverride};
 use crate::options::DeckOptions;
+use crate::permissions::{wildcard_match, Decision, PermissionRules, Rule, Semantics};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Prefix of the reasons the permission step writes, so it can be re-run for another agent.
+const PERMISSION_REASON: &str = "permission: ";
+
+/// What the host's own settings say, for the deck's profile.
+#[derive(Clone, Debug, Default)]
+pub struct HostRules {
+    /// Permission rules from the host settings (empty when none).
+    pub rules: PermissionRules,
+    /// Claude Code `skillOverrides` by skill name.
+    pub overrides: BTreeMap<String, (SkillOverride, PathBuf)>,
+    /// Codex `[[skills.config]]` entries, with the file they came from.
+    pub codex: Vec<(host_settings::CodexSkillConfig, PathBuf)>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl HostRules {
+    /// Read the settings files of `options.profile` (nothing for other profiles, or when
+    /// `read_host_settings` is off).
+    pub fn read(options: &DeckOptions) -> HostRules {
+        let mut host = HostRules::default();
+        if !options.read_host_settings {
+            return host;
+        }
+        let env = options.env.clone().unwrap_or_default();
+        let home = home_dir(options);
+        let project = options.project_dir.as_path();
+        match options.profile.as_str() {
+            "opencode" => host.read_opencode(&env, home.as_deref(), project),
+            "claude-code" => host.read_claude(options, home.as_deref(), project),
+            "codex" => host.read_codex(&env, home.as_deref(), project),
+            _ => {}
+        }
+        host
+    }
+
+    fn warn(&mut self, path: &Path, err: crate::Error) {
+        let line = match &err {
+            crate::Error::Parse { line, .. } => *line,
+            _ => None,
+        };
+        let mut d = Diagnostic::warning("invalid-host-settings", err.to_string())
+            .with_path(path)
+            .with_hint("fix the file; its skill settings were ignored");
+        if let Some(line) = line {
+            d = d.at(line, None);
+        }
+        self.diagnostics.push(d);
+    }
+
+    fn note(&mut self, path: &Path, warnings: Vec<String>) {
+        for w in warnings {
+            self.diagnostics
+                .push(Diagnostic::warning("host-settings-entry-ignored", w).with_path(path));
+        }
+    }
+
+    fn read_opencode(
+        &mut self,
+        env: &BTreeMap<String, String>,
+        home: Option<&Path>,
+        project: &Path,
+    ) {
+        let mut dirs: Vec<PathBuf> = Vec::new();
+        let xdg = env
+            .get("XDG_CONFIG_HOME")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| home.map(|h| h.join(".config")));
+        dirs.extend(xdg.map(|c| c.join("opencode")));
+        dirs.extend(
+            env.get("OPENCODE_CONFIG_DIR")
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from),
+        );
+        dirs.push(project.to_path_buf());
+        dirs.push(project.join(".opencode"));
+        // OpenCode's built-in agent defaults allow every tool, skills included.
+        self.rules = PermissionRules {
+            semantics: Semantics::LastMatch,
+            rules: Vec::new(),
+            agents: BTreeMap::new(),
+        };
+        let mut any = false;
+        for dir in dirs {
+            for name in ["opencode.json", "opencode.jsonc"] {
+                let path = dir.join(name);
+                match host_settings::read_opencode(&path) {
+                    Ok(Some(s)) => {
+                        any = true;
+                        self.rules.extend(&s.permission);
+                        self.note(&path, s.warnings);
+                    }
+                    Ok(None) => {}
+                    Err(e) => self.warn(&path, e),
+                }
+            }
+        }
+        if any && !self.rules.is_empty() {
+            self.rules.rules.insert(0, Rule::new("*", Decision::Allow));
+        }
+    }
+
+    fn read_claude(&mut self, options: &DeckOptions, home: Option<&Path>, project: &Path) {
+        let mut files = Vec::new();
+        let root = options
+            .system_root
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("/"));
+        files.push(root.join("etc/claude-code/managed-settings.json"));
+        if let Some(home) = home {
+            files.push(home.join(".claude/settings.json"));
+        }
+        files.push(project.join(".claude/settings.json"));
+        files.push(project.join(".claude/settings.local.json"));
+        let mut merged = host_settings::ClaudeSettings::default();
+        for path in files {
+            match host_settings::read_claude(&path) {
+                Ok(Some(mut s)) => {
+                    let warnings = std::mem::take(&mut s.warnings);
+                    self.note(&path, warnings);
+                    for (name, o) in &s.skill_overrides {
+                        self.overrides.insert(name.clone(), (*o, path.clone()));
+                    }
+                    merged.merge(s);
+                }
+                Ok(None) => {}
+                Err(e) => self.warn(&path, e),
+            }
+        }
+        self.rules = merged.permission_rules();
+    }
+
+    fn read_codex(&mut self, env: &BTreeMap<String, String>, home: Option<&Path>, project: &Path) {
+        let codex_home = env
+            .get("CODEX_HOME")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| home.map(|h| h.join(".codex")));
+        let files = codex_home
+            .map(|c| c.join("config.toml"))
+            .into_iter()
+            .chain(std::iter::once(project.join(".codex/config.toml")));
+        let home = home.map(Path::to_path_buf).unwrap_or_default();
+        for path in files {
+            match host_settings::read_codex(&path, &home) {
+                Ok(Some(s)) => {
+                    self.note(&path, s.warnings);
+                    self.codex
+                        .extend(s.skills.into_iter().map(|c| (c, path.clone())));
+                }
+                Ok(None) => {}
+                Err(e) => self.warn(&path, e),
+            }
+        }
+    }
+}
+
+fn home_dir(options: &DeckOptions) -> Option<PathBuf> {
+    options.home_dir.clone().or_else(|| {
+        options
+            .env
+            .as_ref()
+            .and_then(|e| e.get("HOME"))
+            .filter(|h| !h.is_empty())
+            .map(PathBuf::from)
+    })
+}
+
+/// The permission rules in force: the host's, then the caller's. The caller's semantics win
+/// when the caller gave rules (they chose them explicitly), else the host's; the `claude-code`
+/// and `kode` profiles default to deny-first, every other profile to last-match.
+pub fn effective_rules(options: &DeckOptions, host: &HostRules) -> PermissionRules {
+    let mut rules = host.rules.clone();
+    rules.semantics = match options.profile.as_str() {
+        "claude-code" | "kode" => Semantics::DenyFirst,
+        _ => Semantics::LastMatch,
+    };
+    if let Some(caller) = &options.rules {
+        rules.extend(caller);
+        rules.semantics = caller.semantics;
+    }
+    rules
+}
 
 /// Apply every filter to `catalog` in place, for `options.agent`.
 pub fn apply(catalog: &mut Catalog, options: &DeckOptions) {
-    let _ = (catalog, options);
+    let host = HostRules::read(options);
+    apply_with(catalog, options, &host);
+}
+
+/// [`apply`] with host settings already read.
+pub fn apply_with(catalog: &mut Catalog, options: &DeckOptions, host: &HostRules) {
+    catalog.diagnostics.extend(host.diagnostics.iter().cloned());
+    let env = options.env.clone().unwrap_or_default();
+    for skill in &mut catalog.skills {
+        enablement(skill, options, host);
+        invocation(skill);
+        availability(skill, options, &env);
+    }
+    let rules = effective_rules(options, host);
+    apply_permissions(catalog, &rules, options.agent.as_deref());
+}
+
+/// Re-evaluate only the permission part of every status (e.g. to render for another agent).
+pub fn apply_permissions(catalog: &mut Catalog, rules: &PermissionRules, agent: Option<&str>) {
+    let disabled = rules.tool_disabled(agent);
+    for skill in &mut catalog.skills {
+        let status = &mut skill.status;
+        status.reasons.retain(|r| !r.starts_with(PERMISSION_REASON));
+        if rules.is_empty() {
+            status.permission = Decision::Allow;
+            continue;
+        }
+        let eval = rules.evaluate(&skill.id, agent);
+        status.permission = if disabled {
+            Decision::Deny
+        } else {
+            eval.decision
+        };
+        let reason = match (&eval.rule, status.permission) {
+            (_, Decision::Deny) if disabled => {
+                "the skill tool is disabled for this agent (`* -> deny`)".to_string()
+            }
+            (Some(rule), Decision::Deny) => format!("denied by rule `{rule}`"),
+            (Some(rule), Decision::Ask) => format!("rule `{rule}` asks before use"),
+            (None, Decision::Ask) => "no rule matches; the host asks before use".to_string(),
+            _ => continue,
+        };
+        status.reasons.push(format!("{PERMISSION_REASON}{reason}"));
+    }
+}
+
+/// The rule that denies `id` for `agent`, for error messages (`None` when not denied).
+pub fn denying_rule(rules: &PermissionRules, id: &str, agent: Option<&str>) -> Option<String> {
+    if rules.is_empty() {
+        return None;
+    }
+    if rules.tool_disabled(agent) {
+        return Some("* -> deny".to_string());
+    }
+    let eval = rules.evaluate(id, agent);
+    match (eval.decision, eval.rule) {
+        (Decision::Deny, Some(rule)) => Some(rule.to_string()),
+        _ => None,
+    }
+}
+
+fn enablement(skill: &mut Skill, options: &DeckOptions, host: &HostRules) {
+    let mut off: Vec<String> = Vec::new();
+    if skill.manifest.enabled == Some(false) {
+        off.push("`enabled: false` in SKILL.md".to_string());
+    }
+    let mut codex_verdict = None;
+    for (entry, file) in &host.codex {
+        let hit = match (&entry.path, &entry.name) {
+            (Some(path), _) => same_path(path, &skill.location) || same_path(path, &skill.base_dir),
+            (None, Some(name)) => *name == skill.name || *name == skill.id,
+            (None, None) => false,
+        };
+        if hit {
+            codex_verdict = Some((entry.enabled, file));
+        }
+    }
+    if let Some((false, file)) = codex_verdict {
+        off.push(format!("disabled in {}", file.display()));
+    }
+    let override_of = host
+        .overrides
+        .get(&skill.id)
+        .or_else(|| host.overrides.get(&skill.name));
+    if let Some((o, file)) = override_of {
+        match o {
+            SkillOverride::Off => off.push(format!("`skillOverrides: off` in {}", file.display())),
+            SkillOverride::UserInvocableOnly => {
+                skill.status.model_invocable = false;
+                skill.status.reasons.push(format!(
+                    "hidden from the model by `skillOverrides: user-invocable-only` in {}",
+                    file.display()
+                ));
+            }
+            SkillOverride::NameOnly => {
+                skill.status.name_only = true;
+                skill.status.reasons.push(format!(
+                    "listed without description by `skillOverrides: name-only` in {}",
+                    file.display()
+                ));
+            }
+            SkillOverride::On => {}
+        }
+    }
+    let project = options.project_dir.as_path();
+    if let Some(p) = options.disable.iter().find(|p| selects(p, skill, project)) {
+        off.push(format!("disabled by option `{p}`"));
+    }
+    if let Some(p) = options.enable.iter().find(|p| selects(p, skill, project)) {
+        if !off.is_empty() {
+            skill.status.reasons.push(format!(
+                "forced on by option `{p}` (was: {})",
+                off.join("; ")
+            ));
+        }
+        return;
+    }
+    if !off.is_empty() {
+        skill.status.enabled = false;
+        skill.status.reasons.extend(off);
+    }
+}
+
+fn invocation(skill: &mut Skill) {
+    if skill.manifest.disable_model_invocation == Some(true) {
+        skill.status.model_invocable = false;
+        skill
+            .status
+            .reasons
+            .push("`disable-model-invocation: true`: only the user can invoke it".to_string());
+    }
+    if skill.manifest.user_invocable == Some(false) {
+        skill.status.user_invocable = false;
+        skill
+            .status
+            .reasons
+            .push("`user-invocable: false`: only the model can invoke it".to_string());
+    }
+}
+
+fn availability(skill: &mut Skill, options: &DeckOptions, env: &BTreeMap<String, String>) {
+    let mut unmet = Vec::new();
+    if !skill.manifest.os.is_empty() && !skill.manifest.os.iter().any(|o| os_matches(o)) {
+        unmet.push(format!(
+            "needs os {} (running on {})",
+            skill.manifest.os.join(", "),
+            std::env::consts::OS
+        ));
+    }
+    if let Some(req) = &skill.manifest.requires {
+        let path = env.get("PATH").map(String::as_str).unwrap_or("");
+        for bin in &req.bins {
+            if !on_path(bin, path) {
+                unmet.push(format!("needs `{bin}` on PATH"));
+            }
+        }
+        for var in &req.env {
+            if !matches!(env.get(var), Some(v) if !v.is_empty()) {
+                unmet.push(format!("needs environment variable `{var}`"));
+            }
+        }
+    }
+    if unmet.is_empty() {
+        return;
+    }
+    skill.status.available = false;
+    if options.hide_unavailable {
+        skill.status.enabled = false;
+        unmet.push("hidden because unavailable (`hide_unavailable`)".to_string());
+    }
+    skill.status.reasons.extend(unmet);
+}
+
+/// `os` values as written in the wild: `macos`/`darwin`/`mac`/`osx`, `windows`/`win32`,
+/// `linux`, and the BSDs by name.
+fn os_matches(wanted: &str) -> bool {
+    let wanted = wanted.trim().to_ascii_lowercase();
+    let current = std::env::consts::OS;
+    let alias = match wanted.as_str() {
+        "darwin" | "mac" | "osx" | "macos" => "macos",
+        "win32" | "win" | "win64" | "windows" => "windows",
+        other => other,
+    };
+    alias == current || (alias == "unix" && cfg!(unix))
+}
+
+fn on_path(bin: &str, path: &str) -> bool {
+    if bin.contains('/') {
+        return is_executable(Path::new(bin));
+    }
+    std::env::split_paths(path)
+        .any(|dir| !dir.as_os_str().is_empty() && is_executable(&dir.join(bin)))
+}
+
+fn is_executable(path: &Path) -> bool {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        meta.is_file() && meta.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        meta.is_file()
+    }
+}
+
+fn same_path(a: &Path, b: &Path) -> bool {
+    if a == b {
+        return true;
+    }
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// An enable/disable selector matches a skill by id, name, or path (absolute, or relative
+/// to the project directory), with `*`/`?` wildcards.
+fn selects(pattern: &str, skill: &Skill, project: &Path) -> bool {
+    if wildcard_match(pattern, &skill.id) || wildcard_match(pattern, &skill.name) {
+        return true;
+    }
+    let candidates = [&skill.location, &skill.base_dir];
+    candidates.iter().any(|p| {
+        let full = p.to_string_lossy();
+        if wildcard_match(pattern, &full) {
+            return true;
+        }
+        let relative = p
+            .strip_prefix(project)
+            .ok()
+            .map(|r| r.to_string_lossy().into_owned());
+        let pattern = pattern.trim_start_matches("./").trim_end_matches('/');
+        relative.is_some_and(|r| wildcard_match(pattern, &r))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::Scope;
+    use crate::manifest::{Manifest, Requirements};
+
+    pub(crate) fn skill(id: &str) -> Skill {
+        Skill {
+            id: id.to_string(),
+            name: id.to_string(),
+            description: format!("{id} description"),
+            location: PathBuf::from(format!("/p/.claude/skills/{id}/SKILL.md")),
+            base_dir: PathBuf::from(format!("/p/.claude/skills/{id}")),
+            scope: Scope::Project,
+            source: PathBuf::from("/p/.claude/skills"),
+            plugin: None,
+            kind: Default::default(),
+            manifest: Manifest::default(),
+            diagnostics: Vec::new(),
+            status: Default::default(),
+        }
+    }
+
+    fn options() -> DeckOptions {
+        DeckOptions {
+            project_dir: PathBuf::from("/p"),
+            env: Some(BTreeMap::from([(
+                "PATH".to_string(),
+                "/nonexistent".to_string(),
+            )])),
+            read_host_settings: false,
+            ..DeckOptions::default()
+        }
+    }
+
+    fn catalog(skills: Vec<Skill>) -> Catalog {
+        Catalog {
+            profile: "universal".into(),
+            skills,
+            ..Catalog::default()
+        }
+    }
+
+    #[test]
+    fn overrides_and_flags() {
+        let mut a = skill("a");
+        a.manifest.enabled = Some(false);
+        let mut b = skill("b");
+        b.manifest.disable_model_invocation = Some(true);
+        let c = skill("c");
+        let mut d = skill("d");
+        d.manifest.user_invocable = Some(false);
+        let mut cat = catalog(vec![a, b, c, d]);
+        let mut opts = options();
+        opts.disable = vec![".claude/skills/c".into()];
+        opts.enable = vec!["a".into()];
+        apply(&mut cat, &opts);
+        let s = |i: usize| &cat.skills[i].status;
+        assert!(s(0).enabled && s(0).reasons[0].starts_with("forced on"));
+        assert!(s(1).enabled && !s(1).model_invocable && s(1).user_invocable);
+        assert!(!s(2).enabled, "{:?}", s(2));
+        assert!(s(3).is_model_visible() && !s(3).user_invocable);
+        assert_eq!(cat.model_visible().count(), 2);
+    }
+
+    #[test]
+    fn requirements() {
+        let mut a = skill("a");
+        a.manifest.requires = Some(Requirements {
+            bins: vec!["definitely-not-a-binary-xyz".into()],
+            env: vec!["SOME_TOKEN".into()],
+        });
+        let mut b = skill("b");
+        b.manifest.os = vec!["no-such-os".into()];
+        let mut cat = catalog(vec![a, b]);
+        apply(&mut cat, &options());
+        assert!(!cat.skills[0].status.available);
+        assert_eq!(cat.skills[0].status.reasons.len(), 2);
+        assert!(cat.skills[0].status.is_listed());
+        let mut opts = options();
+        opts.hide_unavailable = true;
+        apply(&mut cat, &opts);
+        assert!(!cat.skills[1].status.is_listed());
+    }
+
+    #[test]
+    fn permissions_per_agent() {
+        let mut cat = catalog(vec![skill("pdf"), skill("internal-db")]);
+        let mut opts = options();
+        opts.rules = Some(PermissionRules {
+            semantics: Semantics::LastMatch,
+            rules: vec![
+                Rule::new("*", Decision::Allow),
+                Rule::new("internal-*", Decision::Deny),
+            ],
+            agents: BTreeMap::from([(
+                "ops".to_string(),
+                vec![Rule::new("internal-db", Decision::Ask)],
+            )]),
+        });
+        apply(&mut cat, &opts);
+        assert_eq!(cat.skills[0].status.permission, Decision::Allow);
+        assert_eq!(cat.skills[1].status.permission, Decision::Deny);
+        assert_eq!(cat.listed().count(), 1);
+        let rules = effective_rules(&opts, &HostRules::default());
+        apply_permissions(&mut cat, &rules, Some("ops"));
+        assert_eq!(cat.skills[1].status.permission, Decision::Ask);
+        assert_eq!(
+            cat.skills[1].status.reasons,
+            vec!["permission: rule `internal-db -> ask` asks before use"]
+        );
+        assert_eq!(
+            denying_rule(&rules, "internal-db", None).as_deref(),
+            Some("internal-* -> deny")
+        );
+    }
+
+    #[test]
+    fn host_settings_claude_overrides() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let project = dir.path().join("p");
+        std::fs::create_dir_all(project.join(".claude")).expect("mkdir");
+        std::fs::write(
+            project.join(".claude/settings.json"),
+            r#"{"permissions": {"deny": ["Skill(b)"]}, "skillOverrides": {"a": "name-only", "c": "off"}}"#,
+        )
+        .expect("write");
+        let mut cat = catalog(vec![skill("a"), skill("b"), skill("c")]);
+        let opts = DeckOptions {
+            profile: "claude-code".into(),
+            project_dir: project,
+            home_dir: Some(dir.path().join("home")),
+            system_root: Some(dir.path().to_path_buf()),
+            env: Some(BTreeMap::new()),
+            ..DeckOptions::default()
+        };
+        apply(&mut cat, &opts);
+        assert!(cat.skills[0].status.name_only);
+        assert_eq!(cat.skills[0].status.permission, Decision::Ask);
+        assert_eq!(cat.skills[1].status.permission, Decision::Deny);
+        assert!(!cat.skills[2].status.enabled);
+    }
 }

@@ -1,7 +1,30 @@
 //! Rendering: pure functions from a filtered catalog to prompt text, with budgets.
+//!
+//! Every format is a [`Layout`] (one module each): how to order the skills, how one entry
+//! looks, and the frame around the entries. Budgets ([`budget`]) decide per entry whether it
+//! is shown in full, shortened, by name only or not at all, using the algorithm of the host
+//! the format comes from: Codex trims descriptions round-robin then drops entries by
+//! priority; Claude Code drops the descriptions of the least-used skills first; Kode stops at
+//! the first entry that does not fit. The generic formats (`xml`, `skills-ref`, `opencode`,
+//! `opencode-tool`, `markdown`) use Codex's, the one that keeps the most information.
+//!
+//! A budget limits the entries only (each entry's text and its separating newline), not a
+//! format's fixed frame. Tokens are approximated as one per 4 characters, rounded up per
+//! entry, unless the caller supplies a counter ([`render_with_counter`]).
 
-use crate::catalog::Catalog;
+pub mod budget;
+mod claude_code;
+mod codex;
+mod kode;
+mod markdown;
+mod opencode;
+mod skills_ref;
+pub mod text;
+mod xml;
+
+use crate::catalog::{Catalog, Skill};
 use crate::error::{Error, Result};
+use budget::{Algorithm, Item, Shown};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -109,6 +132,127 @@ pub struct Rendered {
 
 /// Render the model-visible skills of `catalog`.
 pub fn render(catalog: &Catalog, options: &RenderOptions) -> Result<Rendered> {
-    let _ = (catalog, options);
-    Err(Error::invalid_options("rendering is being built (issue 4)"))
+    render_with_counter(catalog, options, None)
+}
+
+/// A caller-supplied token counter (e.g. a real tokenizer) for `budget_tokens`.
+pub type TokenCounter<'a> = &'a dyn Fn(&str) -> usize;
+
+/// Like [`render`], counting tokens with `counter` instead of the 4-characters-per-token
+/// approximation when `budget_tokens` is set.
+pub fn render_with_counter(
+    catalog: &Catalog,
+    options: &RenderOptions,
+    counter: Option<TokenCounter<'_>>,
+) -> Result<Rendered> {
+    if options.budget_chars.is_some() && options.budget_tokens.is_some() {
+        return Err(Error::invalid_options(
+            "give either a character budget or a token budget, not both",
+        ));
+    }
+    let layout = layout(options.format);
+    let mut skills: Vec<&Skill> = catalog.model_visible().collect();
+    layout.order(&mut skills);
+
+    let described: Vec<(String, usize)> = skills.iter().map(|s| layout.description(s)).collect();
+    let items: Vec<Item> = skills
+        .iter()
+        .zip(&described)
+        .map(|(s, (d, _))| Item {
+            id: s.id.clone(),
+            desc_len: text::chars(d),
+            usage: options.usage.get(&s.id).copied().unwrap_or(0),
+            name_only: s.status.name_only,
+        })
+        .collect();
+    let entry_text = |i: usize, shown: Shown| -> String {
+        let full = described[i].0.as_str();
+        let description = match shown {
+            Shown::Full => full,
+            Shown::Trimmed(k) => text::take_chars(full, k),
+            Shown::NameOnly | Shown::Omitted => "",
+        };
+        layout.entry(skills[i], description)
+    };
+    let approx = |t: &str| text::chars(t).div_ceil(4);
+    let (limit, measure): (Option<usize>, TokenCounter<'_>) =
+        match (options.budget_chars, options.budget_tokens) {
+            (Some(n), _) => (Some(n), &text::chars),
+            (None, Some(n)) => (Some(n), counter.unwrap_or(&approx)),
+            (None, None) => (None, &text::chars),
+        };
+    let cost = |i: usize, shown: Shown| measure(&format!("{}\n", entry_text(i, shown)));
+    let states = budget::plan(&items, layout.algorithm(), limit, &cost);
+
+    let mut report = RenderReport::default();
+    let mut entries = Vec::new();
+    for (i, shown) in states.iter().enumerate() {
+        let id = &items[i].id;
+        if *shown == Shown::Omitted {
+            report.omitted.push(id.clone());
+            continue;
+        }
+        report.included.push(id.clone());
+        let capped = described[i].1;
+        let removed = capped
+            + match shown {
+                Shown::Trimmed(k) => items[i].desc_len - k,
+                Shown::NameOnly if !items[i].name_only => items[i].desc_len,
+                _ => 0,
+            };
+        if removed > 0 {
+            report.truncated.push(Truncation {
+                id: id.clone(),
+                chars_removed: removed,
+            });
+        }
+        entries.push(entry_text(i, *shown));
+    }
+    let frame = Frame {
+        shown: entries.len(),
+        total: skills.len(),
+    };
+    let text = layout.frame(&entries, &frame);
+    report.chars = text::chars(&text);
+    Ok(Rendered { text, report })
+}
+
+/// Counts a format's frame may mention (Kode's "Showing N of M").
+pub struct Frame {
+    pub shown: usize,
+    pub total: usize,
+}
+
+/// One output format.
+pub trait Layout {
+    /// Display order (also the priority for dropping: earlier entries are kept longer).
+    fn order(&self, skills: &mut Vec<&Skill>) {
+        let _ = skills;
+    }
+    /// The budget algorithm of the host this format comes from.
+    fn algorithm(&self) -> Algorithm {
+        Algorithm::TrimThenDrop
+    }
+    /// The full description text of an entry and how many characters the format itself
+    /// cut from it (Claude Code's per-entry cap).
+    fn description(&self, skill: &Skill) -> (String, usize) {
+        (skill.description.clone(), 0)
+    }
+    /// One entry; `description` is empty when dropped.
+    fn entry(&self, skill: &Skill, description: &str) -> String;
+    /// The whole text around the entries (`entries` may be empty).
+    fn frame(&self, entries: &[String], frame: &Frame) -> String;
+}
+
+fn layout(format: RenderFormat) -> &'static dyn Layout {
+    match format {
+        RenderFormat::Xml => &xml::Xml,
+        RenderFormat::SkillsRef => &skills_ref::SkillsRef,
+        RenderFormat::Opencode => &opencode::Opencode,
+        RenderFormat::OpencodeTool => &opencode::OpencodeTool,
+        RenderFormat::Codex => &codex::Codex,
+        RenderFormat::ClaudeCode => &claude_code::ClaudeCode,
+        RenderFormat::Kode => &kode::Kode,
+        RenderFormat::Markdown => &markdown::Markdown,
+    }
 }
