@@ -1,0 +1,212 @@
+//! `Deck`: the engine entry point. Calls block the calling thread (run them off the UI
+//! thread); the deck is safe to share between threads.
+
+use crate::catalog::Catalog;
+use crate::error::SkillError;
+use crate::events::{Event, EventListener};
+use crate::permissions::PermissionRules;
+use crate::records::{Activation, Diff, Rendered, Skill};
+use skilldeck::{ActivateOptions, ActivationFormat, DeckOptions, RenderFormat, RenderOptions};
+use skilldeck::{RootSpec, SubscriptionId};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Discovers, resolves, filters, renders and activates skills, and caches what it loaded.
+#[derive(uniffi::Object)]
+pub struct Deck {
+    inner: skilldeck::Deck,
+}
+
+fn budget(name: &str, value: Option<u64>) -> Result<Option<usize>, SkillError> {
+    value
+        .map(|n| {
+            usize::try_from(n).map_err(|_| {
+                SkillError::invalid_options(format!(
+                    "{name} {n} is larger than this platform allows"
+                ))
+            })
+        })
+        .transpose()
+}
+
+fn activation_format(name: &str) -> Result<ActivationFormat, SkillError> {
+    // Core names the formats through serde (kebab-case); reuse that instead of a second list.
+    serde_json::from_value(serde_json::Value::String(name.to_string())).map_err(|_| {
+        SkillError::invalid_options(format!(
+            "unknown activation format `{name}` (expected raw, opencode, codex or kode)"
+        ))
+    })
+}
+
+#[uniffi::export]
+impl Deck {
+    /// Build a deck; the arguments mirror `DeckOptions`. `env = null` captures the process
+    /// environment; `homeDir = null` takes `HOME` from it. Nothing is read until `load()`.
+    #[uniffi::constructor(default(
+        profile = "universal",
+        project_dir = ".",
+        home_dir = None,
+        env = None,
+        system_root = None,
+        roots = [],
+        rules = None,
+        agent = None,
+        enable = [],
+        disable = [],
+        hide_unavailable = false,
+        read_host_settings = true,
+        nested = false,
+        profile_file = None
+    ))]
+    // One argument per `DeckOptions` field is the binding API (named arguments with
+    // defaults in Swift and Kotlin).
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        profile: String,
+        project_dir: String,
+        home_dir: Option<String>,
+        env: Option<HashMap<String, String>>,
+        system_root: Option<String>,
+        roots: Vec<RootSpec>,
+        rules: Option<Arc<PermissionRules>>,
+        agent: Option<String>,
+        enable: Vec<String>,
+        disable: Vec<String>,
+        hide_unavailable: bool,
+        read_host_settings: bool,
+        nested: bool,
+        profile_file: Option<String>,
+    ) -> Result<Self, SkillError> {
+        let options = DeckOptions {
+            profile,
+            profile_file: profile_file.map(PathBuf::from),
+            project_dir: PathBuf::from(project_dir),
+            home_dir: home_dir.map(PathBuf::from),
+            env: env.map(|e| e.into_iter().collect()),
+            system_root: system_root.map(PathBuf::from),
+            roots,
+            rules: rules.map(|r| r.inner.clone()),
+            agent,
+            enable,
+            disable,
+            hide_unavailable,
+            read_host_settings,
+            nested,
+        };
+        Ok(Deck {
+            inner: skilldeck::Deck::new(options)?,
+        })
+    }
+
+    /// Discover, parse, resolve and filter. A second call with nothing changed on disk only
+    /// re-checks file metadata.
+    pub fn load(&self) -> Result<Arc<Catalog>, SkillError> {
+        Ok(Arc::new(Catalog::new(self.inner.load()?)))
+    }
+
+    /// Load again and report what changed since the previous load.
+    pub fn reload(&self) -> Result<Diff, SkillError> {
+        Ok(self.inner.reload()?.into())
+    }
+
+    /// A skill by id or name; throws `NOT_FOUND` when there is none.
+    pub fn get(&self, id: String) -> Result<Skill, SkillError> {
+        Ok(self.inner.get(&id)?.into())
+    }
+
+    /// Render the model-visible skills. `format`: `xml`, `skills-ref`, `opencode`,
+    /// `opencode-tool`, `codex`, `claude-code`, `kode` or `markdown`. `usage`: activation
+    /// counts by id (Claude Code's budget drops descriptions of the least used first).
+    #[uniffi::method(default(
+        format = "xml",
+        budget_chars = None,
+        budget_tokens = None,
+        agent = None,
+        usage = None
+    ))]
+    pub fn render(
+        &self,
+        format: String,
+        budget_chars: Option<u64>,
+        budget_tokens: Option<u64>,
+        agent: Option<String>,
+        usage: Option<HashMap<String, u64>>,
+    ) -> Result<Rendered, SkillError> {
+        let options = RenderOptions {
+            format: format.parse::<RenderFormat>()?,
+            budget_chars: budget("budgetChars", budget_chars)?,
+            budget_tokens: budget("budgetTokens", budget_tokens)?,
+            agent,
+            usage: usage.unwrap_or_default().into_iter().collect(),
+        };
+        Ok(self.inner.render(&options)?.into())
+    }
+
+    /// Activate a skill: permission check, body load, argument and variable substitution.
+    /// `format`: `raw`, `opencode`, `codex` or `kode`.
+    #[uniffi::method(default(
+        args = "",
+        vars = None,
+        format = "raw",
+        agent = None,
+        session_id = None
+    ))]
+    pub fn activate(
+        &self,
+        id: String,
+        args: String,
+        vars: Option<HashMap<String, String>>,
+        format: String,
+        agent: Option<String>,
+        session_id: Option<String>,
+    ) -> Result<Activation, SkillError> {
+        let options = ActivateOptions {
+            args,
+            vars: vars.unwrap_or_default().into_iter().collect(),
+            format: activation_format(&format)?,
+            agent,
+            session_id,
+        };
+        Ok(self.inner.activate(&id, &options)?.into())
+    }
+
+    /// Register a listener; returns the id to pass to `unsubscribe`.
+    pub fn subscribe(&self, listener: Arc<dyn EventListener>) -> u64 {
+        let id = self.inner.subscribe(move |event| {
+            // A listener's failure is its own business: the load that emitted the event
+            // goes on, and so do the other listeners.
+            let _ = listener.on_event(Event::from(event));
+        });
+        id.0
+    }
+
+    /// Remove a listener; false when the id is unknown.
+    pub fn unsubscribe(&self, id: u64) -> bool {
+        self.inner.unsubscribe(SubscriptionId(id))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn activation_formats_follow_core_names() {
+        assert_eq!(activation_format("raw").ok(), Some(ActivationFormat::Raw));
+        assert_eq!(
+            activation_format("opencode").ok(),
+            Some(ActivationFormat::Opencode)
+        );
+        let err = activation_format("html")
+            .err()
+            .map(|e| e.code().to_string());
+        assert_eq!(err.as_deref(), Some("INVALID_OPTIONS"));
+    }
+
+    #[test]
+    fn oversized_budgets_are_rejected_not_truncated() {
+        assert_eq!(budget("b", None).ok(), Some(None));
+        assert_eq!(budget("b", Some(10)).ok(), Some(Some(10)));
+    }
+}

@@ -1,0 +1,135 @@
+//! The error type every fallible call throws: Swift `SkillError`, Kotlin `SkillException`
+//! (uniffi renames the `Error` suffix for Kotlin). One variant per stable core code.
+//!
+//! No field is called `message`: generated Kotlin exceptions already have a `message`
+//! property and a field of that name would not compile.
+
+/// An engine error. Every variant carries the stable `code` (the same string in every
+/// binding), the file it is about (when there is one) and a human `detail` saying what to do.
+#[derive(Debug, thiserror::Error, uniffi::Error)]
+// The variant names are the binding API's class names (`ParseError`, ...), shared with
+// Python and Node, hence the common suffix.
+#[allow(clippy::enum_variant_names)]
+pub enum SkillError {
+    /// A SKILL.md (or settings file) could not be parsed. `code` is `PARSE_ERROR`.
+    #[error("{detail}")]
+    ParseError {
+        code: String,
+        path: Option<String>,
+        detail: String,
+    },
+    /// A skill failed validation. `code` is `VALIDATION_ERROR`.
+    #[error("{detail}")]
+    ValidationError {
+        code: String,
+        path: Option<String>,
+        detail: String,
+    },
+    /// No skill with this id or name. `code` is `NOT_FOUND`.
+    #[error("{detail}")]
+    NotFoundError {
+        code: String,
+        path: Option<String>,
+        detail: String,
+    },
+    /// A permission rule denies the skill. `code` is `PERMISSION_DENIED`.
+    #[error("{detail}")]
+    PermissionDeniedError {
+        code: String,
+        path: Option<String>,
+        detail: String,
+    },
+    /// Reading or writing a file failed. `code` is `IO_ERROR`.
+    #[error("{detail}")]
+    IoError {
+        code: String,
+        path: Option<String>,
+        detail: String,
+    },
+    /// The caller's options are inconsistent (unknown profile, bad format name, bad JSON).
+    /// `code` is `INVALID_OPTIONS`.
+    #[error("{detail}")]
+    InvalidOptionsError {
+        code: String,
+        path: Option<String>,
+        detail: String,
+    },
+}
+
+impl SkillError {
+    /// An `INVALID_OPTIONS` error raised by the binding itself (argument conversion).
+    pub fn invalid_options(detail: impl Into<String>) -> Self {
+        SkillError::InvalidOptionsError {
+            code: "INVALID_OPTIONS".to_string(),
+            path: None,
+            detail: detail.into(),
+        }
+    }
+
+    /// The stable code (`PARSE_ERROR`, `NOT_FOUND`, ...).
+    pub fn code(&self) -> &str {
+        match self {
+            SkillError::ParseError { code, .. }
+            | SkillError::ValidationError { code, .. }
+            | SkillError::NotFoundError { code, .. }
+            | SkillError::PermissionDeniedError { code, .. }
+            | SkillError::IoError { code, .. }
+            | SkillError::InvalidOptionsError { code, .. } => code,
+        }
+    }
+}
+
+impl From<skilldeck::Error> for SkillError {
+    fn from(err: skilldeck::Error) -> Self {
+        let code = err.code().to_string();
+        let path = err.path().map(|p| p.to_string_lossy().into_owned());
+        let detail = err.to_string();
+        match err {
+            skilldeck::Error::Parse { .. } => SkillError::ParseError { code, path, detail },
+            skilldeck::Error::Validation { .. } => {
+                SkillError::ValidationError { code, path, detail }
+            }
+            skilldeck::Error::NotFound { .. } => SkillError::NotFoundError { code, path, detail },
+            skilldeck::Error::PermissionDenied { .. } => {
+                SkillError::PermissionDeniedError { code, path, detail }
+            }
+            skilldeck::Error::Io { .. } => SkillError::IoError { code, path, detail },
+            skilldeck::Error::InvalidOptions { .. } => {
+                SkillError::InvalidOptionsError { code, path, detail }
+            }
+        }
+    }
+}
+
+/// A foreign event listener threw something that is not a `SkillError`: uniffi reports it
+/// here instead of panicking, and the deck ignores it (one bad listener must not break a load).
+impl From<uniffi::UnexpectedUniFFICallbackError> for SkillError {
+    fn from(err: uniffi::UnexpectedUniFFICallbackError) -> Self {
+        SkillError::invalid_options(format!("event listener failed: {}", err.reason))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn core_errors_keep_code_path_and_detail() {
+        let err: SkillError = skilldeck::Error::io(
+            "/x/SKILL.md",
+            std::io::Error::new(std::io::ErrorKind::NotFound, "gone"),
+        )
+        .into();
+        match &err {
+            SkillError::IoError { code, path, detail } => {
+                assert_eq!(code, "IO_ERROR");
+                assert_eq!(path.as_deref(), Some("/x/SKILL.md"));
+                assert!(detail.contains("gone"), "{detail}");
+            }
+            other => panic!("wrong variant: {other:?}"),
+        }
+        let err: SkillError = skilldeck::Error::NotFound { id: "a".into() }.into();
+        assert_eq!(err.code(), "NOT_FOUND");
+        assert!(matches!(err, SkillError::NotFoundError { path: None, .. }));
+    }
+}

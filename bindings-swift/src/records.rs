@@ -1,0 +1,400 @@
+//! Result records that the bindings build themselves, because they need methods (`toJson`),
+//! integer widths uniffi lacks (`usize`) or fields copied for convenience (`Skill`).
+//! `toJson()` rebuilds the core value and serialises it with serde, so its output is the
+//! engine's canonical JSON, never a hand-written field list.
+
+use crate::remote::{FsPath, JsonObject, JsonValue};
+use serde::Serialize;
+use skilldeck::{
+    Diagnostic, InstallSpec, Manifest, McpRef, Parameter, Requirements, Scope, SkillKind, Status,
+};
+
+/// The canonical JSON text of a core value.
+pub(crate) fn canonical_json<T: Serialize>(value: &T) -> String {
+    // These types only have string map keys, so serialisation cannot fail; `null` keeps this
+    // total anyway.
+    serde_json::to_value(value)
+        .unwrap_or(serde_json::Value::Null)
+        .to_string()
+}
+
+/// One resolved skill. The manifest's fields are also copied onto the skill itself
+/// (`skill.license` is `skill.manifest.license`), so hosts rarely need `manifest`.
+#[derive(Clone, Debug, PartialEq, uniffi::Record)]
+pub struct Skill {
+    /// Unique id in the catalog: the name, or `plugin:name`, or a directory-qualified name.
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    /// Absolute path of the SKILL.md (or command file).
+    pub location: FsPath,
+    /// Directory holding the skill's files.
+    pub base_dir: FsPath,
+    pub scope: Scope,
+    /// The root directory the skill was found under.
+    pub source: FsPath,
+    pub plugin: Option<String>,
+    pub kind: SkillKind,
+    pub status: Status,
+    pub diagnostics: Vec<Diagnostic>,
+    /// The full frontmatter; the fields below are copies of its fields.
+    pub manifest: Manifest,
+    pub license: Option<String>,
+    pub compatibility: Option<String>,
+    pub metadata: JsonObject,
+    pub allowed_tools: Vec<String>,
+    pub when_to_use: Option<String>,
+    pub argument_hint: Option<String>,
+    pub arguments: Vec<String>,
+    pub disable_model_invocation: Option<bool>,
+    pub user_invocable: Option<bool>,
+    pub disallowed_tools: Vec<String>,
+    pub model: Option<String>,
+    pub effort: Option<String>,
+    pub context: Option<String>,
+    pub agent: Option<String>,
+    pub background: Option<bool>,
+    pub hooks: Option<JsonValue>,
+    pub paths: Vec<String>,
+    pub shell: Option<String>,
+    pub version: Option<String>,
+    pub max_thinking_tokens: Option<u64>,
+    pub category: Option<String>,
+    pub tags: Vec<String>,
+    pub os: Vec<String>,
+    pub enabled: Option<bool>,
+    pub timeout: Option<u64>,
+    pub command: Option<String>,
+    pub parameters: Vec<Parameter>,
+    pub requires: Option<Requirements>,
+    pub install: Vec<InstallSpec>,
+    pub mcp: Option<McpRef>,
+    pub short_description: Option<String>,
+    pub extra: JsonObject,
+}
+
+impl From<skilldeck::Skill> for Skill {
+    fn from(s: skilldeck::Skill) -> Self {
+        let m = s.manifest.clone();
+        Skill {
+            id: s.id,
+            name: s.name,
+            description: s.description,
+            location: s.location,
+            base_dir: s.base_dir,
+            scope: s.scope,
+            source: s.source,
+            plugin: s.plugin,
+            kind: s.kind,
+            status: s.status,
+            diagnostics: s.diagnostics,
+            manifest: s.manifest,
+            license: m.license,
+            compatibility: m.compatibility,
+            metadata: m.metadata,
+            allowed_tools: m.allowed_tools,
+            when_to_use: m.when_to_use,
+            argument_hint: m.argument_hint,
+            arguments: m.arguments,
+            disable_model_invocation: m.disable_model_invocation,
+            user_invocable: m.user_invocable,
+            disallowed_tools: m.disallowed_tools,
+            model: m.model,
+            effort: m.effort,
+            context: m.context,
+            agent: m.agent,
+            background: m.background,
+            hooks: m.hooks,
+            paths: m.paths,
+            shell: m.shell,
+            version: m.version,
+            max_thinking_tokens: m.max_thinking_tokens,
+            category: m.category,
+            tags: m.tags,
+            os: m.os,
+            enabled: m.enabled,
+            timeout: m.timeout,
+            command: m.command,
+            parameters: m.parameters,
+            requires: m.requires,
+            install: m.install,
+            mcp: m.mcp,
+            short_description: m.short_description,
+            extra: m.extra,
+        }
+    }
+}
+
+impl Skill {
+    /// The core skill; `manifest` is authoritative over the copied fields.
+    pub(crate) fn to_core(&self) -> skilldeck::Skill {
+        skilldeck::Skill {
+            id: self.id.clone(),
+            name: self.name.clone(),
+            description: self.description.clone(),
+            location: self.location.clone(),
+            base_dir: self.base_dir.clone(),
+            scope: self.scope,
+            source: self.source.clone(),
+            plugin: self.plugin.clone(),
+            kind: self.kind,
+            manifest: self.manifest.clone(),
+            diagnostics: self.diagnostics.clone(),
+            status: self.status.clone(),
+        }
+    }
+}
+
+#[uniffi::export]
+impl Skill {
+    /// Canonical JSON (the engine's serde form), the same text every binding produces.
+    pub fn to_json(&self) -> String {
+        canonical_json(&self.to_core())
+    }
+}
+
+/// What changed between two loads, by skill id (each list sorted).
+#[derive(Clone, Debug, Default, PartialEq, Eq, uniffi::Record)]
+pub struct Diff {
+    pub added: Vec<String>,
+    pub removed: Vec<String>,
+    pub changed: Vec<String>,
+}
+
+impl From<skilldeck::Diff> for Diff {
+    fn from(d: skilldeck::Diff) -> Self {
+        Diff {
+            added: d.added,
+            removed: d.removed,
+            changed: d.changed,
+        }
+    }
+}
+
+#[uniffi::export]
+impl Diff {
+    /// Canonical JSON.
+    pub fn to_json(&self) -> String {
+        canonical_json(&skilldeck::Diff {
+            added: self.added.clone(),
+            removed: self.removed.clone(),
+            changed: self.changed.clone(),
+        })
+    }
+}
+
+/// A parsed SKILL.md frontmatter.
+#[derive(Clone, Debug, PartialEq, uniffi::Record)]
+pub struct Parsed {
+    pub manifest: Manifest,
+    pub diagnostics: Vec<Diagnostic>,
+    /// 1-based line where the body starts, when the frontmatter was closed.
+    pub body_line: Option<u32>,
+}
+
+impl From<skilldeck::Parsed> for Parsed {
+    fn from(p: skilldeck::Parsed) -> Self {
+        Parsed {
+            manifest: p.manifest,
+            diagnostics: p.diagnostics,
+            body_line: p.body_line,
+        }
+    }
+}
+
+#[uniffi::export]
+impl Parsed {
+    /// Canonical JSON.
+    pub fn to_json(&self) -> String {
+        canonical_json(&skilldeck::Parsed {
+            manifest: self.manifest.clone(),
+            diagnostics: self.diagnostics.clone(),
+            body_line: self.body_line,
+            // The remaining fields are validation internals that serde skips.
+            ..Default::default()
+        })
+    }
+}
+
+/// The verdict on one skill.
+#[derive(Clone, Debug, PartialEq, uniffi::Record)]
+pub struct ValidationReport {
+    /// The SKILL.md (or the directory when none was found).
+    pub path: FsPath,
+    pub name: Option<String>,
+    pub valid: bool,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl From<skilldeck::ValidationReport> for ValidationReport {
+    fn from(r: skilldeck::ValidationReport) -> Self {
+        ValidationReport {
+            path: r.path,
+            name: r.name,
+            valid: r.valid,
+            diagnostics: r.diagnostics,
+        }
+    }
+}
+
+#[uniffi::export]
+impl ValidationReport {
+    /// Canonical JSON.
+    pub fn to_json(&self) -> String {
+        canonical_json(&skilldeck::ValidationReport {
+            path: self.path.clone(),
+            name: self.name.clone(),
+            valid: self.valid,
+            diagnostics: self.diagnostics.clone(),
+        })
+    }
+}
+
+/// A skill whose description was shortened to fit the budget.
+#[derive(Clone, Debug, PartialEq, Eq, uniffi::Record)]
+pub struct Truncation {
+    pub id: String,
+    pub chars_removed: u64,
+}
+
+/// What a render kept, shortened and dropped.
+#[derive(Clone, Debug, Default, PartialEq, Eq, uniffi::Record)]
+pub struct RenderReport {
+    pub included: Vec<String>,
+    pub truncated: Vec<Truncation>,
+    pub omitted: Vec<String>,
+    /// Characters in the rendered text.
+    pub chars: u64,
+}
+
+/// Rendered prompt text and what the budget did to it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, uniffi::Record)]
+pub struct Rendered {
+    pub text: String,
+    pub report: RenderReport,
+}
+
+fn to_u64(n: usize) -> u64 {
+    u64::try_from(n).unwrap_or(u64::MAX)
+}
+
+fn to_usize(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
+}
+
+impl From<skilldeck::Rendered> for Rendered {
+    fn from(r: skilldeck::Rendered) -> Self {
+        Rendered {
+            text: r.text,
+            report: RenderReport {
+                included: r.report.included,
+                truncated: r
+                    .report
+                    .truncated
+                    .into_iter()
+                    .map(|t| Truncation {
+                        id: t.id,
+                        chars_removed: to_u64(t.chars_removed),
+                    })
+                    .collect(),
+                omitted: r.report.omitted,
+                chars: to_u64(r.report.chars),
+            },
+        }
+    }
+}
+
+impl RenderReport {
+    fn to_core(&self) -> skilldeck::RenderReport {
+        skilldeck::RenderReport {
+            included: self.included.clone(),
+            truncated: self
+                .truncated
+                .iter()
+                .map(|t| skilldeck::Truncation {
+                    id: t.id.clone(),
+                    chars_removed: to_usize(t.chars_removed),
+                })
+                .collect(),
+            omitted: self.omitted.clone(),
+            chars: to_usize(self.chars),
+        }
+    }
+}
+
+#[uniffi::export]
+impl RenderReport {
+    /// Canonical JSON.
+    pub fn to_json(&self) -> String {
+        canonical_json(&self.to_core())
+    }
+}
+
+#[uniffi::export]
+impl Rendered {
+    /// Canonical JSON.
+    pub fn to_json(&self) -> String {
+        canonical_json(&skilldeck::Rendered {
+            text: self.text.clone(),
+            report: self.report.to_core(),
+        })
+    }
+}
+
+/// An activated skill: the formatted text plus the structured parts for hosts that build
+/// their own message.
+#[derive(Clone, Debug, Default, PartialEq, Eq, uniffi::Record)]
+pub struct Activation {
+    pub id: String,
+    pub name: String,
+    /// Output in the requested format.
+    pub text: String,
+    /// Body after substitution.
+    pub body: String,
+    pub base_dir: FsPath,
+    /// Resource files (relative to `base_dir`, sorted, SKILL.md excluded).
+    pub resources: Vec<String>,
+    pub allowed_tools: Vec<String>,
+    pub model: Option<String>,
+    pub effort: Option<String>,
+    pub context: Option<String>,
+    pub agent: Option<String>,
+}
+
+impl From<skilldeck::Activation> for Activation {
+    fn from(a: skilldeck::Activation) -> Self {
+        Activation {
+            id: a.id,
+            name: a.name,
+            text: a.text,
+            body: a.body,
+            base_dir: a.base_dir,
+            resources: a.resources,
+            allowed_tools: a.allowed_tools,
+            model: a.model,
+            effort: a.effort,
+            context: a.context,
+            agent: a.agent,
+        }
+    }
+}
+
+#[uniffi::export]
+impl Activation {
+    /// Canonical JSON.
+    pub fn to_json(&self) -> String {
+        canonical_json(&skilldeck::Activation {
+            id: self.id.clone(),
+            name: self.name.clone(),
+            text: self.text.clone(),
+            body: self.body.clone(),
+            base_dir: self.base_dir.clone(),
+            resources: self.resources.clone(),
+            allowed_tools: self.allowed_tools.clone(),
+            model: self.model.clone(),
+            effort: self.effort.clone(),
+            context: self.context.clone(),
+            agent: self.agent.clone(),
+        })
+    }
+}

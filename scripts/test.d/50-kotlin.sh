@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Kotlin (and Swift sources): lint the uniffi crates, regenerate the bindings with the pinned
+# uniffi-bindgen and fail if the committed Kotlin/Swift sources are stale, compile the Kotlin
+# bindings with warnings as errors, and run every conformance vector through the Kotlin API.
+# Installs what it needs on a fresh Debian/Ubuntu: kotlinc (npm `kotlin-compiler`, pinned)
+# and JNA (`libjna-java`). Java 17+ must already be there.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root="$(pwd)"
+
+KOTLIN_VERSION=2.4.20
+tools="$root/target/tools/kotlin-compiler-$KOTLIN_VERSION"
+kotlin_home="$tools/node_modules/kotlin-compiler"
+if [ ! -x "$kotlin_home/bin/kotlinc" ]; then
+  echo "installing kotlin-compiler@$KOTLIN_VERSION (npm) into $tools"
+  mkdir -p "$tools"
+  npm install --prefix "$tools" --no-audit --no-fund --no-save "kotlin-compiler@$KOTLIN_VERSION" >/dev/null
+fi
+export KOTLINC="$kotlin_home/bin/kotlinc"
+
+export JNA_JAR="${JNA_JAR:-/usr/share/java/jna.jar}"
+if [ ! -f "$JNA_JAR" ]; then
+  echo "installing libjna-java (apt)"
+  sudo_cmd=""
+  [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  $sudo_cmd apt-get install -y -qq libjna-java >/dev/null
+fi
+command -v java >/dev/null || { echo "java not found: install a JDK (17+)" >&2; exit 1; }
+
+echo "--- clippy + unit tests (skilldeck-uniffi, uniffi-bindgen)"
+cargo clippy --locked -p skilldeck-uniffi -p uniffi-bindgen --all-targets -- -D warnings
+cargo test --locked -p skilldeck-uniffi
+
+echo "--- regenerate bindings and compare with the committed sources"
+fresh="$(mktemp -d)"
+trap 'rm -rf "$fresh"' EXIT
+bash bindings-swift/generate.sh "$fresh"
+stale=0
+for dir in kotlin/src swift/Sources swift/Headers; do
+  if ! diff -r "$fresh/$dir" "bindings-swift/$dir" >"$fresh/diff.txt"; then
+    echo "bindings-swift/$dir is stale: run bindings-swift/generate.sh and commit the result" >&2
+    head -40 "$fresh/diff.txt" >&2
+    stale=1
+  fi
+done
+[ $stale = 0 ]
+
+echo "--- compile Kotlin (kotlinc $KOTLIN_VERSION, -Werror)"
+bash bindings-swift/kotlin/build.sh
+
+echo "--- conformance vectors through the Kotlin API"
+target_dir="$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')"
+java -Djna.library.path="$target_dir/debug" \
+  -cp "$JNA_JAR:$kotlin_home/lib/kotlin-stdlib.jar:bindings-swift/kotlin/build/skilldeck.jar:bindings-swift/kotlin/build/conformance.jar" \
+  dev.skilldeck.conformance.ConformanceKt tests/vectors
