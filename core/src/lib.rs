@@ -24,6 +24,7 @@
 pub mod activate;
 pub mod cache;
 pub mod catalog;
+pub mod compat;
 pub mod deck;
 pub mod diagnostic;
 pub mod discover;

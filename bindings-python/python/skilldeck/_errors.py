@@ -1,0 +1,83 @@
+"""Exceptions raised by skilldeck.
+
+Every engine error carries the core's stable ``code`` (the same string in every language
+binding) and the ``path`` it is about, when there is one. Each class also derives from the
+built-in exception a Python caller would naturally catch.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Optional, Union
+
+
+class SkillError(Exception):
+    """Base class of every skilldeck error."""
+
+    code: str = "SKILL_ERROR"
+    path: Optional[str]
+
+    def __init__(
+        self,
+        message: str,
+        code: Optional[str] = None,
+        path: Union[str, "os.PathLike[str]", None] = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+        self.path = os.fspath(path) if path is not None else None
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __reduce__(self):  # keeps code and path through pickling (multiprocessing)
+        return (type(self), (self.message, self.code, self.path))
+
+
+class ParseError(SkillError, ValueError):
+    """A SKILL.md (or settings file) could not be parsed."""
+
+    code = "PARSE_ERROR"
+
+
+class ValidationError(SkillError, ValueError):
+    """A skill failed validation."""
+
+    code = "VALIDATION_ERROR"
+
+
+class NotFoundError(SkillError, LookupError):
+    """No skill with this id or name."""
+
+    code = "NOT_FOUND"
+
+
+class PermissionDeniedError(SkillError, PermissionError):
+    """A permission rule denies the skill."""
+
+    code = "PERMISSION_DENIED"
+
+
+class IoError(SkillError, OSError):
+    """Reading or writing a file failed."""
+
+    code = "IO_ERROR"
+
+
+class InvalidOptionsError(SkillError, ValueError):
+    """The caller's options are inconsistent (unknown profile, bad format name, ...)."""
+
+    code = "INVALID_OPTIONS"
+
+
+__all__ = [
+    "SkillError",
+    "ParseError",
+    "ValidationError",
+    "NotFoundError",
+    "PermissionDeniedError",
+    "IoError",
+    "InvalidOptionsError",
+]

@@ -1,0 +1,193 @@
+//! `Deck`: the engine entry point. Long calls run with the GIL released (`py.detach`), so
+//! other Python threads keep running while skills are discovered, parsed and rendered.
+
+use crate::convert::{from_json, py_to_json, repr_str, to_py};
+use crate::errors::IntoPyResult;
+use crate::permissions::rules_from_py;
+use crate::types::{PyActivation, PyCatalog, PyDiff, PyRendered, PySkill};
+use pyo3::prelude::*;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Discovers, resolves, filters, renders and activates skills for one profile and project.
+#[pyclass(module = "skilldeck", name = "Deck", frozen)]
+pub struct PyDeck {
+    inner: skilldeck::Deck,
+}
+
+/// An extra root: a path, or a `{path, scope, pattern}` dict.
+fn root_from_py(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
+    let value = py_to_json(obj)?;
+    Ok(match value {
+        Value::String(path) => json!({ "path": path }),
+        other => other,
+    })
+}
+
+fn path_json(path: Option<PathBuf>) -> Value {
+    path.map_or(Value::Null, |p| {
+        Value::String(p.to_string_lossy().into_owned())
+    })
+}
+
+#[pymethods]
+impl PyDeck {
+    #[new]
+    #[pyo3(signature = (
+        profile="universal", project_dir=PathBuf::from("."), *, home_dir=None, env=None,
+        system_root=None, roots=Vec::new(), rules=None, agent=None, enable=Vec::new(),
+        disable=Vec::new(), hide_unavailable=false, read_host_settings=true, nested=false,
+        profile_file=None
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        profile: &str,
+        project_dir: PathBuf,
+        home_dir: Option<PathBuf>,
+        env: Option<BTreeMap<String, String>>,
+        system_root: Option<PathBuf>,
+        roots: Vec<Bound<'_, PyAny>>,
+        rules: Option<Bound<'_, PyAny>>,
+        agent: Option<String>,
+        enable: Vec<String>,
+        disable: Vec<String>,
+        hide_unavailable: bool,
+        read_host_settings: bool,
+        nested: bool,
+        profile_file: Option<PathBuf>,
+    ) -> PyResult<Self> {
+        let roots = roots
+            .iter()
+            .map(root_from_py)
+            .collect::<PyResult<Vec<_>>>()?;
+        let rules = match rules {
+            Some(r) if !r.is_none() => Some(rules_from_py(&r)?),
+            _ => None,
+        };
+        let options = json!({
+            "profile": profile,
+            "profile_file": path_json(profile_file),
+            "project_dir": path_json(Some(project_dir)),
+            "home_dir": path_json(home_dir),
+            "env": env,
+            "system_root": path_json(system_root),
+            "roots": roots,
+            "agent": agent,
+            "enable": enable,
+            "disable": disable,
+            "hide_unavailable": hide_unavailable,
+            "read_host_settings": read_host_settings,
+            "nested": nested,
+        });
+        let mut options: skilldeck::DeckOptions = from_json("Deck options", options).py()?;
+        options.rules = rules;
+        let inner = py.detach(|| skilldeck::Deck::new(options)).py()?;
+        Ok(PyDeck { inner })
+    }
+
+    /// Discover, parse, resolve and filter; returns the catalog snapshot.
+    fn load(&self, py: Python<'_>) -> PyResult<PyCatalog> {
+        let deck = self.inner.clone();
+        let catalog = py.detach(move || deck.load()).py()?;
+        Ok(PyCatalog { inner: catalog })
+    }
+
+    /// Load again and report what changed since the previous snapshot.
+    fn reload(&self, py: Python<'_>) -> PyResult<PyDiff> {
+        let deck = self.inner.clone();
+        let diff = py.detach(move || deck.reload()).py()?;
+        Ok(PyDiff { inner: diff })
+    }
+
+    /// The skill with this id or name (raises `NotFoundError`).
+    fn get(&self, py: Python<'_>, id: String) -> PyResult<PySkill> {
+        let deck = self.inner.clone();
+        let skill = py.detach(move || deck.get(&id)).py()?;
+        Ok(PySkill { inner: skill })
+    }
+
+    /// Render the model-visible skills into prompt text.
+    #[pyo3(signature = (format="xml", budget_chars=None, budget_tokens=None, agent=None, usage=None))]
+    fn render(
+        &self,
+        py: Python<'_>,
+        format: &str,
+        budget_chars: Option<usize>,
+        budget_tokens: Option<usize>,
+        agent: Option<String>,
+        usage: Option<BTreeMap<String, u64>>,
+    ) -> PyResult<PyRendered> {
+        let options = skilldeck::RenderOptions {
+            format: format.parse().py()?,
+            budget_chars,
+            budget_tokens,
+            agent,
+            usage: usage.unwrap_or_default(),
+        };
+        let deck = self.inner.clone();
+        let rendered = py.detach(move || deck.render(&options)).py()?;
+        Ok(PyRendered { inner: rendered })
+    }
+
+    /// Activate a skill: permission check, body load, argument substitution, formatting.
+    #[pyo3(signature = (id, args="", vars=None, format="raw", agent=None, session_id=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn activate(
+        &self,
+        py: Python<'_>,
+        id: String,
+        args: &str,
+        vars: Option<BTreeMap<String, String>>,
+        format: &str,
+        agent: Option<String>,
+        session_id: Option<String>,
+    ) -> PyResult<PyActivation> {
+        let options = skilldeck::ActivateOptions {
+            args: args.to_string(),
+            vars: vars.unwrap_or_default(),
+            format: from_json("activation format", Value::String(format.to_string())).py()?,
+            agent,
+            session_id,
+        };
+        let deck = self.inner.clone();
+        let activation = py.detach(move || deck.activate(&id, &options)).py()?;
+        Ok(PyActivation { inner: activation })
+    }
+
+    /// Call `callback(event: dict)` for every engine event (`{"type": "activated", ...}`);
+    /// returns an id for `unsubscribe`. The callback runs on the thread that caused the
+    /// event; an exception it raises is reported through `sys.unraisablehook`.
+    fn subscribe(&self, callback: Py<PyAny>) -> u64 {
+        let id = self.inner.subscribe(move |event| {
+            Python::attach(|py| {
+                let delivered = to_py(py, event).and_then(|ev| callback.call1(py, (ev,)));
+                if let Err(err) = delivered {
+                    err.write_unraisable(py, Some(callback.bind(py)));
+                }
+            })
+        });
+        id.0
+    }
+
+    /// Stop delivering events to a subscription; returns whether it existed.
+    fn unsubscribe(&self, id: u64) -> bool {
+        self.inner.unsubscribe(skilldeck::SubscriptionId(id))
+    }
+
+    /// The options this deck was built with (canonical JSON shape).
+    #[getter]
+    fn options(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        to_py(py, self.inner.options())
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        let options = self.inner.options();
+        format!(
+            "Deck(profile={}, project_dir={})",
+            repr_str(py, &options.profile),
+            repr_str(py, &options.project_dir.to_string_lossy())
+        )
+    }
+}

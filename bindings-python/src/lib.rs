@@ -1,0 +1,66 @@
+//! `skilldeck._native`: the pyo3 half of the `skilldeck` Python package.
+//!
+//! Thin by design: every behaviour comes from the `skilldeck` core crate (and the command
+//! line from `skilldeck-cli`); this crate converts values, maps errors to the Python
+//! exception classes of `skilldeck/_errors.py`, and releases the GIL around long calls.
+
+mod compat;
+mod convert;
+mod deck;
+mod errors;
+mod permissions;
+mod types;
+
+use pyo3::prelude::*;
+use std::path::PathBuf;
+use types::{PyParsed, PyValidationReport};
+
+/// Parse the text of a SKILL.md (frontmatter + body). Never raises on bad input: problems
+/// are in `Parsed.diagnostics`.
+#[pyfunction]
+fn parse(py: Python<'_>, text: String) -> PyParsed {
+    PyParsed {
+        inner: py.detach(move || skilldeck::parse(&text)),
+    }
+}
+
+/// Validate a skill directory, a SKILL.md file, or every skill below a directory.
+#[pyfunction]
+#[pyo3(signature = (path, strict=false))]
+fn validate(py: Python<'_>, path: PathBuf, strict: bool) -> Vec<PyValidationReport> {
+    let options = skilldeck::ValidateOptions { strict };
+    py.detach(move || skilldeck::validate(&path, &options))
+        .into_iter()
+        .map(|inner| PyValidationReport { inner })
+        .collect()
+}
+
+/// The engine version (the same in every binding).
+#[pyfunction]
+fn version() -> &'static str {
+    skilldeck::VERSION
+}
+
+/// Run the `skilldeck` command with `argv` (without the program name) and return its exit
+/// code. This is the Rust command itself, not a re-implementation.
+#[pyfunction]
+fn run_cli(py: Python<'_>, argv: Vec<String>) -> i32 {
+    let args: Vec<String> = std::iter::once("skilldeck".to_string())
+        .chain(argv)
+        .collect();
+    py.detach(move || skilldeck_cli::run(args))
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("VERSION", skilldeck::VERSION)?;
+    m.add_function(wrap_pyfunction!(parse, m)?)?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add_function(wrap_pyfunction!(run_cli, m)?)?;
+    m.add_class::<deck::PyDeck>()?;
+    m.add_class::<permissions::PyPermissionRules>()?;
+    types::register(m)?;
+    compat::register(m)?;
+    Ok(())
+}
