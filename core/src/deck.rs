@@ -271,15 +271,24 @@ fn absolute(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| discover::roots::normalise(path))
 }
 
-/// Added, removed and changed ids between two snapshots (each list sorted).
+/// Added, removed and changed ids between two snapshots (each list sorted). Profiles that
+/// keep duplicate names (Codex) may hold one id several times; such an id changed when any
+/// of its skills did.
 pub fn diff(before: &Catalog, after: &Catalog) -> Diff {
-    let old: BTreeMap<&str, &Skill> = before.skills.iter().map(|s| (s.id.as_str(), s)).collect();
-    let new: BTreeMap<&str, &Skill> = after.skills.iter().map(|s| (s.id.as_str(), s)).collect();
+    fn by_id(catalog: &Catalog) -> BTreeMap<&str, Vec<&Skill>> {
+        let mut map: BTreeMap<&str, Vec<&Skill>> = BTreeMap::new();
+        for s in &catalog.skills {
+            map.entry(s.id.as_str()).or_default().push(s);
+        }
+        map
+    }
+    let old = by_id(before);
+    let new = by_id(after);
     let mut diff = Diff::default();
-    for (id, skill) in &new {
+    for (id, skills) in &new {
         match old.get(id) {
             None => diff.added.push((*id).to_string()),
-            Some(prev) if *prev != *skill => diff.changed.push((*id).to_string()),
+            Some(prev) if prev != skills => diff.changed.push((*id).to_string()),
             Some(_) => {}
         }
     }
@@ -289,4 +298,164 @@ pub fn diff(before: &Catalog, after: &Catalog) -> Diff {
         .map(|id| (*id).to_string())
         .collect();
     diff
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    fn write(path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+
+    fn deck(root: &Path) -> Deck {
+        Deck::new(DeckOptions {
+            project_dir: root.join("project"),
+            home_dir: Some(root.join("home")),
+            env: Some(BTreeMap::new()),
+            system_root: Some(root.to_path_buf()),
+            ..DeckOptions::default()
+        })
+        .expect("deck")
+    }
+
+    fn skill(name: &str, description: &str) -> String {
+        format!("---\nname: {name}\ndescription: {description}\n---\nBody.\n")
+    }
+
+    #[test]
+    fn deck_is_send_sync_and_cheap_to_clone() {
+        fn assert_send_sync<T: Send + Sync + Clone>() {}
+        assert_send_sync::<Deck>();
+    }
+
+    #[test]
+    fn unchanged_tree_returns_the_same_snapshot() {
+        let t = tempfile::tempdir().expect("tempdir");
+        write(
+            &t.path().join("project/.agents/skills/a/SKILL.md"),
+            &skill("a", "A."),
+        );
+        let deck = deck(t.path());
+        let first = deck.load().expect("load");
+        let second = deck.load().expect("load");
+        assert!(
+            Arc::ptr_eq(&first, &second),
+            "a no-change load must reuse the snapshot"
+        );
+        assert_eq!(first.skills.len(), 1);
+    }
+
+    #[test]
+    fn load_notices_a_new_skill_and_an_edit() {
+        let t = tempfile::tempdir().expect("tempdir");
+        let a = t.path().join("project/.agents/skills/a/SKILL.md");
+        write(&a, &skill("a", "A."));
+        let deck = deck(t.path());
+        let first = deck.load().expect("load");
+        write(
+            &t.path().join("project/.agents/skills/b/SKILL.md"),
+            &skill("b", "B."),
+        );
+        let second = deck.load().expect("load");
+        assert_eq!(second.skills.len(), 2);
+        // Same size, new content: the mtime/inode stamp still tells.
+        write(&a, &skill("a", "Z."));
+        let bumped = filetime::FileTime::from_unix_time(2_000_000_000, 0);
+        filetime::set_file_mtime(&a, bumped).expect("mtime");
+        let third = deck.load().expect("load");
+        assert_eq!(third.get("a").map(|s| s.description.as_str()), Some("Z."));
+        assert!(!Arc::ptr_eq(&first, &third));
+    }
+
+    #[test]
+    fn events_are_delivered_and_callbacks_may_reenter() {
+        let t = tempfile::tempdir().expect("tempdir");
+        write(
+            &t.path().join("project/.agents/skills/a/SKILL.md"),
+            &skill("a", "A."),
+        );
+        write(
+            &t.path().join("project/.agents/skills/bad/SKILL.md"),
+            "---\nname: [x\n---\n",
+        );
+        let deck = deck(t.path());
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let reentered = Arc::new(AtomicUsize::new(0));
+        {
+            let seen = seen.clone();
+            let reentered = reentered.clone();
+            let inner = deck.clone();
+            deck.subscribe(move |event| {
+                // Calling back into the deck from a callback must not deadlock.
+                if inner.catalog().is_ok() {
+                    reentered.fetch_add(1, Ordering::SeqCst);
+                }
+                seen.lock().expect("lock").push(event.clone());
+            });
+        }
+        deck.load().expect("load");
+        write(
+            &t.path().join("project/.agents/skills/b/SKILL.md"),
+            &skill("b", "B."),
+        );
+        let diff = deck.reload().expect("reload");
+        assert_eq!(diff.added, ["b"]);
+        let events = seen.lock().expect("lock").clone();
+        let kinds: Vec<&str> = events
+            .iter()
+            .map(|e| match e {
+                Event::Registered { .. } => "registered",
+                Event::Changed { .. } => "changed",
+                Event::Error { .. } => "error",
+                Event::Activated { .. } => "activated",
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            ["registered", "error", "registered", "changed", "error"]
+        );
+        assert_eq!(reentered.load(Ordering::SeqCst), events.len());
+    }
+
+    #[test]
+    fn concurrent_loads_agree() {
+        let t = tempfile::tempdir().expect("tempdir");
+        for i in 0..20 {
+            write(
+                &t.path()
+                    .join(format!("project/.agents/skills/s{i}/SKILL.md")),
+                &skill(&format!("s{i}"), "S."),
+            );
+        }
+        let deck = deck(t.path());
+        let handles: Vec<_> = (0..4)
+            .map(|_| {
+                let deck = deck.clone();
+                std::thread::spawn(move || deck.load().map(|c| c.skills.len()).unwrap_or(0))
+            })
+            .collect();
+        for h in handles {
+            assert_eq!(h.join().expect("join"), 20);
+        }
+    }
+
+    #[test]
+    fn nothing_is_read_from_the_process_home() {
+        let t = tempfile::tempdir().expect("tempdir");
+        let deck = Deck::new(DeckOptions {
+            project_dir: t.path().to_path_buf(),
+            env: Some(BTreeMap::new()),
+            ..DeckOptions::default()
+        })
+        .expect("deck");
+        assert_eq!(
+            deck.inputs().home,
+            None,
+            "no HOME in the deck's env means no home"
+        );
+        assert!(deck.load().expect("load").skills.is_empty());
+    }
 }

@@ -7,26 +7,109 @@ pub struct DeckArgs {
     /// Host profile: universal, agentskills, claude-code, codex, opencode, kode.
     #[arg(long, default_value = "universal")]
     pub profile: String,
+    /// A custom profile file (TOML, or JSON when named *.json); replaces --profile.
+    #[arg(long, value_name = "FILE")]
+    pub profile_file: Option<PathBuf>,
     /// Project directory (the agent's working directory).
     #[arg(long, default_value = ".")]
     pub project: PathBuf,
     /// Home directory (default: $HOME).
     #[arg(long)]
     pub home: Option<PathBuf>,
-    /// Extra skill root (repeatable).
-    #[arg(long = "root")]
+    /// Extra skill root, searched for **/SKILL.md after the profile's roots (repeatable).
+    #[arg(long = "root", value_name = "DIR")]
     pub roots: Vec<PathBuf>,
+    /// Also load `.claude/skills` directories nested below the project (claude-code).
+    #[arg(long)]
+    pub nested: bool,
+    /// Do not read the host's settings files (opencode.json, Claude settings.json, ...).
+    #[arg(long)]
+    pub no_host_settings: bool,
+    /// Agent whose per-agent permission rules apply.
+    #[arg(long, value_name = "NAME")]
+    pub agent: Option<String>,
+    /// Permission rules file (JSON: {"semantics", "rules": [{"pattern", "decision"}], "agents"}).
+    #[arg(long, value_name = "FILE")]
+    pub rules: Option<PathBuf>,
+    /// Force a skill on: id, path or glob (repeatable).
+    #[arg(long, value_name = "ID")]
+    pub enable: Vec<String>,
+    /// Switch a skill off: id, path or glob (repeatable).
+    #[arg(long, value_name = "ID")]
+    pub disable: Vec<String>,
+    /// Hide skills whose `os` / `requires` are unmet instead of listing them as unavailable.
+    #[arg(long)]
+    pub hide_unavailable: bool,
 }
 
 impl DeckArgs {
-    #[allow(dead_code)] // used by list/show/render/activate as they land
+    /// Every flag except `--rules` (which needs a file read); prefer [`DeckArgs::options`].
     pub fn to_options(&self) -> skilldeck::DeckOptions {
         skilldeck::DeckOptions {
             profile: self.profile.clone(),
+            profile_file: self.profile_file.clone(),
             project_dir: self.project.clone(),
             home_dir: self.home.clone(),
             roots: self.roots.iter().map(skilldeck::RootSpec::new).collect(),
+            nested: self.nested,
+            read_host_settings: !self.no_host_settings,
+            agent: self.agent.clone(),
+            enable: self.enable.clone(),
+            disable: self.disable.clone(),
+            hide_unavailable: self.hide_unavailable,
             ..Default::default()
         }
     }
+
+    /// All flags, reading the `--rules` file.
+    pub fn options(&self) -> Result<skilldeck::DeckOptions, String> {
+        let mut options = self.to_options();
+        if let Some(path) = &self.rules {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let rules = serde_json::from_str(&text).map_err(|e| {
+                format!(
+                    "{}:{}: invalid rules file: {e}; expected {{\"semantics\": \"last-match\", \"rules\": [{{\"pattern\": \"*\", \"decision\": \"allow\"}}]}}",
+                    path.display(),
+                    e.line()
+                )
+            })?;
+            options.rules = Some(rules);
+        }
+        Ok(options)
+    }
+
+    /// Build the deck; on failure, print why and return the exit code to use.
+    pub fn deck(&self) -> Result<skilldeck::Deck, i32> {
+        let options = self.options().map_err(|message| {
+            eprintln!("error: {message}");
+            crate::EXIT_USAGE
+        })?;
+        skilldeck::Deck::new(options).map_err(|err| report(&err))
+    }
+}
+
+/// Print an engine error and map it to an exit code (bad options are usage errors).
+pub fn report(err: &skilldeck::Error) -> i32 {
+    eprintln!("error[{}]: {err}", err.code());
+    match err {
+        skilldeck::Error::InvalidOptions { .. } => crate::EXIT_USAGE,
+        _ => crate::EXIT_FAILURE,
+    }
+}
+
+/// `path` for humans: relative to the project when inside it, `~/...` when under home.
+pub fn display_path(path: &std::path::Path, deck: &skilldeck::Deck) -> String {
+    let inputs = deck.inputs();
+    if let Ok(rel) = path.strip_prefix(&inputs.project) {
+        if !rel.as_os_str().is_empty() {
+            return rel.display().to_string();
+        }
+    }
+    if let Some(home) = &inputs.home {
+        if let Ok(rel) = path.strip_prefix(home) {
+            return format!("~/{}", rel.display());
+        }
+    }
+    path.display().to_string()
 }

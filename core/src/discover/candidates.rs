@@ -10,6 +10,7 @@ use crate::catalog::{Scope, Shadowed, SkillKind};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::manifest::Manifest;
 use crate::parse;
+use crate::validate;
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -183,13 +184,9 @@ fn candidate(
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_else(|| root.path.clone());
-    let mut diagnostics: Vec<Diagnostic> = entry
-        .parsed
-        .diagnostics
-        .iter()
-        .map(|d| with_path(d, &location))
-        .collect();
-    let manifest = entry.parsed.manifest.clone();
+    // Lenient validation: what a host would refuse is an error, the rest are warnings.
+    let mut diagnostics = validate::check(&entry.parsed, &location, false);
+    let mut manifest = entry.parsed.manifest.clone();
 
     let nested_prefix = match &root.nested_marker {
         Some(marker) => match nested_prefix(&found.rel, marker) {
@@ -202,10 +199,14 @@ fn candidate(
 
     if root.kind == SkillKind::Command {
         // Any Markdown file is a command; frontmatter problems do not stop it from loading.
+        diagnostics.retain(|d| d.code != "missing-description" && d.code != "missing-name");
         for d in &mut diagnostics {
             if d.severity == Severity::Error {
                 d.severity = Severity::Warning;
             }
+        }
+        if manifest.description.is_none() {
+            manifest.description = command_description(&found.path);
         }
     } else {
         if entry.bom {
@@ -220,6 +221,7 @@ fn candidate(
             );
         }
         if profile.require_name && manifest.name.is_none() {
+            diagnostics.retain(|d| d.code != "missing-name");
             diagnostics.push(
                 Diagnostic::error(
                     "missing-name",
@@ -230,6 +232,7 @@ fn candidate(
             );
         }
         if profile.require_description && manifest.description.is_none() {
+            diagnostics.retain(|d| d.code != "missing-description");
             diagnostics.push(
                 Diagnostic::error(
                     "missing-description",
@@ -297,18 +300,29 @@ fn candidate(
     }))
 }
 
-fn with_path(d: &Diagnostic, path: &Path) -> Diagnostic {
-    let mut d = d.clone();
-    if d.path.is_none() {
-        d.path = Some(path.to_path_buf());
-    }
-    d
+/// A command without a `description` is described by the first paragraph of its text, as
+/// Claude Code does. Only the first 4 KiB are read: enough for a paragraph, bounded for huge files.
+fn command_description(path: &Path) -> Option<String> {
+    let mut head = Vec::with_capacity(4096);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(4096).read_to_end(&mut head))
+        .ok()?;
+    let text = String::from_utf8_lossy(&head);
+    let split = crate::parse::split(&text);
+    let body = match (split.fences, split.body_offset) {
+        (crate::parse::Fences::Closed, Some(at)) => text.get(at..).unwrap_or_default(),
+        _ => &text,
+    };
+    crate::parse::fallback_description(body)
 }
 
+/// Drop repeats of the same finding (same code, line and severity): validation and the
+/// profile's own requirements may both report a missing `name`, at different severities,
+/// and the stricter one must survive.
 fn dedup(mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
     let mut seen = Vec::new();
     diagnostics.retain(|d| {
-        let key = (d.code.clone(), d.line);
+        let key = (d.code.clone(), d.line, d.severity);
         if seen.contains(&key) {
             false
         } else {
