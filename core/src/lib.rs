@@ -31,6 +31,7 @@ pub mod discover;
 pub mod error;
 pub mod events;
 pub mod filter;
+pub mod host_settings;
 pub mod manifest;
 pub mod options;
 pub mod parse;
