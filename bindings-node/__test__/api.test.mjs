@@ -1,0 +1,319 @@
+// The JS surface beyond the vectors: async/concurrency, events, error codes, camelCase
+// getters against the canonical JSON, entry points (CJS, ESM, bin) and the type check.
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { describe, test } from 'node:test'
+import { fileURLToPath } from 'node:url'
+
+import * as esm from '../../index.mjs'
+import { Deck, PermissionRules, VERSION, parse, runCli, validate, validateSync, version } from '../../index.mjs'
+import { camel, canonical, skillMd, tempTree, write } from './helpers.mjs'
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+const require = createRequire(import.meta.url)
+
+/** A tree with `count` skills under an extra root, and an empty project/home. */
+function skillTree(count) {
+  const tree = tempTree()
+  fs.mkdirSync(path.join(tree, 'project'))
+  fs.mkdirSync(path.join(tree, 'home'))
+  for (let i = 0; i < count; i++) {
+    const name = `skill-${String(i).padStart(3, '0')}`
+    write(tree, `extra/${name}/SKILL.md`, skillMd(name, `Skill number ${i}.`, 'allowed-tools: Read Grep\n'))
+  }
+  return tree
+}
+
+/** Options that see only `tree` (never the real home or environment). */
+function isolated(tree, extra = {}) {
+  return {
+    projectDir: path.join(tree, 'project'),
+    homeDir: path.join(tree, 'home'),
+    systemRoot: tree,
+    env: {},
+    roots: [{ path: path.join(tree, 'extra'), scope: 'extra' }],
+    ...extra,
+  }
+}
+
+/** Resolves with the first event of `type` delivered to `deck`'s subscribers. */
+function nextEvent(deck, type) {
+  return new Promise((resolve) => {
+    const id = deck.subscribe((event) => {
+      if (event.type === type) {
+        deck.unsubscribe(id)
+        resolve(event)
+      }
+    })
+  })
+}
+
+describe('entry points', () => {
+  test('the ESM entry re-exports every export of the CommonJS loader', () => {
+    const cjs = require('../../index.js')
+    assert.deepEqual(Object.keys(esm).filter((k) => k !== 'default').sort(), Object.keys(cjs).sort())
+    assert.equal(esm.default, cjs)
+  })
+
+  test('the version is the engine version', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
+    assert.equal(version(), VERSION)
+    assert.equal(VERSION, pkg.version)
+  })
+
+  test('runCli runs the Rust command and returns its exit code', () => {
+    assert.equal(runCli(['--version']), 0)
+    assert.equal(runCli(['no-such-subcommand']), 2)
+  })
+
+  test('bin/skilldeck.js is the same command', () => {
+    const tree = skillTree(1)
+    const bin = path.join(ROOT, 'bin/skilldeck.js')
+    const ok = spawnSync(process.execPath, [bin, 'validate', path.join(tree, 'extra/skill-000'), '--json'], {
+      encoding: 'utf8',
+    })
+    assert.equal(ok.status, 0, ok.stderr)
+    const [report] = JSON.parse(ok.stdout)
+    assert.equal(report.valid, true)
+    assert.equal(report.name, 'skill-000')
+    const usage = spawnSync(process.execPath, [bin, 'bogus'], { encoding: 'utf8' })
+    assert.equal(usage.status, 2)
+    assert.match(usage.stderr, /bogus/)
+  })
+
+  test('index.d.ts type-checks a consumer (tsc --noEmit)', () => {
+    const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc')
+    const run = spawnSync(process.execPath, [tsc, '-p', path.join(ROOT, 'bindings-node/__test__/tsconfig.json')], {
+      encoding: 'utf8',
+    })
+    assert.equal(run.status, 0, run.stdout + run.stderr)
+  })
+})
+
+describe('async API', () => {
+  test('load() returns a Promise and resolves to the same catalog as loadSync()', async () => {
+    const tree = skillTree(3)
+    const deck = new Deck(isolated(tree))
+    const pending = deck.load()
+    assert.ok(pending instanceof Promise)
+    const catalog = await pending
+    assert.deepEqual(
+      catalog.skills.map((s) => s.id),
+      ['skill-000', 'skill-001', 'skill-002'],
+    )
+    assert.deepEqual(canonical(deck.loadSync()), canonical(catalog))
+  })
+
+  test('many concurrent load() calls on one deck and on many decks agree', async () => {
+    const tree = skillTree(20)
+    const shared = new Deck(isolated(tree))
+    const calls = []
+    for (let i = 0; i < 32; i++) calls.push(shared.load())
+    for (let i = 0; i < 16; i++) calls.push(new Deck(isolated(tree)).load())
+    const results = (await Promise.all(calls)).map((c) => JSON.stringify(c))
+    assert.equal(new Set(results).size, 1)
+    assert.equal(JSON.parse(results[0]).skills.length, 20)
+  })
+
+  test('reload() reports an added skill', async () => {
+    const tree = skillTree(1)
+    const deck = new Deck(isolated(tree))
+    await deck.load()
+    write(tree, 'extra/fresh/SKILL.md', skillMd('fresh', 'Added after the first load.'))
+    const diff = await deck.reload()
+    assert.deepEqual(diff.added, ['fresh'])
+    assert.deepEqual(canonical(diff), { added: ['fresh'], removed: [], changed: [] })
+  })
+
+  test('validate() resolves to reports and matches validateSync()', async () => {
+    const tree = skillTree(1)
+    write(tree, 'extra/Bad Name/SKILL.md', '---\nname: Bad Name\n---\nbody\n')
+    const reports = await validate(path.join(tree, 'extra'), { strict: true })
+    assert.deepEqual(canonical(reports), canonical(validateSync(path.join(tree, 'extra'), { strict: true })))
+    const byName = Object.fromEntries(reports.map((r) => [path.basename(path.dirname(r.path)), r]))
+    assert.equal(byName['skill-000'].valid, true)
+    assert.equal(byName['Bad Name'].valid, false)
+    assert.ok(byName['Bad Name'].diagnostics.some((d) => d.severity === 'error'))
+  })
+})
+
+describe('events', () => {
+  test('subscribers receive the registered event of a load', async () => {
+    const tree = skillTree(2)
+    const deck = new Deck(isolated(tree))
+    const registered = nextEvent(deck, 'registered')
+    await deck.load()
+    const event = await registered
+    assert.deepEqual(event.skills.sort(), ['skill-000', 'skill-001'])
+  })
+
+  test('subscribers receive the changed event of a reload, from a libuv thread', async () => {
+    const tree = skillTree(1)
+    const deck = new Deck(isolated(tree))
+    await deck.load()
+    const changed = nextEvent(deck, 'changed')
+    fs.rmSync(path.join(tree, 'extra/skill-000'), { recursive: true })
+    await deck.reload()
+    const event = await changed
+    assert.deepEqual(event.diff, { added: [], removed: ['skill-000'], changed: [] })
+  })
+
+  test('unsubscribe() stops delivery and reports unknown ids', async () => {
+    const tree = skillTree(1)
+    const deck = new Deck(isolated(tree))
+    const seen = []
+    const id = deck.subscribe((event) => seen.push(event.type))
+    assert.equal(typeof id, 'number')
+    assert.equal(deck.unsubscribe(id), true)
+    assert.equal(deck.unsubscribe(id), false)
+    // A subscriber registered after the first one proves delivery happened at all.
+    const registered = nextEvent(deck, 'registered')
+    await deck.load()
+    await registered
+    assert.deepEqual(seen, [])
+  })
+})
+
+describe('errors', () => {
+  const isSkillError = (code) => (err) => {
+    assert.ok(err instanceof Error, 'an Error instance')
+    assert.equal(err.code, code)
+    assert.ok('path' in err, 'has a path property')
+    return true
+  }
+
+  test('get() of an unknown id throws NOT_FOUND', () => {
+    const deck = new Deck(isolated(skillTree(1)))
+    assert.throws(() => deck.get('missing'), isSkillError('NOT_FOUND'))
+    assert.equal(deck.get('skill-000').name, 'skill-000')
+  })
+
+  test('activate() of an unknown id rejects with NOT_FOUND', async () => {
+    const deck = new Deck(isolated(skillTree(1)))
+    await assert.rejects(deck.activate('missing'), isSkillError('NOT_FOUND'))
+  })
+
+  test('bad options throw or reject with INVALID_OPTIONS', async () => {
+    const tree = skillTree(1)
+    assert.throws(
+      () => new Deck(isolated(tree, { roots: [{ path: tree, scope: 'galaxy' }] })),
+      isSkillError('INVALID_OPTIONS'),
+    )
+    assert.throws(() => new Deck(isolated(tree, { rules: { semantics: 'coin-flip' } })), isSkillError('INVALID_OPTIONS'))
+    assert.throws(() => new PermissionRules({ rules: [{ pattern: '*', decision: 'maybe' }] }), isSkillError('INVALID_OPTIONS'))
+    const deck = new Deck(isolated(tree))
+    await assert.rejects(deck.render({ format: 'haiku' }), isSkillError('INVALID_OPTIONS'))
+    assert.throws(() => deck.renderSync({ format: 'haiku' }), isSkillError('INVALID_OPTIONS'))
+    await assert.rejects(deck.activate('skill-000', { format: 'haiku' }), isSkillError('INVALID_OPTIONS'))
+  })
+
+  test('file errors carry the path: IO_ERROR and PARSE_ERROR', () => {
+    const tree = skillTree(0)
+    const missing = path.join(tree, 'nope.json')
+    assert.throws(
+      () => new Deck(isolated(tree, { profileFile: missing })),
+      (err) => isSkillError('IO_ERROR')(err) && err.path === missing,
+    )
+    const broken = write(tree, 'profile.json', '{ "name": ')
+    assert.throws(
+      () => new Deck(isolated(tree, { profileFile: broken })),
+      (err) => isSkillError('PARSE_ERROR')(err) && err.path === broken,
+    )
+  })
+})
+
+describe('objects', () => {
+  const text = [
+    '---',
+    'name: pdf',
+    'description: Extract text from PDF files.',
+    'license: MIT',
+    'allowed-tools: Read, Bash(pdftotext:*)',
+    'argument-hint: "[file]"',
+    'disable-model-invocation: false',
+    'max-thinking-tokens: 2048',
+    'timeout: 30',
+    'tags: [docs, pdf]',
+    'metadata:',
+    '  short-description: PDFs',
+    '  owner: docs-team',
+    'source: community',
+    '---',
+    '# PDF',
+    '',
+  ].join('\n')
+
+  test('parse() exposes every canonical manifest key as a camelCase getter', () => {
+    const parsed = parse(text)
+    const json = canonical(parsed)
+    assert.equal(parsed.bodyLine, json.body_line)
+    assert.ok(Object.keys(json.manifest).length >= 10, JSON.stringify(json.manifest))
+    for (const [key, value] of Object.entries(json.manifest)) {
+      assert.deepEqual(canonical(parsed.manifest[camel(key)]), value, `manifest.${camel(key)}`)
+    }
+    assert.deepEqual(parsed.manifest.extra, { source: 'community' })
+    assert.deepEqual(parsed.manifest.allowedTools, json.manifest['allowed-tools'])
+  })
+
+  test('Skill has its own fields, the manifest fields and a canonical toJSON()', async () => {
+    const tree = skillTree(0)
+    write(tree, 'extra/pdf/SKILL.md', text)
+    const deck = new Deck(isolated(tree))
+    const catalog = await deck.load()
+    const skill = catalog.get('pdf')
+    assert.ok(skill)
+    const json = canonical(skill)
+    assert.equal(skill.baseDir, json.base_dir)
+    assert.equal(skill.location, path.join(tree, 'extra/pdf/SKILL.md'))
+    assert.equal(skill.scope, 'extra')
+    assert.equal(skill.kind, json.kind)
+    assert.equal(skill.status.modelInvocable, json.status.model_invocable)
+    assert.deepEqual(canonical(skill.status), json.status)
+    assert.deepEqual(canonical(skill.manifest), json.manifest)
+    for (const [key, value] of Object.entries(json.manifest)) {
+      if (key === 'name' || key === 'description') continue
+      assert.deepEqual(canonical(skill[camel(key)]), value, `skill.${camel(key)}`)
+    }
+    assert.equal(catalog.get('absent'), null)
+    assert.equal(catalog.length, catalog.skills.length)
+    assert.deepEqual(canonical(catalog).skills[0], json)
+  })
+
+  test('PermissionRules evaluates both semantics and serialises canonically', () => {
+    const spec = {
+      semantics: 'last-match',
+      rules: [
+        { pattern: '*', decision: 'deny' },
+        { pattern: 'pdf', decision: 'allow' },
+      ],
+      agents: { build: [{ pattern: 'pdf', decision: 'ask' }] },
+    }
+    const lastMatch = new PermissionRules(spec)
+    assert.equal(lastMatch.evaluate('pdf'), 'allow')
+    assert.equal(lastMatch.evaluate('pdf', 'build'), 'ask')
+    assert.equal(lastMatch.evaluate('other'), 'deny')
+    assert.equal(lastMatch.toolDisabled(), false)
+    assert.deepEqual(canonical(lastMatch), spec)
+    const denyFirst = new PermissionRules({ ...spec, semantics: 'deny-first' })
+    assert.equal(denyFirst.semantics, 'deny-first')
+    assert.equal(denyFirst.evaluate('pdf'), 'deny')
+    assert.equal(denyFirst.toolDisabled(), true)
+    assert.equal(new PermissionRules().evaluate('x'), 'ask')
+  })
+
+  test('a PermissionRules object and its JSON shape configure a Deck the same way', async () => {
+    const tree = skillTree(2)
+    const spec = { semantics: 'last-match', rules: [{ pattern: 'skill-001', decision: 'deny' }] }
+    const fromJson = await new Deck(isolated(tree, { rules: spec })).load()
+    const fromObject = await new Deck(isolated(tree, { rules: new PermissionRules(spec) })).load()
+    assert.deepEqual(canonical(fromObject), canonical(fromJson))
+    assert.equal(fromJson.get('skill-001').status.permission, 'deny')
+    assert.deepEqual(
+      fromJson.listed().map((s) => s.id),
+      ['skill-000'],
+    )
+  })
+})

@@ -1,0 +1,82 @@
+// A small consumer of the published types, compiled with `tsc --noEmit` (never run): it
+// breaks when index.d.ts drifts from what an agent host writes against it.
+import {
+  Deck,
+  PermissionRules,
+  parse,
+  validate,
+  VERSION,
+  type Activation,
+  type Catalog,
+  type Decision,
+  type ErrorCode,
+  type SkillError,
+  type SkillEvent,
+} from 'skilldeck'
+
+export interface SkillTool {
+  name: 'skill'
+  description: string
+  parameters: { type: 'object'; properties: Record<string, { type: 'string'; description: string }>; required: string[] }
+}
+
+export async function systemPrompt(projectDir: string): Promise<{ prompt: string; tool: SkillTool }> {
+  const deck = new Deck({
+    profile: 'claude-code',
+    projectDir,
+    roots: ['extra-skills', { path: 'vendor', scope: 'extra', pattern: '**/SKILL.md' }],
+    rules: { semantics: 'deny-first', rules: [{ pattern: 'internal-*', decision: 'deny' }] },
+    hideUnavailable: true,
+  })
+  const catalog: Catalog = await deck.load()
+  const names: string[] = catalog.modelVisible().map((s) => s.name)
+  const rendered = await deck.render({ format: 'xml', budgetChars: 8000 })
+  const cut: number = rendered.report.truncated.reduce((n, t) => n + t.charsRemoved, 0)
+  const tool: SkillTool = {
+    name: 'skill',
+    description: `Load a skill's instructions. Available: ${names.join(', ')} (${cut} chars trimmed)`,
+    parameters: {
+      type: 'object',
+      properties: { name: { type: 'string', description: 'skill name' }, args: { type: 'string', description: 'arguments' } },
+      required: ['name'],
+    },
+  }
+  return { prompt: `You are helpful.\n\n${rendered.text}`, tool }
+}
+
+export async function onToolCall(deck: Deck, name: string, args: string): Promise<string> {
+  try {
+    const activation: Activation = await deck.activate(name, { args, format: 'opencode', vars: { USER: 'me' } })
+    return activation.text
+  } catch (e) {
+    const err = e as SkillError
+    const code: ErrorCode = err.code
+    const where: string | null = err.path
+    return `skill failed: ${code}${where ? ` (${where})` : ''}`
+  }
+}
+
+export function inspect(deck: Deck): number {
+  const id: number = deck.subscribe((event: SkillEvent) => {
+    if (event.type === 'changed') {
+      const added: string[] = event.diff.added
+      void added
+    }
+  })
+  const skill = deck.get('pdf')
+  const tools: string[] = skill.allowedTools
+  const permission: Decision = skill.status.permission
+  const extra: Record<string, unknown> = skill.extra
+  const timeout: number | null = skill.timeout
+  const json = skill.toJSON()
+  void [tools, permission, extra, timeout, json, VERSION]
+  deck.unsubscribe(id)
+  const decision: Decision = new PermissionRules({ rules: [{ pattern: '*', decision: 'ask' }] }).evaluate('pdf', 'build')
+  void decision
+  return parse('---\nname: a\n---\n').bodyLine ?? 0
+}
+
+export async function check(path: string): Promise<boolean> {
+  const reports = await validate(path, { strict: true })
+  return reports.every((r) => r.valid && r.diagnostics.every((d) => d.severity !== 'error'))
+}

@@ -1,0 +1,77 @@
+//! Node.js binding of skilldeck (the `skilldeck` npm package), built with napi-rs.
+//!
+//! Thin by design: every behaviour comes from the `skilldeck` core crate. This crate converts
+//! options and results, maps core errors to JS errors carrying `code`/`path`, and runs long
+//! calls as `AsyncTask`s on the libuv pool.
+
+mod deck;
+mod error;
+mod manifest;
+mod model;
+mod options;
+mod permissions;
+mod task;
+
+use crate::model::{Parsed, ValidationReport};
+use crate::options::ValidateOptions;
+use crate::task::CoreTask;
+use napi::bindgen_prelude::*;
+use napi_derive::napi;
+use std::path::PathBuf;
+
+/// The engine version (the same in every binding).
+#[napi]
+pub const VERSION: &str = skilldeck::VERSION;
+
+/// The engine version (the same in every binding).
+#[napi]
+pub fn version() -> String {
+    skilldeck::VERSION.to_string()
+}
+
+/// Parse the text of a SKILL.md. Never throws: problems are diagnostics.
+#[napi]
+pub fn parse(text: String) -> Parsed {
+    Parsed {
+        inner: skilldeck::parse(&text),
+    }
+}
+
+fn validate_options(options: Option<ValidateOptions>) -> skilldeck::ValidateOptions {
+    options.map(ValidateOptions::into_core).unwrap_or_default()
+}
+
+fn reports(list: Vec<skilldeck::ValidationReport>) -> Vec<ValidationReport> {
+    list.into_iter()
+        .map(|inner| ValidationReport { inner })
+        .collect()
+}
+
+/// Validate a skill directory, a SKILL.md, or every skill below a directory, on the libuv pool.
+#[napi(ts_return_type = "Promise<ValidationReport[]>")]
+pub fn validate(
+    path: String,
+    options: Option<ValidateOptions>,
+) -> AsyncTask<CoreTask<Vec<skilldeck::ValidationReport>, Vec<ValidationReport>>> {
+    let options = validate_options(options);
+    CoreTask::spawn(
+        move || Ok(skilldeck::validate(&PathBuf::from(path), &options)),
+        reports,
+    )
+}
+
+/// `validate()` on the calling thread.
+#[napi]
+pub fn validate_sync(path: String, options: Option<ValidateOptions>) -> Vec<ValidationReport> {
+    reports(skilldeck::validate(
+        &PathBuf::from(path),
+        &validate_options(options),
+    ))
+}
+
+/// Run the `skilldeck` command with `argv` (without the program name); returns the exit
+/// code. Output goes to the process's stdout/stderr, exactly as the Rust binary's.
+#[napi]
+pub fn run_cli(argv: Vec<String>) -> i32 {
+    skilldeck_cli::run(std::iter::once("skilldeck".to_string()).chain(argv))
+}

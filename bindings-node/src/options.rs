@@ -1,0 +1,213 @@
+//! Option objects as JS callers write them (camelCase, everything optional) and their
+//! conversion into the core option types. Defaults are the core's own `Default`s.
+
+use crate::permissions::PermissionRules;
+use napi::bindgen_prelude::*;
+use napi_derive::napi;
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+
+/// An extra root: a directory, its scope and the glob that finds SKILL.md files below it.
+#[napi(object)]
+pub struct RootSpec {
+    pub path: String,
+    /// `managed`, `admin`, `system`, `project`, `user`, `plugin` or `extra` (default).
+    #[napi(ts_type = "'managed' | 'admin' | 'system' | 'project' | 'user' | 'plugin' | 'extra'")]
+    pub scope: Option<String>,
+    /// Glob relative to `path`; default `**/SKILL.md`.
+    pub pattern: Option<String>,
+}
+
+/// Options of `new Deck(...)`, mirroring the core `DeckOptions`.
+// napi-derive names the lifetime of borrowed fields `'_javascript_function_scope` in the
+// impls it generates, so the struct must use that exact name.
+#[napi(object, object_to_js = false)]
+pub struct DeckOptions<'_javascript_function_scope> {
+    /// Built-in profile: `universal` (default), `agentskills`, `claude-code`, `codex`, `opencode`, `kode`.
+    pub profile: Option<String>,
+    /// A custom profile file (TOML or JSON); overrides `profile`.
+    pub profile_file: Option<String>,
+    /// The agent's working directory (default `.`).
+    pub project_dir: Option<String>,
+    /// Home directory (default: `HOME` from `env`).
+    pub home_dir: Option<String>,
+    /// Environment seen by the profile (default: the process environment).
+    pub env: Option<HashMap<String, String>>,
+    /// Prefix for absolute system directories such as `/etc/codex` (default `/`).
+    pub system_root: Option<String>,
+    /// Extra roots (paths, or `{ path, scope, pattern }`), lowest precedence.
+    pub roots: Option<Vec<Either<String, RootSpec>>>,
+    /// Permission rules: a `PermissionRules` object or its JSON shape
+    /// `{ semantics, rules: [{ pattern, decision }], agents }`.
+    #[napi(ts_type = "PermissionRules | PermissionRulesJson")]
+    pub rules: Option<
+        Either<&'_javascript_function_scope PermissionRules, Object<'_javascript_function_scope>>,
+    >,
+    /// Agent whose per-agent permission rules apply.
+    pub agent: Option<String>,
+    /// Ids, paths or globs to force on.
+    pub enable: Option<Vec<String>>,
+    /// Ids, paths or globs to switch off.
+    pub disable: Option<Vec<String>>,
+    /// Hide skills whose `os`/`requires` are unmet instead of listing them as unavailable.
+    pub hide_unavailable: Option<bool>,
+    /// Read host settings files (default true).
+    pub read_host_settings: Option<bool>,
+    /// Include Claude Code-style nested `.claude/skills` below the project directory.
+    pub nested: Option<bool>,
+}
+
+impl DeckOptions<'_> {
+    pub fn into_core(self, env: &Env) -> skilldeck::Result<skilldeck::DeckOptions> {
+        let defaults = skilldeck::DeckOptions::default();
+        let roots = self
+            .roots
+            .unwrap_or_default()
+            .into_iter()
+            .map(root_spec)
+            .collect::<skilldeck::Result<Vec<_>>>()?;
+        let rules = match self.rules {
+            None => None,
+            Some(Either::A(rules)) => Some(rules.inner.clone()),
+            // Straight into the core type: its serde form is the canonical JSON shape.
+            Some(Either::B(json)) => Some(env.from_js_value(json).map_err(|e| {
+                skilldeck::Error::invalid_options(format!("rules: {}; {RULES_SHAPE}", e.reason))
+            })?),
+        };
+        Ok(skilldeck::DeckOptions {
+            profile: self.profile.unwrap_or(defaults.profile),
+            profile_file: self.profile_file.map(PathBuf::from),
+            project_dir: self
+                .project_dir
+                .map(PathBuf::from)
+                .unwrap_or(defaults.project_dir),
+            home_dir: self.home_dir.map(PathBuf::from),
+            env: self.env.map(|env| env.into_iter().collect()),
+            system_root: self.system_root.map(PathBuf::from),
+            roots,
+            rules,
+            agent: self.agent,
+            enable: self.enable.unwrap_or_default(),
+            disable: self.disable.unwrap_or_default(),
+            hide_unavailable: self.hide_unavailable.unwrap_or(defaults.hide_unavailable),
+            read_host_settings: self
+                .read_host_settings
+                .unwrap_or(defaults.read_host_settings),
+            nested: self.nested.unwrap_or(defaults.nested),
+        })
+    }
+}
+
+fn root_spec(root: Either<String, RootSpec>) -> skilldeck::Result<skilldeck::RootSpec> {
+    Ok(match root {
+        Either::A(path) => skilldeck::RootSpec::new(path),
+        Either::B(spec) => skilldeck::RootSpec {
+            path: PathBuf::from(spec.path),
+            scope: match spec.scope {
+                Some(scope) => scope.parse()?,
+                None => skilldeck::Scope::Extra,
+            },
+            pattern: spec.pattern,
+        },
+    })
+}
+
+const RULES_SHAPE: &str = "expected { semantics: \"last-match\" | \"deny-first\", rules: [{ pattern, decision }], agents: { name: [rules] } }";
+
+/// Read the canonical `PermissionRules` JSON shape.
+pub fn rules_from_json(json: serde_json::Value) -> skilldeck::Result<skilldeck::PermissionRules> {
+    serde_json::from_value(json)
+        .map_err(|e| skilldeck::Error::invalid_options(format!("rules: {e}; {RULES_SHAPE}")))
+}
+
+/// Options of `deck.render(...)`.
+#[napi(object)]
+pub struct RenderOptions {
+    /// `xml` (default), `skills-ref`, `opencode`, `opencode-tool`, `codex`, `claude-code`, `kode`, `markdown`.
+    #[napi(
+        ts_type = "'xml' | 'skills-ref' | 'opencode' | 'opencode-tool' | 'codex' | 'claude-code' | 'kode' | 'markdown'"
+    )]
+    pub format: Option<String>,
+    /// Character budget for the whole text.
+    pub budget_chars: Option<u32>,
+    /// Token budget (about 4 characters per token).
+    pub budget_tokens: Option<u32>,
+    /// Agent whose permission rules apply (default: the deck's).
+    pub agent: Option<String>,
+    /// Usage counts by skill id (least used lose their descriptions first).
+    pub usage: Option<HashMap<String, u32>>,
+}
+
+impl RenderOptions {
+    pub fn into_core(self) -> skilldeck::Result<skilldeck::RenderOptions> {
+        Ok(skilldeck::RenderOptions {
+            format: match self.format {
+                Some(format) => format.parse()?,
+                None => skilldeck::RenderFormat::default(),
+            },
+            budget_chars: self.budget_chars.map(|n| n as usize),
+            budget_tokens: self.budget_tokens.map(|n| n as usize),
+            agent: self.agent,
+            usage: self
+                .usage
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(id, n)| (id, u64::from(n)))
+                .collect::<BTreeMap<_, _>>(),
+        })
+    }
+}
+
+/// Options of `deck.activate(id, ...)`.
+#[napi(object)]
+pub struct ActivateOptions {
+    /// The raw argument string (`$ARGUMENTS`).
+    pub args: Option<String>,
+    /// Variables for `${NAME}` placeholders.
+    pub vars: Option<HashMap<String, String>>,
+    /// `raw` (default), `opencode`, `codex`, `kode`.
+    #[napi(ts_type = "'raw' | 'opencode' | 'codex' | 'kode'")]
+    pub format: Option<String>,
+    /// Agent activating the skill.
+    pub agent: Option<String>,
+    /// Session id for `${CLAUDE_SESSION_ID}`.
+    pub session_id: Option<String>,
+}
+
+impl ActivateOptions {
+    pub fn into_core(self) -> skilldeck::Result<skilldeck::ActivateOptions> {
+        let format = match self.format {
+            // The core enum's serde names are the public names; reuse them instead of a table.
+            Some(name) => {
+                serde_json::from_value(serde_json::Value::String(name.clone())).map_err(|_| {
+                    skilldeck::Error::invalid_options(format!(
+                        "unknown activation format `{name}` (expected raw, opencode, codex or kode)"
+                    ))
+                })?
+            }
+            None => skilldeck::ActivationFormat::default(),
+        };
+        Ok(skilldeck::ActivateOptions {
+            args: self.args.unwrap_or_default(),
+            vars: self.vars.unwrap_or_default().into_iter().collect(),
+            format,
+            agent: self.agent,
+            session_id: self.session_id,
+        })
+    }
+}
+
+/// Options of `validate(path, ...)`.
+#[napi(object)]
+pub struct ValidateOptions {
+    /// Spec conformance (skills-ref 0.1.1) instead of host leniency.
+    pub strict: Option<bool>,
+}
+
+impl ValidateOptions {
+    pub fn into_core(self) -> skilldeck::ValidateOptions {
+        skilldeck::ValidateOptions {
+            strict: self.strict.unwrap_or(false),
+        }
+    }
+}
