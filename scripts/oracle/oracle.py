@@ -1,0 +1,401 @@
+#!/usr/bin/env python3
+"""Run the real agent hosts (OpenCode, Codex, openskills) on a conformance vector's tree.
+
+A developer tool, not part of ./scripts/test: it needs the pinned host binaries from npm
+(`oracle.py install`) and answers "what does the host itself find here?" so the vectors under
+tests/vectors/*/oracle-* stay tied to real behaviour. See tests/ORACLES.md.
+
+    oracle.py install                   # npm-install the pinned hosts into $ORACLE_DIR
+    oracle.py run VECTOR_DIR...         # print what the host finds (normalised JSON)
+    oracle.py check VECTOR_DIR...       # compare the host with each vector's `expected`
+    oracle.py record VECTOR_DIR...      # write expected skills + oracle.txt from the host
+
+Only the standard library is used. Everything runs in a scratch copy of the vector's tree
+with a temporary HOME and a cleared environment; network access is pointed at a closed
+local port so a host that tries to phone home fails at once instead of hanging.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+# Pinned host versions: the vectors record what exactly these versions do.
+OPENCODE_VERSION = "1.18.33"
+CODEX_VERSION = "0.169.0"
+OPENSKILLS_VERSION = "1.5.0"
+
+ORACLE_DIR = Path(os.environ.get("ORACLE_DIR", "/tmp/oracles"))
+HOST_TIMEOUT = 120
+
+# A closed port: connection refused immediately, so no host waits on the network.
+DEAD_PROXY = "http://127.0.0.1:9"
+OFFLINE_ENV = {
+    "HTTP_PROXY": DEAD_PROXY,
+    "HTTPS_PROXY": DEAD_PROXY,
+    "http_proxy": DEAD_PROXY,
+    "https_proxy": DEAD_PROXY,
+    "ALL_PROXY": DEAD_PROXY,
+    "npm_config_registry": DEAD_PROXY + "/",
+    "npm_config_offline": "true",
+    # Switches that only concern start-up chores, never skill discovery.
+    "OPENCODE_DISABLE_AUTOUPDATE": "1",
+    "OPENCODE_DISABLE_MODELS_FETCH": "1",
+    "OPENCODE_DISABLE_LSP_DOWNLOAD": "1",
+    "OPENCODE_DISABLE_SHARE": "1",
+}
+
+# Codex's scope names, mapped onto skilldeck's `Scope`. `system` (its bundled skills written
+# to $CODEX_HOME/skills/.system on first start) is dropped: not ours to reproduce.
+CODEX_SCOPES = {"repo": "project", "user": "user", "admin": "admin"}
+
+
+def bin_path(name: str) -> Path:
+    return ORACLE_DIR / "node_modules" / ".bin" / name
+
+
+def install() -> None:
+    ORACLE_DIR.mkdir(parents=True, exist_ok=True)
+    subprocess.run(
+        [
+            "npm",
+            "install",
+            "--no-audit",
+            "--no-fund",
+            "--prefix",
+            str(ORACLE_DIR),
+            f"opencode-ai@{OPENCODE_VERSION}",
+            f"@openai/codex@{CODEX_VERSION}",
+            f"openskills@{OPENSKILLS_VERSION}",
+        ],
+        check=True,
+    )
+    for name in ("opencode", "codex", "openskills"):
+        out = subprocess.run(
+            [str(bin_path(name)), "--version"], capture_output=True, text=True, timeout=60
+        )
+        print(f"{name}: {out.stdout.strip() or out.stderr.strip()}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Materialising a vector (same steps as the conformance runners, tests/README.md)
+# ---------------------------------------------------------------------------------------------
+
+
+def load_case(vector: Path) -> dict:
+    return json.loads((vector / "case.json").read_text())
+
+
+def materialise(vector: Path, case: dict, scratch: Path) -> Path:
+    """Copy tree/ and apply setup. A `.git` directory becomes `git init`: OpenCode only
+    accepts a directory as the repository root when `git rev-parse` succeeds there (an empty
+    `.git` makes it walk on to `/`), while the runners can only create an empty `.git`.
+    ORACLE_EMPTY_GIT=1 keeps the empty directory, to compare the two."""
+    tree = scratch / "t"
+    if (vector / "tree").is_dir():
+        shutil.copytree(vector / "tree", tree, symlinks=True)
+    else:
+        tree.mkdir()
+    tree = tree.resolve()
+    setup = case.get("setup") or {}
+    for rel in setup.get("mkdir", []):
+        path = tree / rel
+        if path.name == ".git" and not os.environ.get("ORACLE_EMPTY_GIT"):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            subprocess.run(["git", "init", "-q", str(path.parent)], check=True)
+        else:
+            path.mkdir(parents=True, exist_ok=True)
+    for link in setup.get("symlinks", []):
+        at = tree / link["link"]
+        at.parent.mkdir(parents=True, exist_ok=True)
+        os.symlink(link["target"], at)
+    return tree
+
+
+def deck_paths(tree: Path, deck: dict) -> tuple[Path, Path, dict]:
+    project = tree / deck.get("project_dir", "project")
+    home = tree / deck.get("home_dir", "home")
+    env = {k: str(v).replace("<tree>", str(tree)) for k, v in (deck.get("env") or {}).items()}
+    return project, home, env
+
+
+def host_env(home: Path, extra: dict) -> dict:
+    env = {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": str(home),
+        "LANG": "C.UTF-8",
+    }
+    env.update(OFFLINE_ENV)
+    env.update(extra)
+    return env
+
+
+def normalise(value, tree: Path):
+    if isinstance(value, str):
+        return value.replace(str(tree), "<tree>")
+    if isinstance(value, list):
+        return [normalise(v, tree) for v in value]
+    if isinstance(value, dict):
+        return {k: normalise(v, tree) for k, v in value.items()}
+    return value
+
+
+# ---------------------------------------------------------------------------------------------
+# Hosts
+# ---------------------------------------------------------------------------------------------
+
+
+def run_opencode(tree: Path, deck: dict) -> dict:
+    project, home, env = deck_paths(tree, deck)
+    home.mkdir(parents=True, exist_ok=True)
+    cmd = [str(bin_path("opencode")), "debug", "skill", "--pure"]
+    out = subprocess.run(
+        cmd,
+        cwd=project,
+        env=host_env(home, env),
+        capture_output=True,
+        text=True,
+        timeout=HOST_TIMEOUT,
+    )
+    if out.returncode != 0:
+        raise RuntimeError(f"opencode failed ({out.returncode}): {out.stderr[-2000:]}")
+    skills = []
+    for item in json.loads(out.stdout):
+        if item.get("location") == "<built-in>":
+            continue  # customize-opencode, compiled into the binary
+        skill = {"name": item["name"], "location": item["location"]}
+        if "description" in item:
+            skill["description"] = item["description"]
+        skills.append(skill)
+    # `debug skill` prints skills in the order their parses finished (concurrent, so not
+    # stable); the host's own listing (`Skill.available`, the prompt) sorts by name.
+    skills.sort(key=lambda s: s["name"])
+    return {
+        "host": f"opencode {OPENCODE_VERSION}",
+        "command": "opencode debug skill --pure",
+        "skills": skills,
+        "errors": [],
+    }
+
+
+def codex_rpc(project: Path, env: dict, requests: list[dict]) -> dict:
+    """Speak JSON-RPC (one object per line) to `codex app-server`; returns responses by id."""
+    proc = subprocess.Popen(
+        [str(bin_path("codex")), "app-server"],
+        cwd=project,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    responses: dict = {}
+    try:
+        assert proc.stdin and proc.stdout
+        init = {
+            "jsonrpc": "2.0",
+            "id": 0,
+            "method": "initialize",
+            "params": {"clientInfo": {"name": "skilldeck-oracle", "version": "0.1"}},
+        }
+        proc.stdin.write(json.dumps(init) + "\n")
+        proc.stdin.flush()
+        wanted = {0}
+        sent_rest = False
+        for line in proc.stdout:
+            msg = json.loads(line)
+            if "id" in msg and msg["id"] in wanted:
+                responses[msg["id"]] = msg
+                wanted.discard(msg["id"])
+            if 0 in responses and not sent_rest:
+                sent_rest = True
+                proc.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "initialized"}) + "\n")
+                for req in requests:
+                    wanted.add(req["id"])
+                    proc.stdin.write(json.dumps({"jsonrpc": "2.0", **req}) + "\n")
+                proc.stdin.flush()
+            if sent_rest and not wanted:
+                break
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+    return responses
+
+
+def run_codex(tree: Path, deck: dict) -> dict:
+    project, home, env = deck_paths(tree, deck)
+    home.mkdir(parents=True, exist_ok=True)
+    params = {"cwds": [str(project)], "forceReload": True}
+    responses = codex_rpc(
+        project, host_env(home, env), [{"id": 1, "method": "skills/list", "params": params}]
+    )
+    resp = responses.get(1)
+    if not resp or "result" not in resp:
+        raise RuntimeError(f"codex skills/list failed: {resp}")
+    skills, errors = [], []
+    for entry in resp["result"]["data"]:
+        for item in entry["skills"]:
+            if item["scope"] == "system":
+                continue
+            skills.append(
+                {
+                    "name": item["name"],
+                    "description": item["description"],
+                    "location": item["path"],
+                    "scope": CODEX_SCOPES.get(item["scope"], item["scope"]),
+                    "enabled": item.get("enabled"),
+                }
+            )
+        errors.extend({"path": e["path"], "message": e["message"]} for e in entry["errors"])
+    return {
+        "host": f"codex {CODEX_VERSION}",
+        "command": "codex app-server: initialize, initialized, skills/list "
+        + json.dumps({"cwds": ["<project>"], "forceReload": True}),
+        "skills": skills,
+        "errors": errors,
+    }
+
+
+HOSTS = {"opencode": run_opencode, "codex": run_codex}
+
+
+def run_vector(vector: Path) -> tuple[dict, dict]:
+    case = load_case(vector)
+    deck = case["input"]["deck"]
+    profile = deck.get("profile", "universal")
+    if profile not in HOSTS:
+        raise SystemExit(f"{vector}: no oracle for profile `{profile}`")
+    with tempfile.TemporaryDirectory(prefix="skilldeck-oracle-") as scratch:
+        tree = materialise(vector, case, Path(scratch))
+        result = HOSTS[profile](tree, deck)
+        return case, normalise(result, tree)
+
+
+# ---------------------------------------------------------------------------------------------
+# Comparing with and recording into vectors
+# ---------------------------------------------------------------------------------------------
+
+
+def expected_skill_view(result: dict) -> list[dict]:
+    """What the host pins down, in the fields a vector may name."""
+    return [{k: s[k] for k in ("name", "location")} for s in result["skills"]]
+
+
+def compare(case: dict, result: dict) -> list[str]:
+    problems = []
+    expected = case.get("expected", {}).get("skills")
+    if expected is None:
+        return ["vector has no expected.skills"]
+    got = expected_skill_view(result)
+    if len(expected) != len(got):
+        problems.append(f"host finds {len(got)} skills, vector expects {len(expected)}")
+    for i, (exp, act) in enumerate(zip(expected, got)):
+        for key in ("name", "location"):
+            if key in exp and exp[key] != act[key]:
+                problems.append(f"skills[{i}].{key}: vector {exp[key]!r}, host {act[key]!r}")
+        host_scope = result["skills"][i].get("scope")
+        if host_scope and "scope" in exp and exp["scope"] != host_scope:
+            problems.append(f"skills[{i}].scope: vector {exp['scope']!r}, host {host_scope!r}")
+    return problems
+
+
+def oracle_text(result: dict) -> str:
+    lines = [
+        f"host: {result['host']}",
+        f"command: {result['command']}",
+        "environment: HOME=<tree>/home (or input.deck.home_dir), XDG_*/OPENCODE_CONFIG_DIR/"
+        "CODEX_HOME cleared unless input.deck.env sets them, cwd = project dir;",
+        "  setup.mkdir `.git` entries were made with `git init`.",
+        "skills found (name, scope, location):",
+    ]
+    for s in result["skills"]:
+        scope = s.get("scope", "-")
+        lines.append(f"  {s['name']}  [{scope}]  {s['location']}")
+    if not result["skills"]:
+        lines.append("  (none)")
+    lines.append("errors reported by the host:")
+    for e in result["errors"]:
+        lines.append(f"  {e['path']}: {e['message']}")
+    if not result["errors"]:
+        lines.append("  (none)")
+    return "\n".join(lines) + "\n"
+
+
+def dump_json(value, indent: int = 0) -> str:
+    """Indented JSON that keeps small flat objects (one skill, one symlink) on one line."""
+    pad = "  " * indent
+    flat = isinstance(value, dict) and all(
+        not isinstance(v, (dict, list)) or (isinstance(v, dict) and len(json.dumps(v)) < 60)
+        for v in value.values()
+    )
+    if not isinstance(value, (dict, list)) or (flat and len(json.dumps(value)) < 100):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        if not value or all(not isinstance(v, (dict, list)) for v in value):
+            return json.dumps(value, ensure_ascii=False)
+        items = [pad + "  " + dump_json(v, indent + 1) for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + pad + "]"
+    items = [
+        pad + "  " + json.dumps(k) + ": " + dump_json(v, indent + 1) for k, v in value.items()
+    ]
+    return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+
+
+def record(vector: Path, case: dict, result: dict) -> None:
+    """Write oracle.txt and replace expected.skills with the host's answer. Fields the host
+    does not report (scope for OpenCode, status flags) are kept from the vector as the author
+    wrote them, matched by location; other expected keys (shadowed) are left alone."""
+    (vector / "oracle.txt").write_text(oracle_text(result))
+    old = {s.get("location"): s for s in case.get("expected", {}).get("skills", [])}
+    skills = []
+    for s in result["skills"]:
+        entry = {"name": s["name"], "location": s["location"]}
+        if "scope" in s:
+            entry["scope"] = s["scope"]
+        for key, value in old.get(s["location"], {}).items():
+            entry.setdefault(key, value)
+        skills.append(entry)
+    expected = case.setdefault("expected", {})
+    expected["profile"] = case["input"]["deck"]["profile"]
+    expected["skills"] = skills
+    (vector / "case.json").write_text(dump_json(case) + "\n")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("install")
+    for name in ("run", "check", "record"):
+        p = sub.add_parser(name)
+        p.add_argument("vectors", nargs="+", type=Path)
+    args = parser.parse_args()
+    if args.cmd == "install":
+        install()
+        return 0
+    failed = 0
+    for vector in args.vectors:
+        case, result = run_vector(vector)
+        if args.cmd == "run":
+            print(f"== {vector}")
+            print(json.dumps(result, indent=2, ensure_ascii=False))
+        elif args.cmd == "record":
+            record(vector, case, result)
+            print(f"recorded {vector}: {[s['name'] for s in result['skills']]}")
+        else:
+            problems = compare(case, result)
+            status = "ok" if not problems else "MISMATCH"
+            print(f"{status:8} {vector}")
+            for p in problems:
+                print(f"         {p}")
+            failed += bool(problems)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
