@@ -118,13 +118,9 @@ def in_process(cmd, env, cwd, timeout=3600):
 
 
 def find_node_binding():
-    """The built Node addon's entry point, if the Node binding has been built."""
-    for cand in [REPO / "bindings-node" / "index.js", REPO / "index.js",
-                 REPO / "bindings-node" / "index.cjs"]:
-        if cand.exists():
-            return cand
-    nodes = sorted(REPO.glob("bindings-node/*.node")) + sorted(REPO.glob("*.node"))
-    return nodes[0] if nodes else None
+    """The release Node addon ./scripts/bench copied under bench/.work, if it was built."""
+    addon = WORK / "node-binding" / "skilldeck.node"
+    return addon if addon.exists() else None
 
 
 def measure(n, args):
@@ -199,6 +195,8 @@ def measure(n, args):
     node_env = dict(env)
     if node_entry:
         node_env["SKILLDECK_NODE"] = str(node_entry)
+    else:
+        node_env.pop("SKILLDECK_NODE", None)
     attempt("node-binding", lambda: in_process(
         ["node", str(BENCH / "peers" / "skilldeck_node.mjs"), str(manifest), str(runs)],
         node_env, project))

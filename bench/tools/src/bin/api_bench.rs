@@ -103,14 +103,16 @@ fn main() {
         eprintln!("usage: api-bench --corpus DIR [--runs R] [--reloads K]");
         std::process::exit(2);
     };
-    let layout = Layout::new(corpus);
-    let manifest: serde_json::Value = std::fs::read_to_string(layout.manifest_path())
+    let manifest: serde_json::Value = std::fs::read_to_string(Layout::new(corpus).manifest_path())
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok())
         .unwrap_or_else(|| {
             eprintln!("api-bench: no corpus.json in {corpus}; run corpus-gen first");
             std::process::exit(2)
         });
+    // The manifest's absolute base: project-dir ancestry (repository root detection) must
+    // not depend on the current directory.
+    let layout = Layout::new(manifest["base"].as_str().unwrap_or(corpus));
     let touch_path = manifest["touch"].as_str().map(PathBuf::from);
 
     // Cold: a fresh Deck each time (no cache), one warm-up run not counted.
