@@ -192,19 +192,67 @@ impl Deck {
 
     /// Render the model-visible skills.
     pub fn render(&self, options: &RenderOptions) -> Result<Rendered> {
-        render::render(self.catalog()?.as_ref(), options)
+        self.render_with_counter(options, None)
+    }
+
+    /// [`Deck::render`] counting tokens with `counter` (for `budget_tokens`) instead of the
+    /// 4-characters-per-token approximation. When `options.agent` differs from the deck's
+    /// agent, permissions are evaluated for that agent.
+    pub fn render_with_counter(
+        &self,
+        options: &RenderOptions,
+        counter: Option<render::TokenCounter<'_>>,
+    ) -> Result<Rendered> {
+        let catalog = self.catalog()?;
+        let deck_agent = self.inner.options.agent.as_deref();
+        match options.agent.as_deref() {
+            Some(agent) if Some(agent) != deck_agent => {
+                let mut for_agent = (*catalog).clone();
+                let rules = self.permission_rules();
+                crate::filter::apply_permissions(&mut for_agent, &rules, Some(agent));
+                render::render_with_counter(&for_agent, options, counter)
+            }
+            _ => render::render_with_counter(&catalog, options, counter),
+        }
+    }
+
+    /// The permission rules in force: the host settings of the profile, then `options.rules`.
+    pub fn permission_rules(&self) -> crate::permissions::PermissionRules {
+        let host = crate::filter::HostRules::read(&self.inner.options);
+        crate::filter::effective_rules(&self.inner.options, &host)
     }
 
     /// Activate a skill: permission check, body load, substitution, formatting.
     pub fn activate(&self, id: &str, options: &ActivateOptions) -> Result<Activation> {
+        self.activate_with(id, options, &activate::expand::Expansions::default())
+    }
+
+    /// [`Deck::activate`] with opt-in expansions of `` !`cmd` `` blocks and `@file`
+    /// references (see [`activate::activate_with`]). A skill denied for the agent fails with
+    /// [`Error::PermissionDenied`] naming the rule.
+    pub fn activate_with(
+        &self,
+        id: &str,
+        options: &ActivateOptions,
+        expansions: &activate::expand::Expansions<'_>,
+    ) -> Result<Activation> {
         let skill = self.get(id)?;
-        let activation = activate::activate(&skill, &self.inner.options.project_dir, options)?;
+        let agent = options
+            .agent
+            .clone()
+            .or_else(|| self.inner.options.agent.clone());
+        let rules = self.permission_rules();
+        if let Some(rule) = crate::filter::denying_rule(&rules, &skill.id, agent.as_deref()) {
+            return Err(Error::PermissionDenied {
+                id: skill.id.clone(),
+                rule,
+            });
+        }
+        let activation =
+            activate::activate_with(&skill, &self.inner.inputs.project, options, expansions)?;
         self.emit(&Event::Activated {
             id: skill.id.clone(),
-            agent: options
-                .agent
-                .clone()
-                .or_else(|| self.inner.options.agent.clone()),
+            agent,
         });
         Ok(activation)
     }

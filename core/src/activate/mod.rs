@@ -1,0 +1,281 @@
+//! Activation: load one skill's body (only now), substitute arguments and variables
+//! ([`substitute`]), optionally expand commands and file references ([`expand`], opt-in),
+//! and format it the way the host expects.
+//!
+//! Formats:
+//! - `raw`: the body after substitution;
+//! - `opencode`: OpenCode's `<skill_content name="…">` (heading, body, base directory as a
+//!   `file://` URL, the relative-paths note, `<skill_files>` with up to 10 files);
+//! - `codex`: Codex's `<skill>` item with `<name>` and `<path>` (Codex itself injects the
+//!   whole file; we inject the substituted body);
+//! - `kode`: Kode's (and Claude Code's) `Base directory for this skill: …` prompt.
+
+pub mod expand;
+pub mod substitute;
+
+use crate::catalog::Skill;
+use crate::error::Result;
+use crate::render::text::file_url;
+use expand::Expansions;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ActivationFormat {
+    /// Body after substitution, nothing around it.
+    #[default]
+    Raw,
+    /// OpenCode's `<skill_content name="...">` block.
+    Opencode,
+    /// Codex's `<skill><name/><path/>...</skill>`.
+    Codex,
+    /// Kode's `Base directory for this skill: ...` prompt.
+    Kode,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ActivateOptions {
+    /// The raw argument string (`$ARGUMENTS`).
+    pub args: String,
+    /// Caller-supplied variables for `${NAME}`.
+    pub vars: BTreeMap<String, String>,
+    pub format: ActivationFormat,
+    /// Agent activating the skill (permission rules, event).
+    pub agent: Option<String>,
+    /// `${CLAUDE_SESSION_ID}`.
+    pub session_id: Option<String>,
+}
+
+/// The activated skill: the formatted text plus the structured parts for hosts that build
+/// their own message.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Activation {
+    pub id: String,
+    pub name: String,
+    /// Output in the requested format.
+    pub text: String,
+    /// Body after substitution.
+    pub body: String,
+    pub base_dir: PathBuf,
+    /// Resource files (relative to `base_dir`, sorted, SKILL.md excluded).
+    pub resources: Vec<String>,
+    pub allowed_tools: Vec<String>,
+    pub model: Option<String>,
+    pub effort: Option<String>,
+    pub context: Option<String>,
+    pub agent: Option<String>,
+}
+
+/// How many resource files OpenCode samples into `<skill_files>`.
+const SAMPLED_FILES: usize = 10;
+/// Bounds for listing a skill's files: a skill directory is small; anything bigger is not
+/// listed further.
+const MAX_RESOURCES: usize = 1_000;
+const MAX_DEPTH: usize = 8;
+
+/// Activate `skill` (permission checks are the caller's: see `Deck::activate`). Commands and
+/// file references are left untouched; see [`activate_with`].
+pub fn activate(
+    skill: &Skill,
+    project_dir: &Path,
+    options: &ActivateOptions,
+) -> Result<Activation> {
+    activate_with(skill, project_dir, options, &Expansions::default())
+}
+
+/// [`activate`] with opt-in expansions: `` !`cmd` `` blocks run through `expansions.runner`
+/// when `expansions.commands` allows them; `@path` references are inlined through
+/// `expansions.reader` when they stay inside the skill or project directory.
+pub fn activate_with(
+    skill: &Skill,
+    project_dir: &Path,
+    options: &ActivateOptions,
+    expansions: &Expansions<'_>,
+) -> Result<Activation> {
+    let raw = crate::parse::read_body(&skill.location)?;
+    let mut vars: BTreeMap<String, String> = BTreeMap::new();
+    let skill_dir = skill.base_dir.to_string_lossy().into_owned();
+    vars.insert("CLAUDE_SKILL_DIR".into(), skill_dir.clone());
+    vars.insert("SKILL_DIR".into(), skill_dir);
+    vars.insert(
+        "CLAUDE_PROJECT_DIR".into(),
+        project_dir.to_string_lossy().into_owned(),
+    );
+    if let Some(session) = &options.session_id {
+        vars.insert("CLAUDE_SESSION_ID".into(), session.clone());
+    }
+    vars.extend(options.vars.iter().map(|(k, v)| (k.clone(), v.clone())));
+    let ctx = substitute::Context {
+        args: &options.args,
+        names: &skill.manifest.arguments,
+        vars: &vars,
+    };
+    let (mut body, saw_argument) = substitute::substitute(&raw, &ctx);
+    if !saw_argument && !options.args.trim().is_empty() {
+        let trimmed = body.trim_end_matches('\n').len();
+        body.truncate(trimmed);
+        body.push_str(&format!("\n\nARGUMENTS: {}\n", options.args));
+    }
+    if let (Some(runner), Some(policy)) = (expansions.runner, expansions.commands) {
+        body = expand::run_commands(&body, &skill.base_dir, runner, policy);
+    }
+    if let Some(reader) = expansions.reader {
+        body = expand::read_files(&body, &skill.base_dir, project_dir, reader);
+    }
+    let resources = resources(&skill.base_dir);
+    let text = match options.format {
+        ActivationFormat::Raw => body.clone(),
+        ActivationFormat::Opencode => opencode(skill, &body, &resources),
+        ActivationFormat::Codex => format!(
+            "<skill>\n<name>{}</name>\n<path>{}</path>\n{}\n</skill>",
+            skill.name,
+            skill.location.to_string_lossy(),
+            body.trim_end_matches('\n')
+        ),
+        ActivationFormat::Kode => format!(
+            "Base directory for this skill: {}\n\n{}",
+            skill.base_dir.to_string_lossy(),
+            body.trim_start_matches('\n')
+        ),
+    };
+    let m = &skill.manifest;
+    Ok(Activation {
+        id: skill.id.clone(),
+        name: skill.name.clone(),
+        text,
+        body,
+        base_dir: skill.base_dir.clone(),
+        resources,
+        allowed_tools: m.allowed_tools.clone(),
+        model: m.model.clone(),
+        effort: m.effort.clone(),
+        context: m.context.clone(),
+        agent: m.agent.clone(),
+    })
+}
+
+fn opencode(skill: &Skill, body: &str, resources: &[String]) -> String {
+    let files: Vec<String> = resources
+        .iter()
+        .take(SAMPLED_FILES)
+        .map(|r| format!("<file>{}</file>", skill.base_dir.join(r).to_string_lossy()))
+        .collect();
+    [
+        format!("<skill_content name=\"{}\">", skill.name),
+        format!("# Skill: {}", skill.name),
+        String::new(),
+        body.trim().to_string(),
+        String::new(),
+        format!("Base directory for this skill: {}", file_url(&skill.base_dir)),
+        "Relative paths in this skill (e.g., scripts/, reference/) are relative to this base directory."
+            .to_string(),
+        "Note: file list is sampled.".to_string(),
+        String::new(),
+        "<skill_files>".to_string(),
+        files.join("\n"),
+        "</skill_files>".to_string(),
+        "</skill_content>".to_string(),
+    ]
+    .join("\n")
+}
+
+/// Files below the skill directory, relative, `/`-separated, sorted; the SKILL.md itself,
+/// `.git` and `node_modules` excluded. Symlinked directories are not followed (a link could
+/// point anywhere); bounded in depth and count.
+pub fn resources(base_dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![(base_dir.to_path_buf(), 0usize)];
+    while let Some((dir, depth)) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            let path = entry.path();
+            if kind.is_dir() {
+                if depth < MAX_DEPTH && name != ".git" && name != "node_modules" {
+                    stack.push((path, depth + 1));
+                }
+                continue;
+            }
+            if depth == 0 && name.eq_ignore_ascii_case("SKILL.md") {
+                continue;
+            }
+            if let Ok(rel) = path.strip_prefix(base_dir) {
+                let parts: Vec<String> = rel
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect();
+                out.push(parts.join("/"));
+            }
+            if out.len() >= MAX_RESOURCES {
+                out.sort();
+                return out;
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::Scope;
+
+    fn skill_in(dir: &Path, text: &str) -> Skill {
+        let base = dir.join("greet");
+        std::fs::create_dir_all(base.join("scripts")).expect("mkdir");
+        std::fs::write(base.join("SKILL.md"), text).expect("write");
+        std::fs::write(base.join("scripts/run.sh"), "echo").expect("write");
+        std::fs::write(base.join("a.txt"), "a").expect("write");
+        Skill {
+            id: "greet".into(),
+            name: "greet".into(),
+            description: "Greets".into(),
+            location: base.join("SKILL.md"),
+            base_dir: base,
+            scope: Scope::Project,
+            source: dir.to_path_buf(),
+            plugin: None,
+            kind: Default::default(),
+            manifest: Default::default(),
+            diagnostics: Vec::new(),
+            status: Default::default(),
+        }
+    }
+
+    #[test]
+    fn formats_and_append() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path().canonicalize().expect("canonical");
+        let skill = skill_in(
+            &root,
+            "---\nname: greet\ndescription: Greets\n---\nHello.\n",
+        );
+        let mut options = ActivateOptions {
+            args: "Ada Lovelace".into(),
+            ..Default::default()
+        };
+        let a = activate(&skill, &root, &options).expect("activates");
+        assert_eq!(a.body, "Hello.\n\nARGUMENTS: Ada Lovelace\n");
+        assert_eq!(a.resources, vec!["a.txt", "scripts/run.sh"]);
+        options.format = ActivationFormat::Kode;
+        let k = activate(&skill, &root, &options).expect("activates");
+        assert!(k.text.starts_with(&format!(
+            "Base directory for this skill: {}\n\nHello.",
+            root.join("greet").display()
+        )));
+        options.format = ActivationFormat::Opencode;
+        let o = activate(&skill, &root, &options).expect("activates");
+        assert!(o.text.starts_with("<skill_content name=\"greet\">\n# Skill: greet\n\nHello.\n\nARGUMENTS: Ada Lovelace\n\nBase directory for this skill: file://"));
+        assert!(o.text.ends_with(&format!("<skill_files>\n<file>{0}/a.txt</file>\n<file>{0}/scripts/run.sh</file>\n</skill_files>\n</skill_content>", root.join("greet").display())));
+    }
+}
