@@ -1,5 +1,6 @@
 // Runs every conformance vector in tests/vectors through the Kotlin API (format:
-// tests/README.md) and exits non-zero on any mismatch. Usage: Conformance <vectors-dir>
+// tests/README.md), then the API checks of ApiChecks.kt, and exits non-zero on any
+// mismatch. Usage: Conformance <vectors-dir>
 package dev.skilldeck.conformance
 
 import dev.skilldeck.Deck
@@ -241,6 +242,21 @@ fun main(args: Array<String>) {
             runCase(dir)
         } catch (e: Exception) {
             "runner error: ${e::class.simpleName}: ${e.message}"
+        }
+        if (why == null) {
+            passed++
+            println("ok     $name")
+        } else {
+            failed++
+            println("FAILED $name: $why")
+        }
+    }
+    for ((name, body) in apiChecks) {
+        val why = try {
+            body()
+            null
+        } catch (e: Exception) {
+            "${e::class.simpleName}: ${e.message}"
         }
         if (why == null) {
             passed++

@@ -1,0 +1,154 @@
+// Checks of the Kotlin surface the vectors do not reach: exception classes and codes,
+// default arguments, event delivery, record <-> core JSON round trips.
+package dev.skilldeck.conformance
+
+import dev.skilldeck.Deck
+import dev.skilldeck.Decision
+import dev.skilldeck.Event
+import dev.skilldeck.EventListener
+import dev.skilldeck.PermissionRules
+import dev.skilldeck.SkillException
+import java.nio.file.Files
+import java.nio.file.Path
+
+class CheckFailed(why: String) : Exception(why)
+
+fun check(condition: Boolean, why: () -> String) {
+    if (!condition) throw CheckFailed(why())
+}
+
+inline fun <reified E : SkillException> expectThrows(block: () -> Unit): E {
+    try {
+        block()
+    } catch (e: SkillException) {
+        if (e is E) return e
+        throw CheckFailed("expected ${E::class.simpleName}, got ${e::class.simpleName}: ${e.message}")
+    }
+    throw CheckFailed("expected ${E::class.simpleName}, nothing was thrown")
+}
+
+const val DEMO_SKILL = """---
+name: demo
+description: "Shows the bindings at work."
+license: MIT
+allowed-tools: Read Grep
+metadata:
+  owner: tests
+  nested: {depth: 2, list: [1, "two"]}
+---
+Say hello to ${'$'}ARGUMENTS.
+"""
+
+/** A project holding one skill, isolated from the machine (own home, empty env). */
+fun withProject(body: (Path) -> Unit) {
+    val temp = Files.createTempDirectory("skilldeck-api").toRealPath()
+    try {
+        Files.createDirectories(temp.resolve("project/.git"))
+        Files.createDirectories(temp.resolve("home"))
+        val skill = temp.resolve("project/.agents/skills/demo")
+        Files.createDirectories(skill)
+        Files.writeString(skill.resolve("SKILL.md"), DEMO_SKILL)
+        body(temp)
+    } finally {
+        temp.toFile().deleteRecursively()
+    }
+}
+
+fun isolatedDeck(tree: Path): Deck = Deck(
+    projectDir = tree.resolve("project").toString(),
+    homeDir = tree.resolve("home").toString(),
+    env = emptyMap(),
+    systemRoot = tree.toString(),
+)
+
+class Recorder : EventListener {
+    val events = mutableListOf<Event>()
+    override fun onEvent(event: Event) {
+        events.add(event)
+    }
+}
+
+class Thrower : EventListener {
+    override fun onEvent(event: Event) {
+        throw IllegalStateException("a listener that always fails")
+    }
+}
+
+val apiChecks: List<Pair<String, () -> Unit>> = listOf(
+    "api/version" to {
+        check(Regex("""\d+\.\d+\.\d+.*""").matches(dev.skilldeck.version())) { "version() = ${dev.skilldeck.version()}" }
+    },
+    "api/not-found-is-a-typed-exception" to {
+        withProject { tree ->
+            isolatedDeck(tree).use { deck ->
+                val e = expectThrows<SkillException.NotFoundException> { deck.get("no-such-skill") }
+                check(e.code == "NOT_FOUND") { "code ${e.code}" }
+                check(e.path == null) { "path ${e.path}" }
+                check(e.detail.contains("no-such-skill")) { "detail ${e.detail}" }
+            }
+        }
+    },
+    "api/invalid-options" to {
+        val e = expectThrows<SkillException.InvalidOptionsException> { PermissionRules("{not json") }
+        check(e.code == "INVALID_OPTIONS") { "code ${e.code}" }
+        withProject { tree ->
+            isolatedDeck(tree).use { deck ->
+                expectThrows<SkillException.InvalidOptionsException> { deck.render(format = "no-such-format") }
+                expectThrows<SkillException.InvalidOptionsException> { deck.activate("demo", format = "no-such-format") }
+            }
+        }
+    },
+    "api/permission-rules" to {
+        PermissionRules("""{"semantics": "deny-first", "rules": [{"pattern": "*", "decision": "allow"}, {"pattern": "secret-*", "decision": "deny"}]}""").use { rules ->
+            check(rules.evaluate("demo") == Decision.ALLOW) { "demo: ${rules.evaluate("demo")}" }
+            check(rules.evaluate("secret-x") == Decision.DENY) { "secret-x: ${rules.evaluate("secret-x")}" }
+            check(Json.parse(rules.toJson())["semantics"].str == "deny-first") { rules.toJson() }
+        }
+    },
+    "api/skill-record-round-trips-to-core-json" to {
+        withProject { tree ->
+            isolatedDeck(tree).use { deck ->
+                deck.load().use { catalog ->
+                    val skill = catalog.get("demo") ?: throw CheckFailed("demo not found: ${catalog.toJson()}")
+                    check(skill.license == "MIT" && skill.manifest.license == "MIT") { "license ${skill.license}" }
+                    check(skill.allowedTools == listOf("Read", "Grep")) { "allowedTools ${skill.allowedTools}" }
+                    val metadata = Json.parse(skill.metadata)
+                    check(metadata["nested"]["list"].list.size == 2) { "metadata ${skill.metadata}" }
+                    val fromCore = Json.parse(catalog.toJson())["skills"].list.single()
+                    val fromRecord = Json.parse(skill.toJson())
+                    check(fromCore.toString() == fromRecord.toString()) { "record JSON $fromRecord != core JSON $fromCore" }
+                    check(catalog.len() == 1UL && catalog.ids() == listOf("demo")) { "ids ${catalog.ids()}" }
+                }
+            }
+        }
+    },
+    "api/events-and-failing-listeners" to {
+        withProject { tree ->
+            isolatedDeck(tree).use { deck ->
+                val recorder = Recorder()
+                val failing = deck.subscribe(Thrower())
+                val id = deck.subscribe(recorder)
+                deck.load().close()
+                val activation = deck.activate("demo", args = "world")
+                check(activation.body.contains("world")) { "body ${activation.body}" }
+                val registered = recorder.events.filterIsInstance<Event.Registered>()
+                check(registered.size == 1 && registered[0].skills == listOf("demo")) { "events ${recorder.events}" }
+                val activated = recorder.events.filterIsInstance<Event.Activated>()
+                check(activated.size == 1 && activated[0].id == "demo") { "events ${recorder.events}" }
+                check(deck.unsubscribe(id) && deck.unsubscribe(failing)) { "unsubscribe returned false" }
+                check(!deck.unsubscribe(id)) { "second unsubscribe returned true" }
+                deck.activate("demo").toJson()
+                check(recorder.events.size == registered.size + activated.size) { "event after unsubscribe: ${recorder.events}" }
+            }
+        }
+    },
+    "api/parse-and-validate" to {
+        val parsed = dev.skilldeck.parse(DEMO_SKILL)
+        check(parsed.manifest.name == "demo") { "name ${parsed.manifest.name}" }
+        check(Json.parse(parsed.toJson())["manifest"]["license"].str == "MIT") { parsed.toJson() }
+        withProject { tree ->
+            val reports = dev.skilldeck.validate(tree.resolve("project/.agents/skills/demo").toString())
+            check(reports.size == 1 && reports[0].valid) { "reports ${reports.map { it.toJson() }}" }
+        }
+    },
+)
