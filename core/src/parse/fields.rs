@@ -7,7 +7,7 @@
 
 use super::yaml::Entry;
 use super::{KeyInfo, ValueKind};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::manifest::{InstallSpec, Manifest, McpRef, Parameter, Requirements};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -46,6 +46,9 @@ const KNOWN: &[&str] = &[
     "requires",
     "install",
 ];
+
+/// Fields that identify a skill: a wrong shape here is an error, not a warning.
+const IDENTITY: [&str; 2] = ["name", "description"];
 
 /// The spelling-insensitive form of a key: lowercase, without `-` and `_`.
 pub fn fold(key: &str) -> String {
@@ -125,12 +128,21 @@ pub fn build(entries: Vec<Entry>, yaml: &str, line_offset: u32) -> Typed {
         if !apply(&mut typed.manifest, &folded, &entry, &mut cx) {
             if KNOWN.contains(&folded.as_str()) {
                 let what = describe(&entry.value);
+                // Hosts refuse a skill whose name or description is not text; other
+                // fields of the wrong shape are ignored by them.
+                let severity = if IDENTITY.contains(&folded.as_str()) {
+                    Severity::Error
+                } else {
+                    Severity::Warning
+                };
                 cx.diagnostics.push(
-                    Diagnostic::warning(
+                    Diagnostic::new(
                         "invalid-field-type",
+                        severity,
                         format!("`{}` cannot be {what}; kept as an unknown key", entry.key),
                     )
-                    .at(line, Some(entry.column)),
+                    .at(line, Some(entry.column))
+                    .with_hint("write the value in the shape the field expects"),
                 );
             }
             typed.manifest.extra.insert(entry.key.clone(), entry.value);
@@ -209,9 +221,9 @@ fn apply(m: &mut Manifest, folded: &str, entry: &Entry, cx: &mut Cx) -> bool {
     }
 }
 
-/// A scalar as the text the user wrote. `None` (keep in `extra`) for collections, except
-/// a one-line flow collection, whose source text is what the author meant
-/// (`argument-hint: [file] [mode]`-style values that YAML reads as a list).
+/// A scalar as the text the user wrote. `None` (keep in `extra`) for collections, except a
+/// one-line flow collection in `argument-hint`, whose source text is what the author meant
+/// (`argument-hint: [file]` is valid YAML for a list).
 fn text(entry: &Entry, cx: &mut Cx) -> Option<Option<String>> {
     match &entry.value {
         Value::String(s) => Some(Some(s.clone())),
@@ -219,7 +231,9 @@ fn text(entry: &Entry, cx: &mut Cx) -> Option<Option<String>> {
         Value::Number(_) | Value::Bool(_) => Some(Some(
             entry.raw.clone().unwrap_or_else(|| entry.value.to_string()),
         )),
-        Value::Array(_) | Value::Object(_) => {
+        // Only `argument-hint` is commonly written `[file] [mode]`-style; a list anywhere
+        // else is a mistake that hosts reject.
+        Value::Array(_) | Value::Object(_) if fold(&entry.key) == "argumenthint" => {
             let source = flow_source(cx.yaml, entry)?;
             cx.diagnostics.push(
                 Diagnostic::info(
@@ -234,6 +248,7 @@ fn text(entry: &Entry, cx: &mut Cx) -> Option<Option<String>> {
             );
             Some(Some(source))
         }
+        Value::Array(_) | Value::Object(_) => None,
     }
 }
 

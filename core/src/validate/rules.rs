@@ -127,9 +127,14 @@ fn unknown_keys(r: &mut Rules) {
     }
 }
 
-/// A field that must be a string but is a list or mapping. True when reported.
+/// A field that must be a string but is a list or mapping: the parser already reported it
+/// (an error for name and description, a warning otherwise); strict mode makes the others
+/// errors too, as skills-ref rejects a non-string compatibility. True when not a string.
 fn not_a_string(r: &mut Rules, key: &str) -> bool {
-    if matches!(r.kind(key), Some(ValueKind::List | ValueKind::Map)) && r.strict {
+    if !matches!(r.kind(key), Some(ValueKind::List | ValueKind::Map)) {
+        return false;
+    }
+    if r.strict && key == "compatibility" {
         r.push(
             Severity::Error,
             "invalid-field-type",
@@ -137,9 +142,8 @@ fn not_a_string(r: &mut Rules, key: &str) -> bool {
             format!("`{key}` must be a string"),
             "write the value as one line of text",
         );
-        return true;
     }
-    false
+    true
 }
 
 fn name(r: &mut Rules, skill_md: &Path) {
