@@ -84,12 +84,28 @@ describe('entry points', () => {
     assert.match(usage.stderr, /bogus/)
   })
 
-  test('index.d.ts type-checks a consumer (tsc --noEmit)', () => {
-    const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc')
-    const run = spawnSync(process.execPath, [tsc, '-p', path.join(ROOT, 'bindings-node/__test__/tsconfig.json')], {
+  const tsc = (project) =>
+    spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', project], {
       encoding: 'utf8',
     })
+
+  test('index.d.ts type-checks a consumer (tsc --noEmit)', () => {
+    const run = tsc(path.join(ROOT, 'bindings-node/__test__/tsconfig.json'))
     assert.equal(run.status, 0, run.stdout + run.stderr)
+  })
+
+  test('the README example compiles against index.d.ts', () => {
+    const readme = fs.readFileSync(path.join(ROOT, 'bindings-node/README.md'), 'utf8')
+    const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1])
+    assert.equal(blocks.length, 1, 'one TypeScript example in bindings-node/README.md')
+    const file = path.join(ROOT, 'bindings-node/__test__/readme-example.generated.mts')
+    fs.writeFileSync(file, `${blocks[0]}\nexport {}\n`)
+    try {
+      const run = tsc(path.join(ROOT, 'bindings-node/__test__/tsconfig.readme.json'))
+      assert.equal(run.status, 0, run.stdout + run.stderr)
+    } finally {
+      fs.rmSync(file, { force: true })
+    }
   })
 })
 
