@@ -2,14 +2,14 @@
 //! end of their frontmatter (never the body), named by the profile's rules.
 
 use super::plugin::Plugins;
-use super::profile::{Naming, Profile};
+use super::profile::{FieldTypes, Naming, Profile};
 use super::roots::Root;
 use super::walk::Found;
 use crate::cache::{CachedParse, ParseCache, Stamp};
 use crate::catalog::{Scope, Shadowed, SkillKind};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::manifest::Manifest;
-use crate::parse;
+use crate::parse::{self, ValueKind};
 use crate::validate;
 use std::collections::HashMap;
 use std::io::Read;
@@ -209,6 +209,69 @@ fn candidate(
             manifest.description = command_description(&found.path);
         }
     } else {
+        if profile.line_fallback
+            && diagnostics
+                .iter()
+                .any(|d| d.is_error() && d.code.contains("yaml"))
+        {
+            if let Some(fields) = line_fields(&found.path) {
+                diagnostics.retain(|d| !(d.is_error() && d.code.contains("yaml")));
+                diagnostics.retain(|d| d.code != "missing-name" && d.code != "missing-description");
+                diagnostics.push(
+                    Diagnostic::warning(
+                        "yaml-line-fallback",
+                        format!("the frontmatter is not valid YAML; profile `{}` reads `name:` and `description:` line by line, as the host does", profile.name),
+                    )
+                    .with_path(&location)
+                    .with_hint("fix the YAML so every host reads the same values"),
+                );
+                if fields.description.is_none() {
+                    diagnostics.push(
+                        Diagnostic::error(
+                            "missing-description",
+                            "no `description:` line in the frontmatter",
+                        )
+                        .with_path(&location)
+                        .with_hint("add `description: what it does and when to use it`"),
+                    );
+                }
+                manifest = Manifest {
+                    name: fields.name,
+                    description: fields.description,
+                    ..Manifest::default()
+                };
+            }
+        }
+        for key in ["name", "description"] {
+            let Some(info) = entry.parsed.keys.iter().find(|k| k.key == key) else {
+                continue;
+            };
+            let refused = match profile.field_types {
+                FieldTypes::Any => false,
+                FieldTypes::Scalar => matches!(info.kind, ValueKind::List | ValueKind::Map),
+                FieldTypes::String => info.kind != ValueKind::String,
+            };
+            if refused {
+                diagnostics.push(
+                    Diagnostic::error(
+                        "invalid-field-type",
+                        format!(
+                            "profile `{}` refuses a `{key}` that is not {}",
+                            profile.name,
+                            match profile.field_types {
+                                FieldTypes::String => "a YAML string",
+                                _ => "a single value",
+                            }
+                        ),
+                    )
+                    .with_path(&location)
+                    .at(info.line, Some(info.column))
+                    .with_hint(format!(
+                        "write `{key}:` as one line of text, quoted if needed"
+                    )),
+                );
+            }
+        }
         if entry.bom {
             diagnostics.push(
                 Diagnostic::error(
@@ -298,6 +361,53 @@ fn candidate(
         diagnostics: dedup(diagnostics),
         nested_prefix,
     }))
+}
+
+/// `name:` and `description:` read line by line from a frontmatter that is not valid YAML.
+struct LineFields {
+    name: Option<String>,
+    description: Option<String>,
+}
+
+fn line_fields(path: &Path) -> Option<LineFields> {
+    let mut head = Vec::new();
+    let cap = u64::try_from(parse::MAX_FRONTMATTER_BYTES + 1024).unwrap_or(u64::MAX);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(cap).read_to_end(&mut head))
+        .ok()?;
+    let text = String::from_utf8_lossy(&head);
+    let split = parse::split(&text);
+    if split.fences != parse::Fences::Closed {
+        return None;
+    }
+    let mut fields = LineFields {
+        name: None,
+        description: None,
+    };
+    for line in split.yaml.lines() {
+        let Some((key, value)) = line.split_once(':') else {
+            continue;
+        };
+        let slot = match key {
+            "name" => &mut fields.name,
+            "description" => &mut fields.description,
+            _ => continue,
+        };
+        let value = unquote(value.trim());
+        if slot.is_none() && !value.is_empty() {
+            *slot = Some(value.to_string());
+        }
+    }
+    Some(fields)
+}
+
+fn unquote(value: &str) -> &str {
+    for q in ['"', '\''] {
+        if value.len() >= 2 && value.starts_with(q) && value.ends_with(q) {
+            return &value[1..value.len() - 1];
+        }
+    }
+    value
 }
 
 /// A command without a `description` is described by the first paragraph of its text, as
@@ -400,6 +510,22 @@ mod tests {
             nested_prefix(Path::new(".claude/skills/d/SKILL.md"), ".claude/skills"),
             None
         );
+    }
+
+    #[test]
+    fn line_fields_read_broken_yaml() {
+        let t = tempfile::tempdir().expect("tempdir");
+        let path = t.path().join("SKILL.md");
+        std::fs::write(
+            &path,
+            "---\nname: 'quoted'\ndescription: [unclosed\n  name: nested\n---\nbody\n",
+        )
+        .expect("write");
+        let f = line_fields(&path).expect("closed frontmatter");
+        assert_eq!(f.name.as_deref(), Some("quoted"));
+        assert_eq!(f.description.as_deref(), Some("[unclosed"));
+        std::fs::write(&path, "no frontmatter").expect("write");
+        assert!(line_fields(&path).is_none());
     }
 
     #[test]

@@ -46,6 +46,7 @@ pub fn discover(
     for marker in &expansion.probed {
         fingerprint.push_exists(marker.clone());
     }
+    let repo_root = expansion.repo_root;
     let mut diagnostics = expansion.diagnostics;
     let mut all_roots = expansion.roots;
 
@@ -53,8 +54,11 @@ pub fn discover(
         let config = roots::expand_template("{config}/opencode", inputs, None)
             .ok()
             .flatten();
+        let mut project_dirs = repo::ancestors(&inputs.project, &repo_root);
+        project_dirs.reverse();
         let found = settings::opencode_skill_paths(
             config.as_deref(),
+            &project_dirs,
             &inputs.project,
             inputs.home.as_deref(),
         );

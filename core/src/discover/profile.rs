@@ -54,6 +54,19 @@ pub enum Order {
     Id,
 }
 
+/// Which YAML values a profile accepts for `name` and `description`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FieldTypes {
+    /// Anything; collections are taken as their source text.
+    #[default]
+    Any,
+    /// Any scalar (numbers and booleans as their text); a list or map is refused.
+    Scalar,
+    /// Only YAML strings.
+    String,
+}
+
 /// Which directories `{dir}` stands for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -152,6 +165,12 @@ pub struct Profile {
     /// A skill without a string `description` is not loaded.
     #[serde(default)]
     pub require_description: bool,
+    /// What YAML types `name` and `description` may have.
+    #[serde(default)]
+    pub field_types: FieldTypes,
+    /// When the frontmatter is not valid YAML, read `name:` and `description:` line by line.
+    #[serde(default)]
+    pub line_fallback: bool,
     /// A file starting with a UTF-8 byte-order mark is not loaded.
     #[serde(default)]
     pub reject_bom: bool,

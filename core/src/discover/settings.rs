@@ -1,13 +1,15 @@
 //! OpenCode's `skills.paths` (from `opencode.json` / `opencode.jsonc`): extra skill
 //! directories, `~/` expanded, relative paths resolved against the project directory.
 //!
-//! Kept here (a few lines) because only discovery needs it; the permission side of the host
-//! settings lives with the filter stage.
+//! The files are read with [`crate::host_settings`]; this module only decides which files
+//! count and in what order. OpenCode merges its config files global first, then from the
+//! repository root down to the project directory, and a later file's list replaces an
+//! earlier one's (arrays are not concatenated), so the nearest file naming `skills.paths` wins.
 
-use super::roots::absolutise;
 use crate::cache::Stamp;
 use crate::catalog::Scope;
 use crate::diagnostic::Diagnostic;
+use crate::host_settings;
 use std::path::{Path, PathBuf};
 
 /// What the settings files contributed.
@@ -20,18 +22,20 @@ pub struct SettingsPaths {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Read `skills.paths` from the global config directory, then from the project directory.
+/// Read `skills.paths` from `config_dir` (global), then from each of `project_dirs`
+/// (repository root first, project directory last).
 pub fn opencode_skill_paths(
     config_dir: Option<&Path>,
+    project_dirs: &[PathBuf],
     project: &Path,
     home: Option<&Path>,
 ) -> SettingsPaths {
     let mut out = SettingsPaths::default();
-    let files = config_dir
+    let dirs = config_dir
         .map(|d| (d.to_path_buf(), Scope::User))
         .into_iter()
-        .chain(std::iter::once((project.to_path_buf(), Scope::Project)));
-    for (dir, scope) in files {
+        .chain(project_dirs.iter().map(|d| (d.clone(), Scope::Project)));
+    for (dir, scope) in dirs {
         for name in ["opencode.json", "opencode.jsonc"] {
             let path = dir.join(name);
             let stamp = Stamp::read(&path);
@@ -39,120 +43,41 @@ pub fn opencode_skill_paths(
             if stamp.is_none() {
                 continue;
             }
-            match read_paths(&path) {
-                Ok(paths) => out.paths.extend(
-                    paths
-                        .into_iter()
-                        .map(|p| (absolutise(Path::new(&p), project, home), scope)),
-                ),
-                Err(message) => out.diagnostics.push(
-                    Diagnostic::warning("invalid-host-settings", message)
-                        .with_path(&path)
-                        .with_hint("fix the JSON; its `skills.paths` were not used"),
-                ),
+            match host_settings::read_opencode(&path) {
+                Ok(Some(settings)) => {
+                    out.diagnostics
+                        .extend(settings.warnings.iter().map(|w| warning(&path, w.clone())));
+                    if !settings.skill_paths.is_empty() {
+                        out.paths = settings
+                            .skill_paths
+                            .iter()
+                            .map(|raw| (resolve(raw, home, project), scope))
+                            .collect();
+                    }
+                }
+                Ok(None) => {}
+                Err(err) => out.diagnostics.push(warning(
+                    &path,
+                    format!("{err}; its `skills.paths` were not used"),
+                )),
             }
         }
     }
     out
 }
 
-fn read_paths(path: &Path) -> Result<Vec<String>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    let value: serde_json::Value =
-        serde_json::from_str(&strip_jsonc(&text)).map_err(|e| format!("invalid JSON: {e}"))?;
-    let Some(paths) = value.pointer("/skills/paths") else {
-        return Ok(Vec::new());
+fn resolve(raw: &str, home: Option<&Path>, project: &Path) -> PathBuf {
+    let path = match home {
+        Some(home) => host_settings::resolve_opencode_path(raw, home, project),
+        None => project.join(raw),
     };
-    let Some(items) = paths.as_array() else {
-        return Err("`skills.paths` must be an array of strings".to_string());
-    };
-    Ok(items
-        .iter()
-        .filter_map(|v| v.as_str().map(str::to_string))
-        .collect())
+    super::roots::normalise(&path)
 }
 
-/// JSONC to JSON: drop `//` and `/* */` comments and trailing commas, outside strings.
-pub fn strip_jsonc(text: &str) -> String {
-    drop_trailing_commas(&strip_comments(text))
-}
-
-fn strip_comments(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    let mut in_string = false;
-    while let Some(c) = chars.next() {
-        if in_string {
-            out.push(c);
-            if c == '\\' {
-                if let Some(n) = chars.next() {
-                    out.push(n);
-                }
-            } else if c == '"' {
-                in_string = false;
-            }
-            continue;
-        }
-        match c {
-            '"' => {
-                in_string = true;
-                out.push(c);
-            }
-            '/' if chars.peek() == Some(&'/') => {
-                for n in chars.by_ref() {
-                    if n == '\n' {
-                        out.push('\n');
-                        break;
-                    }
-                }
-            }
-            '/' if chars.peek() == Some(&'*') => {
-                chars.next();
-                let mut prev = ' ';
-                for n in chars.by_ref() {
-                    if prev == '*' && n == '/' {
-                        break;
-                    }
-                    if n == '\n' {
-                        out.push('\n');
-                    }
-                    prev = n;
-                }
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-fn drop_trailing_commas(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut in_string = false;
-    let mut escaped = false;
-    for (i, c) in text.char_indices() {
-        if in_string {
-            out.push(c);
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                in_string = false;
-            }
-            continue;
-        }
-        if c == '"' {
-            in_string = true;
-        }
-        if c == ',' {
-            let next = text[i + 1..].trim_start().chars().next();
-            if matches!(next, Some('}') | Some(']')) {
-                continue;
-            }
-        }
-        out.push(c);
-    }
-    out
+fn warning(path: &Path, message: String) -> Diagnostic {
+    Diagnostic::warning("invalid-host-settings", message)
+        .with_path(path)
+        .with_hint("fix the OpenCode config file")
 }
 
 #[cfg(test)]
@@ -160,42 +85,40 @@ mod tests {
     use super::*;
 
     #[test]
-    fn jsonc_comments_and_trailing_commas() {
-        let text = "{\n // c\n \"a\": \"x//y\", /* b */ \"s\": {\"paths\": [\"p\",],},\n}";
-        let v: serde_json::Value = serde_json::from_str(&strip_jsonc(text)).unwrap();
-        assert_eq!(v["a"], "x//y");
-        assert_eq!(v["s"]["paths"][0], "p");
-    }
-
-    #[test]
-    fn reads_project_and_global_paths() {
-        let t = tempfile::tempdir().unwrap();
+    fn nearest_file_naming_paths_wins() {
+        let t = tempfile::tempdir().expect("tempdir");
         let cfg = t.path().join("cfg");
-        let project = t.path().join("p");
-        std::fs::create_dir_all(&cfg).unwrap();
-        std::fs::create_dir_all(&project).unwrap();
+        let root = t.path().join("repo");
+        let project = root.join("p");
+        std::fs::create_dir_all(&cfg).expect("mkdir");
+        std::fs::create_dir_all(&project).expect("mkdir");
         std::fs::write(
             cfg.join("opencode.json"),
             r#"{"skills": {"paths": ["~/g"]}}"#,
         )
-        .unwrap();
+        .expect("write");
+        let home = t.path().join("home");
+        let dirs = vec![root.clone(), project.clone()];
+        let out = opencode_skill_paths(Some(&cfg), &dirs, &project, Some(&home));
+        assert_eq!(out.paths, vec![(home.join("g"), Scope::User)]);
+
         std::fs::write(
             project.join("opencode.jsonc"),
-            "{\"skills\": {\"paths\": [\"rel\", \"/abs\"]}} // x",
+            "{\"skills\": {\"paths\": [\"rel\", \"/abs\",]}} // x",
         )
-        .unwrap();
-        let home = t.path().join("home");
-        let out = opencode_skill_paths(Some(&cfg), &project, Some(&home));
+        .expect("write");
+        let out = opencode_skill_paths(Some(&cfg), &dirs, &project, Some(&home));
         assert_eq!(
             out.paths,
             vec![
-                (home.join("g"), Scope::User),
                 (project.join("rel"), Scope::Project),
                 (PathBuf::from("/abs"), Scope::Project)
             ]
         );
-        std::fs::write(project.join("opencode.json"), "{").unwrap();
-        let out = opencode_skill_paths(None, &project, None);
+
+        std::fs::write(root.join("opencode.json"), "{").expect("write");
+        let out = opencode_skill_paths(None, &dirs, &project, None);
         assert_eq!(out.diagnostics[0].code, "invalid-host-settings");
+        assert_eq!(out.paths.len(), 2, "a broken file does not drop the others");
     }
 }
