@@ -69,9 +69,27 @@ impl Rules<'_> {
     }
 }
 
-/// Python's `str.strip()` whitespace (close enough: Unicode White_Space).
+/// Python's `str.strip()`: Unicode White_Space plus the ASCII separators U+001C..U+001F.
 fn strip(s: &str) -> &str {
-    s.trim()
+    s.trim_matches(|c: char| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c))
+}
+
+/// Python's `str.isalnum()` for one character, which skills-ref uses for names: a letter or
+/// number by general category. Rust's `char::is_alphanumeric` also accepts combining vowel
+/// signs (Other_Alphabetic), which Python rejects (`नमस्ते` is not a valid name there).
+fn py_isalnum(c: char) -> bool {
+    use unicode_general_category::{get_general_category, GeneralCategory as G};
+    matches!(
+        get_general_category(c),
+        G::UppercaseLetter
+            | G::LowercaseLetter
+            | G::TitlecaseLetter
+            | G::ModifierLetter
+            | G::OtherLetter
+            | G::DecimalNumber
+            | G::LetterNumber
+            | G::OtherNumber
+    )
 }
 
 fn nfkc(s: &str) -> String {
@@ -208,7 +226,7 @@ fn name(r: &mut Rules, skill_md: &Path) {
             "use single hyphens between words",
         );
     }
-    if !name.chars().all(|c| c.is_alphanumeric() || c == '-') {
+    if !name.chars().all(|c| py_isalnum(c) || c == '-') {
         r.push(
             spec,
             "name-invalid-chars",
