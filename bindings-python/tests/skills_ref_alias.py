@@ -20,3 +20,8 @@ def _alias() -> None:
 
 def pytest_configure(config):  # noqa: ARG001 (pytest hook signature)
     _alias()
+
+
+def pytest_report_header(config):  # noqa: ARG001 (pytest hook signature)
+    module = sys.modules["skills_ref"]
+    return f"skills_ref is {module.__name__} ({module.__file__})"

@@ -1,0 +1,265 @@
+"""The Python surface: classes, attributes, values, reprs, errors, events."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import pytest
+
+import skilldeck
+
+
+def test_load_gives_an_iterable_indexable_catalog(make_deck):
+    catalog = make_deck().load()
+    ids = [skill.id for skill in catalog]
+    assert "pdf" in ids and "docx" in ids
+    assert len(catalog) == len(ids)
+    assert "pdf" in catalog and "nope" not in catalog
+    assert catalog["pdf"].id == "pdf"
+    assert catalog[0] == catalog.skills[0]
+    assert catalog[-1] == catalog.skills[-1]
+    assert catalog.get("nope") is None
+    assert catalog.profile == "universal"
+    assert isinstance(catalog.skills, list)
+
+
+def test_skill_exposes_identity_paths_and_manifest_fields(make_deck, tree: Path):
+    skill = make_deck().load()["pdf"]
+    assert skill.name == "pdf"
+    assert skill.description == "Extract text and tables from PDF files."
+    assert isinstance(skill.location, Path)
+    assert skill.location == tree / "project" / ".agents" / "skills" / "pdf" / "SKILL.md"
+    assert skill.base_dir == skill.location.parent
+    assert skill.scope == "project"
+    assert skill.kind == "skill"
+    assert skill.license == "MIT"
+    assert skill.allowed_tools == ["Read", "Bash(pdftotext:*)"]
+    assert skill.metadata == {"author": "someone"}
+    assert skill.tags == ["documents", "pdf"]
+    assert skill.extra == {"source": "internal"}
+    assert skill.manifest.name == "pdf"
+    assert skill.manifest.extra == skill.extra
+    assert skill.requires is None and skill.parameters == []
+    assert skill.status.enabled is True
+    assert skill.status.permission in ("allow", "ask", "deny")
+
+
+def test_model_visible_respects_disable_model_invocation(make_deck):
+    catalog = make_deck().load()
+    visible = [s.id for s in catalog.model_visible()]
+    listed = [s.id for s in catalog.listed()]
+    assert "pdf" in visible
+    assert "docx" not in visible
+    assert "docx" in listed
+    assert catalog["docx"].status.model_invocable is False
+
+
+def test_one_broken_skill_does_not_hide_the_others(make_deck):
+    catalog = make_deck().load()
+    problems = list(catalog.diagnostics) + [d for s in catalog for d in s.diagnostics]
+    assert problems, "the broken SKILL.md must be reported"
+    for diagnostic in problems:
+        assert isinstance(diagnostic, skilldeck.Diagnostic)
+        assert diagnostic.code and diagnostic.severity in ("error", "warning", "info")
+    assert "pdf" in catalog and "docx" in catalog
+
+
+def test_to_dict_is_the_canonical_form(make_deck):
+    catalog = make_deck().load()
+    as_dict = catalog.to_dict()
+    assert set(as_dict) == {"profile", "skills", "shadowed", "diagnostics"}
+    assert as_dict["skills"] == [s.to_dict() for s in catalog]
+    pdf = catalog["pdf"].to_dict()
+    # manifest keys are kebab-case as written in SKILL.md; engine fields snake_case
+    assert pdf["manifest"]["allowed-tools"] == ["Read", "Bash(pdftotext:*)"]
+    assert pdf["base_dir"] == str(catalog["pdf"].base_dir)
+    assert pdf["status"] == catalog["pdf"].status.to_dict()
+
+
+def test_objects_compare_by_value_and_have_readable_reprs(make_deck):
+    first, second = make_deck().load(), make_deck().load()
+    assert first == second
+    assert first["pdf"] == second["pdf"]
+    assert first["pdf"] != first["docx"]
+    assert first["pdf"].status == second["pdf"].status
+    assert repr(first["pdf"]).startswith("Skill(id='pdf', scope='project'")
+    assert repr(first).startswith("Catalog(profile='universal', skills=")
+    assert "Manifest(name='pdf'" in repr(first["pdf"].manifest)
+
+
+def test_parse_and_validate():
+    parsed = skilldeck.parse("---\nname: pdf\ndescription: Extract text.\n---\n# PDF\n")
+    assert parsed.manifest.name == "pdf"
+    assert parsed.body_line == 5
+    assert parsed.ok
+    assert parsed == skilldeck.parse("---\nname: pdf\ndescription: Extract text.\n---\n# PDF\n")
+    assert parsed.to_dict()["manifest"] == {"name": "pdf", "description": "Extract text."}
+    bad = skilldeck.parse("no frontmatter at all")
+    assert not bad.ok and bad.diagnostics
+
+
+def test_validate_reports_per_skill(tree: Path):
+    reports = skilldeck.validate(tree / "project" / ".agents" / "skills" / "pdf")
+    assert len(reports) == 1
+    report = reports[0]
+    assert isinstance(report.path, Path)
+    assert report.valid is True and bool(report) is True
+    strict = skilldeck.validate(tree / "project" / ".agents" / "skills" / "pdf", strict=True)
+    # `tags` and `source` are not spec fields: strict mode flags them.
+    assert strict[0].valid is False
+    assert all(isinstance(d, skilldeck.Diagnostic) for d in strict[0].diagnostics)
+
+
+def test_not_found_is_a_lookup_error_with_code(make_deck):
+    deck = make_deck()
+    with pytest.raises(skilldeck.NotFoundError) as info:
+        deck.get("nope")
+    err = info.value
+    assert isinstance(err, skilldeck.SkillError)
+    assert isinstance(err, LookupError)
+    assert err.code == "NOT_FOUND"
+    assert err.path is None
+    assert "nope" in str(err)
+    with pytest.raises(skilldeck.NotFoundError):
+        deck.load()["nope"]
+    with pytest.raises(IndexError):
+        deck.load()[1000]
+
+
+def test_invalid_options_is_a_value_error_with_code(make_deck):
+    with pytest.raises(skilldeck.InvalidOptionsError) as info:
+        make_deck().render(format="no-such-format")
+    assert info.value.code == "INVALID_OPTIONS"
+    assert isinstance(info.value, ValueError)
+    with pytest.raises(skilldeck.InvalidOptionsError):
+        skilldeck.PermissionRules({"semantics": "coin-toss"})
+    with pytest.raises(skilldeck.InvalidOptionsError):
+        make_deck().activate("pdf", format="no-such-format")
+    with pytest.raises(TypeError):
+        skilldeck.Deck(roots=[object()])
+
+
+def test_permission_denied_is_a_permission_error(make_deck):
+    rules = {"semantics": "deny-first", "rules": [{"pattern": "pdf", "decision": "deny"}]}
+    deck = make_deck(rules=rules)
+    with pytest.raises(skilldeck.PermissionDeniedError) as info:
+        deck.activate("pdf")
+    assert info.value.code == "PERMISSION_DENIED"
+    assert isinstance(info.value, PermissionError)
+
+
+def test_exception_hierarchy_and_pickling():
+    pairs = {
+        skilldeck.ParseError: ValueError,
+        skilldeck.ValidationError: ValueError,
+        skilldeck.NotFoundError: LookupError,
+        skilldeck.PermissionDeniedError: PermissionError,
+        skilldeck.IoError: OSError,
+        skilldeck.InvalidOptionsError: ValueError,
+    }
+    for cls, builtin in pairs.items():
+        assert issubclass(cls, skilldeck.SkillError) and issubclass(cls, builtin)
+    err = skilldeck.IoError("cannot read", "IO_ERROR", Path("a/SKILL.md"))
+    assert err.path == "a/SKILL.md" and err.code == "IO_ERROR"
+    again = pickle.loads(pickle.dumps(err))
+    assert (type(again), again.code, again.path, str(again)) == (
+        skilldeck.IoError,
+        "IO_ERROR",
+        "a/SKILL.md",
+        "cannot read",
+    )
+
+
+def test_permission_rules_object():
+    rules = skilldeck.PermissionRules(
+        {
+            "semantics": "last-match",
+            "rules": [{"pattern": "*", "decision": "ask"}, {"pattern": "pdf*", "decision": "allow"}],
+            "agents": {"review": [{"pattern": "*", "decision": "deny"}]},
+        }
+    )
+    assert rules.evaluate("pdf-tools") == "allow"
+    assert rules.evaluate("docx") == "ask"
+    assert rules.evaluate("pdf", agent="review") == "deny"
+    assert rules.tool_disabled(agent="review") is True
+    assert rules.tool_disabled() is False
+    assert rules == skilldeck.PermissionRules(rules.to_dict())
+    assert skilldeck.PermissionRules(rules) == rules
+    assert rules.semantics == "last-match"
+    assert skilldeck.PermissionRules().rules == []
+
+
+def test_render_and_activate(make_deck, tree: Path):
+    deck = make_deck()
+    rendered = deck.render()
+    assert "pdf" in rendered.text and str(rendered) == rendered.text
+    assert "pdf" in rendered.report.included
+    assert rendered.report.chars == len(rendered.text)
+    activation = deck.activate("pdf", args="report.pdf")
+    assert "pdftotext report.pdf" in activation.body
+    assert activation.base_dir == tree / "project" / ".agents" / "skills" / "pdf"
+    assert activation.to_dict()["id"] == "pdf"
+
+
+def test_events_reach_subscribers_until_unsubscribed(make_deck):
+    deck = make_deck()
+    seen = []
+    sub = deck.subscribe(seen.append)
+    deck.load()
+    deck.activate("pdf")
+    kinds = [event["type"] for event in seen]
+    assert "registered" in kinds
+    assert {"type": "activated", "id": "pdf", "agent": None} in seen
+    assert deck.unsubscribe(sub) is True
+    assert deck.unsubscribe(sub) is False
+    before = len(seen)
+    deck.activate("pdf")
+    assert len(seen) == before
+
+
+def test_a_failing_callback_is_reported_not_raised(make_deck, monkeypatch):
+    reported = []
+    monkeypatch.setattr("sys.unraisablehook", reported.append)
+    deck = make_deck()
+
+    def explode(event):
+        raise RuntimeError("callback bug")
+
+    deck.subscribe(explode)
+    deck.load()
+    assert reported and isinstance(reported[0].exc_value, RuntimeError)
+
+
+def test_reload_reports_changes(make_deck, tree: Path):
+    import os
+
+    deck = make_deck()
+    deck.load()
+    assert not deck.reload()
+    skill = tree / "project" / ".agents" / "skills" / "xlsx" / "SKILL.md"
+    skill.parent.mkdir()
+    skill.write_text("---\nname: xlsx\ndescription: Spreadsheets.\n---\n", encoding="utf-8")
+    stat = skill.stat()
+    os.utime(skill, (stat.st_atime + 2, stat.st_mtime + 2))
+    diff = deck.reload()
+    assert diff.added == ["xlsx"] and bool(diff)
+    assert diff == diff and diff.to_dict() == {"added": ["xlsx"], "removed": [], "changed": []}
+
+
+def test_deck_options_and_roots(make_deck, tree: Path):
+    extra = tree / "extra"
+    (extra / "lint").mkdir(parents=True)
+    (extra / "lint" / "SKILL.md").write_text("---\nname: lint\ndescription: Lint.\n---\n")
+    deck = make_deck(roots=[extra])
+    assert deck.load()["lint"].scope == "extra"
+    deck = make_deck(roots=[{"path": extra, "scope": "user"}], disable=["docx"])
+    catalog = deck.load()
+    assert catalog["lint"].scope == "user"
+    assert catalog["docx"].status.enabled is False
+    assert deck.options["disable"] == ["docx"]
+    assert repr(deck).startswith("Deck(profile='universal'")
+
+
+def test_version():
+    assert skilldeck.version() == skilldeck.VERSION == skilldeck.__version__
