@@ -17,6 +17,7 @@ use crate::options::ValidateOptions;
 use crate::task::CoreTask;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
+use std::io::Write;
 use std::path::PathBuf;
 
 /// The engine version (the same in every binding).
@@ -73,5 +74,9 @@ pub fn validate_sync(path: String, options: Option<ValidateOptions>) -> Vec<Vali
 /// code. Output goes to the process's stdout/stderr, exactly as the Rust binary's.
 #[napi]
 pub fn run_cli(argv: Vec<String>) -> i32 {
-    skilldeck_cli::run(std::iter::once("skilldeck".to_string()).chain(argv))
+    let code = skilldeck_cli::run(std::iter::once("skilldeck".to_string()).chain(argv));
+    // Inside Node no Rust runtime teardown flushes a last partial line; do it here.
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    code
 }

@@ -13,6 +13,9 @@ fi
 
 npm ci --no-audit --no-fund
 
+# The Rust suite lints default-members only; the addon crate gets the same bar here.
+cargo clippy -p skilldeck-node --all-targets --locked -- -D warnings
+
 # The generated loader and type declarations are committed: API drift must show in review.
 committed=$(mktemp -d)
 trap 'rm -rf "$committed"' EXIT
