@@ -4,8 +4,8 @@
 //! - [`parse`] works on text already in memory.
 //! - [`read_frontmatter`] is the discovery-time read: only a prefix of the file, never the body.
 //! - [`read_body`] is the activation-time read of the Markdown body.
-//! - [`fallback_name`] and [`fallback_description`] give what hosts use when `name` or
-//!   `description` is missing.
+//! - [`fallback_name`] and [`fallback_description`] (or [`read_fallback_description`], which
+//!   reads only a bounded prefix) give what hosts use when `name` or `description` is missing.
 //!
 //! Diagnostic codes produced here: `missing-frontmatter`, `unterminated-frontmatter`,
 //! `empty-frontmatter`, `frontmatter-not-mapping`, `invalid-yaml`, `yaml-limit`,
@@ -22,7 +22,9 @@ mod yaml;
 
 pub use fields::{fold as fold_key, is_known as is_known_key, parse_bool};
 pub use frontmatter::{split, Fences, Split};
-pub use read::{fallback_description, fallback_name, read_body, read_frontmatter};
+pub use read::{
+    fallback_description, fallback_name, read_body, read_fallback_description, read_frontmatter,
+};
 pub use read::{MAX_FILE_BYTES, MAX_FRONTMATTER_BYTES};
 
 use crate::diagnostic::Diagnostic;

@@ -129,8 +129,8 @@ fn read_prefix(path: &Path) -> Parsed {
         Ok(f) => f,
         Err(err) => return failed(io_diagnostic(path, &err)),
     };
-    // One byte over the cap so "exactly at the cap" and "over it" can be told apart.
-    let cap = MAX_FRONTMATTER_BYTES + 3 * 2 + 2;
+    // Room for both fence lines (`---` and a CRLF each) on top of the frontmatter itself.
+    let cap = MAX_FRONTMATTER_BYTES + 2 * "---\r\n".len();
     let mut reader = file.take(u64::try_from(cap).unwrap_or(u64::MAX));
     let mut buf = Vec::with_capacity(FIRST_READ);
     let mut want = FIRST_READ;
@@ -204,6 +204,19 @@ pub(crate) fn body_of(text: &str) -> Option<&str> {
         Fences::MissingOpening => Some(text.strip_prefix('\u{feff}').unwrap_or(text)),
         Fences::Unterminated => None,
     }
+}
+
+/// [`fallback_description`] for the SKILL.md at `path`, reading at most the first 16 KiB of
+/// the file (enough for a heading and a paragraph; a paragraph cut by the limit is shortened).
+/// For discovery, when a skill has no `description`: the body is otherwise never read then.
+pub fn read_fallback_description(path: &Path) -> Option<String> {
+    const LIMIT: u64 = 16 * 1024;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(LIMIT).read_to_end(&mut bytes))
+        .ok()?;
+    let text = String::from_utf8_lossy(&bytes);
+    fallback_description(body_of(&text)?)
 }
 
 /// The name a host gives a skill whose frontmatter has no `name`: the name of the directory
@@ -345,6 +358,10 @@ mod tests {
             Some("First line second line.")
         );
         assert_eq!(fallback_name(&path).as_deref(), Some("pdf-tools"));
+        assert_eq!(
+            read_fallback_description(&path).as_deref(),
+            Some("First line second line.")
+        );
         assert_eq!(fallback_description("# Only a heading\n"), None);
     }
 }

@@ -55,8 +55,10 @@ fn walk(
     let read = match std::fs::read_dir(dir) {
         Ok(read) => read,
         Err(err) => {
+            // The caller asked for everything below `root`: a part that cannot be read
+            // means the answer is incomplete, which must not pass as valid.
             found.problems.push(
-                Diagnostic::warning(
+                Diagnostic::error(
                     "unreadable-directory",
                     format!("cannot read directory {}: {err}", dir.display()),
                 )
@@ -75,7 +77,7 @@ fn walk(
         *entries += 1;
         if *entries > MAX_ENTRIES {
             found.problems.push(
-                Diagnostic::warning(
+                Diagnostic::error(
                     "search-limit",
                     format!("stopped after {MAX_ENTRIES} entries"),
                 )
