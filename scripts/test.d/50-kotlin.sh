@@ -37,9 +37,10 @@ fresh="$(mktemp -d)"
 trap 'rm -rf "$fresh"' EXIT
 bash bindings-swift/generate.sh "$fresh"
 stale=0
-for dir in kotlin/src swift/Sources swift/Headers; do
-  if ! diff -r "$fresh/$dir" "bindings-swift/$dir" >"$fresh/diff.txt"; then
-    echo "bindings-swift/$dir is stale: run bindings-swift/generate.sh and commit the result" >&2
+for file in kotlin/src/dev/skilldeck/skilldeck.kt swift/Sources/SkillDeck/SkillDeck.swift \
+  swift/Headers/SkillDeckFFI.h swift/Headers/module.modulemap; do
+  if ! diff -u "bindings-swift/$file" "$fresh/$file" >"$fresh/diff.txt"; then
+    echo "bindings-swift/$file is stale: run bindings-swift/generate.sh and commit the result" >&2
     head -40 "$fresh/diff.txt" >&2
     stale=1
   fi

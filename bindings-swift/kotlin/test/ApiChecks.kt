@@ -8,6 +8,9 @@ import dev.skilldeck.Event
 import dev.skilldeck.EventListener
 import dev.skilldeck.PermissionRules
 import dev.skilldeck.SkillException
+import dev.skilldeck.code
+import dev.skilldeck.detail
+import dev.skilldeck.path
 import java.nio.file.Files
 import java.nio.file.Path
 
@@ -85,6 +88,9 @@ val apiChecks: List<Pair<String, () -> Unit>> = listOf(
                 check(e.code == "NOT_FOUND") { "code ${e.code}" }
                 check(e.path == null) { "path ${e.path}" }
                 check(e.detail.contains("no-such-skill")) { "detail ${e.detail}" }
+                // The sealed base class exposes the same fields (SkillExceptionFields.kt).
+                val base: SkillException = e
+                check(base.code == "NOT_FOUND" && base.path == null && base.detail == e.detail) { "base ${base.code}" }
             }
         }
     },

@@ -8,6 +8,7 @@ import dev.skilldeck.PermissionRules
 import dev.skilldeck.RootSpec
 import dev.skilldeck.Scope
 import dev.skilldeck.SkillException
+import dev.skilldeck.code
 import java.io.File
 import java.nio.file.Files
 import java.nio.file.Path
@@ -61,10 +62,15 @@ val deckKeys = setOf(
     "agent", "enable", "disable", "hide_unavailable", "read_host_settings", "nested",
 )
 
+/** A key the Kotlin API cannot pass on would silently change the vector: refuse it. */
+fun onlyKeys(what: String, value: Json, known: Set<String>) {
+    val unknown = value.obj.keys - known
+    if (unknown.isNotEmpty()) throw RunnerError("unknown $what keys $unknown")
+}
+
 /** Build a Deck from `input.deck` with the vector defaults of tests/README.md. */
 fun deck(tree: Path, options: Json): Deck {
-    val unknown = options.obj.keys - deckKeys
-    if (unknown.isNotEmpty()) throw RunnerError("unknown input.deck keys $unknown")
+    onlyKeys("input.deck", options, deckKeys)
     val roots = options["roots"].list.map { root ->
         RootSpec(
             path = resolved(tree, root["path"], "."),
@@ -112,17 +118,6 @@ fun applyChanges(tree: Path, changes: Json) {
     }
 }
 
-/** The stable code of any engine error (each variant carries it). */
-val SkillException.code: String
-    get() = when (this) {
-        is SkillException.ParseException -> code
-        is SkillException.ValidationException -> code
-        is SkillException.NotFoundException -> code
-        is SkillException.PermissionDeniedException -> code
-        is SkillException.IoException -> code
-        is SkillException.InvalidOptionsException -> code
-    }
-
 fun errorJson(e: SkillException): Json =
     Json.Obj(linkedMapOf("error" to Json.Obj(linkedMapOf("code" to Json.Str(e.code)))))
 
@@ -154,6 +149,7 @@ fun runOperation(tree: Path, case: Json): Json {
             }
             "render" -> deck(tree, input["deck"]).use { d ->
                 val r = input["render"]
+                onlyKeys("input.render", r, setOf("format", "budget_chars", "budget_tokens", "agent", "usage"))
                 val usage = r["usage"].obj.mapValues { (_, v) -> (v.long ?: throw RunnerError("usage counts are integers")).toULong() }
                 Json.parse(
                     d.render(
@@ -167,6 +163,7 @@ fun runOperation(tree: Path, case: Json): Json {
             }
             "activate" -> deck(tree, input["deck"]).use { d ->
                 val a = input["activate"]
+                onlyKeys("input.activate", a, setOf("args", "vars", "format", "agent", "session_id"))
                 Json.parse(
                     d.activate(
                         id = input["id"].str ?: "",

@@ -1,0 +1,34 @@
+// Hand-written (not generated): uniffi puts the fields on each SkillError case, so these
+// give the error itself the binding API's `code`, `path` and `detail`.
+
+extension SkillError {
+    /// The stable error code (`PARSE_ERROR`, `NOT_FOUND`, ...), whichever the case.
+    public var code: String {
+        switch self {
+        case .ParseError(let code, _, _), .ValidationError(let code, _, _),
+             .NotFoundError(let code, _, _), .PermissionDeniedError(let code, _, _),
+             .IoError(let code, _, _), .InvalidOptionsError(let code, _, _):
+            return code
+        }
+    }
+
+    /// The file the error is about, when there is one.
+    public var path: String? {
+        switch self {
+        case .ParseError(_, let path, _), .ValidationError(_, let path, _),
+             .NotFoundError(_, let path, _), .PermissionDeniedError(_, let path, _),
+             .IoError(_, let path, _), .InvalidOptionsError(_, let path, _):
+            return path
+        }
+    }
+
+    /// What went wrong and what to do about it.
+    public var detail: String {
+        switch self {
+        case .ParseError(_, _, let detail), .ValidationError(_, _, let detail),
+             .NotFoundError(_, _, let detail), .PermissionDeniedError(_, _, let detail),
+             .IoError(_, _, let detail), .InvalidOptionsError(_, _, let detail):
+            return detail
+        }
+    }
+}
