@@ -1,9 +1,9 @@
-// ESM entry point: the native addon is loaded once through the CommonJS loader that
-// `napi build` generates (index.js), then re-exported by name.
+// ESM entry point: the native addon is loaded once through the CommonJS entry (main.cjs,
+// around the loader `napi build` generates), then re-exported by name.
 import { createRequire } from 'node:module'
 
 const require = createRequire(import.meta.url)
-const native = require('./index.js')
+const native = require('./main.cjs')
 
 export const {
   Activation,

@@ -2,6 +2,6 @@
 // `npx skilldeck ...`: the very same command as the Rust binary, run inside the addon.
 'use strict'
 
-const { runCli } = require('../index.js')
+const { runCli } = require('../main.cjs')
 
 process.exitCode = runCli(process.argv.slice(2))

@@ -52,8 +52,9 @@ function nextEvent(deck, type) {
 }
 
 describe('entry points', () => {
-  test('the ESM entry re-exports every export of the CommonJS loader', () => {
-    const cjs = require('../../index.js')
+  test('the ESM entry re-exports every export of the CommonJS entry', () => {
+    const cjs = require('../../main.cjs')
+    assert.deepEqual(Object.keys(cjs).sort(), Object.keys(require('../../index.js')).sort())
     assert.deepEqual(Object.keys(esm).filter((k) => k !== 'default').sort(), Object.keys(cjs).sort())
     assert.equal(esm.default, cjs)
   })
@@ -294,6 +295,10 @@ describe('objects', () => {
       assert.deepEqual(canonical(skill[camel(key)]), value, `skill.${camel(key)}`)
     }
     assert.equal(catalog.get('absent'), null)
+    assert.deepEqual(
+      [...catalog].map((s) => s.id),
+      catalog.skills.map((s) => s.id),
+    )
     assert.equal(catalog.length, catalog.skills.length)
     assert.deepEqual(canonical(catalog).skills[0], json)
   })

@@ -30,6 +30,7 @@ export async function systemPrompt(projectDir: string): Promise<{ prompt: string
   })
   const catalog: Catalog = await deck.load()
   const names: string[] = catalog.modelVisible().map((s) => s.name)
+  for (const skill of catalog) names.push(skill.id)
   const rendered = await deck.render({ format: 'xml', budgetChars: 8000 })
   const cut: number = rendered.report.truncated.reduce((n, t) => n + t.charsRemoved, 0)
   const tool: SkillTool = {

@@ -51,6 +51,9 @@ export type SkillEvent =
   | { type: 'error'; diagnostic: Record<string, unknown> }
   | { type: 'activated'; id: string; agent: string | null }
 
+/** `for (const skill of catalog)` walks `catalog.skills` (merged into the class below). */
+export interface Catalog extends Iterable<Skill> {}
+
 /** A canonical JSON object (snake_case engine fields, kebab-case manifest keys). */
 export type CanonicalJson = Record<string, unknown>
 
