@@ -1,5 +1,5 @@
 //! `skilldeck render [discovery flags] [--format F] [--budget-chars N | --budget-tokens N]
-//! [--usage FILE] [--report]`: print the model-visible skills as system-prompt text.
+//! [--usage FILE] [--report] [--json]`: print the model-visible skills as system-prompt text.
 
 use super::deck_args::{report, DeckArgs};
 use std::collections::BTreeMap;
@@ -24,6 +24,9 @@ pub struct Args {
     /// Print what the budget kept, shortened and dropped to stderr.
     #[arg(long)]
     pub report: bool,
+    /// Print `{"text", "report"}` as JSON instead of the text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 pub fn run(args: Args) -> i32 {
@@ -56,7 +59,12 @@ pub fn run(args: Args) -> i32 {
         Ok(r) => r,
         Err(err) => return report(&err),
     };
-    if !rendered.text.is_empty() {
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&rendered).unwrap_or_default()
+        );
+    } else if !rendered.text.is_empty() {
         println!("{}", rendered.text);
     }
     if args.report {

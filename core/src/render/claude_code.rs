@@ -36,10 +36,9 @@ impl Layout for ClaudeCode {
         }
         let len = chars(&text);
         if len <= ENTRY_CAP {
-            return (text, 0);
+            return (text, len);
         }
-        let kept = format!("{}…", take_chars(&text, ENTRY_CAP - 1));
-        (kept, len - (ENTRY_CAP - 1))
+        (format!("{}…", take_chars(&text, ENTRY_CAP - 1)), len)
     }
 
     fn entry(&self, skill: &Skill, description: &str) -> String {

@@ -193,13 +193,17 @@ pub fn render_with_counter(
             continue;
         }
         report.included.push(id.clone());
-        let capped = described[i].1;
-        let removed = capped
-            + match shown {
-                Shown::Trimmed(k) => items[i].desc_len - k,
-                Shown::NameOnly if !items[i].name_only => items[i].desc_len,
-                _ => 0,
-            };
+        // Characters of the original description the model does not see.
+        let shown_len = match shown {
+            Shown::Full => items[i].desc_len,
+            Shown::Trimmed(k) => *k,
+            Shown::NameOnly | Shown::Omitted => 0,
+        };
+        let removed = if items[i].name_only {
+            0
+        } else {
+            described[i].1.saturating_sub(shown_len)
+        };
         if removed > 0 {
             report.truncated.push(Truncation {
                 id: id.clone(),
@@ -233,10 +237,10 @@ pub trait Layout {
     fn algorithm(&self) -> Algorithm {
         Algorithm::TrimThenDrop
     }
-    /// The full description text of an entry and how many characters the format itself
-    /// cut from it (Claude Code's per-entry cap).
+    /// The description text of an entry (after any cap the format itself applies, like
+    /// Claude Code's) and the length in characters of the uncapped original.
     fn description(&self, skill: &Skill) -> (String, usize) {
-        (skill.description.clone(), 0)
+        (skill.description.clone(), text::chars(&skill.description))
     }
     /// One entry; `description` is empty when dropped.
     fn entry(&self, skill: &Skill, description: &str) -> String;
