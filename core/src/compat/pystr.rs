@@ -1,5 +1,5 @@
 //! Python string semantics that skills-ref's answers depend on (`str.strip()`,
-//! `str.isalnum()`, `len()`, `repr()`, `html.escape()`), so messages and checks match the
+//! `str.isalnum()`, `len()`, `repr()`), so messages and checks match the
 //! reference implementation character for character.
 
 use serde_json::Value;
@@ -34,22 +34,6 @@ pub fn is_alnum(c: char) -> bool {
             | G::LetterNumber
             | G::OtherNumber
     )
-}
-
-/// `html.escape(s)` (with `quote=True`).
-pub fn html_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#x27;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// `repr(s)` for a `str`: single quotes unless the text holds `'` and no `"`.
@@ -135,14 +119,6 @@ mod tests {
         assert_eq!(
             str_of(&json!({"a": ["x", "y"]})),
             "{'a': ['x', 'y']}".to_string()
-        );
-    }
-
-    #[test]
-    fn escape_matches_html_escape() {
-        assert_eq!(
-            html_escape("<a href=\"x\">&'"),
-            "&lt;a href=&quot;x&quot;&gt;&amp;&#x27;"
         );
     }
 }

@@ -10,6 +10,9 @@
 
 use super::pystr;
 use super::strict_yaml;
+use crate::catalog::{Catalog, Scope, Skill, SkillKind, Status};
+use crate::manifest::Manifest;
+use crate::render::{self, RenderFormat, RenderOptions};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::path::{Component, Path, PathBuf};
@@ -291,29 +294,42 @@ fn resolve(path: &Path) -> PathBuf {
 }
 
 /// `to_prompt`: the `<available_skills>` block for these skill directories, byte for byte
-/// as skills-ref 0.1.1 prints it. Fails like `read_properties` on the first bad skill.
+/// as skills-ref 0.1.1 prints it (the engine's `skills-ref` render format over one skill per
+/// directory, in the order given). Fails like `read_properties` on the first bad skill.
 pub fn to_prompt<P: AsRef<Path>>(skill_dirs: &[P]) -> Result<String, CompatError> {
-    let mut lines = vec!["<available_skills>".to_string()];
+    let mut skills = Vec::with_capacity(skill_dirs.len());
     for dir in skill_dirs {
         let dir = resolve(dir.as_ref());
         let props = read_properties(&dir)?;
         let location = find_skill_md(&dir).unwrap_or_else(|| dir.join("SKILL.md"));
-        lines.extend([
-            "<skill>".to_string(),
-            "<name>".to_string(),
-            pystr::html_escape(&props.name),
-            "</name>".to_string(),
-            "<description>".to_string(),
-            pystr::html_escape(&props.description),
-            "</description>".to_string(),
-            "<location>".to_string(),
-            location.to_string_lossy().into_owned(),
-            "</location>".to_string(),
-            "</skill>".to_string(),
-        ]);
+        skills.push(Skill {
+            id: props.name.clone(),
+            name: props.name,
+            description: props.description,
+            location,
+            base_dir: dir.clone(),
+            scope: Scope::Extra,
+            source: dir,
+            plugin: None,
+            kind: SkillKind::Skill,
+            manifest: Manifest::default(),
+            diagnostics: Vec::new(),
+            status: Status::default(),
+        });
     }
-    lines.push("</available_skills>".to_string());
-    Ok(lines.join("\n"))
+    let catalog = Catalog {
+        profile: "skills-ref".to_string(),
+        skills,
+        ..Catalog::default()
+    };
+    let options = RenderOptions {
+        format: RenderFormat::SkillsRef,
+        ..RenderOptions::default()
+    };
+    // Without a budget the renderer has no failure mode; keep the error typed all the same.
+    render::render(&catalog, &options)
+        .map(|rendered| rendered.text)
+        .map_err(|e| CompatError::Parse(e.to_string()))
 }
 
 #[cfg(test)]
