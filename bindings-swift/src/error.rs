@@ -14,44 +14,62 @@ pub enum SkillError {
     /// A SKILL.md (or settings file) could not be parsed. `code` is `PARSE_ERROR`.
     #[error("{detail}")]
     ParseError {
+        /// The stable code, identical in every binding.
         code: String,
+        /// The file the error is about, when there is one.
         path: Option<String>,
+        /// What went wrong and what to do about it.
         detail: String,
     },
     /// A skill failed validation. `code` is `VALIDATION_ERROR`.
     #[error("{detail}")]
     ValidationError {
+        /// The stable code, identical in every binding.
         code: String,
+        /// The file the error is about, when there is one.
         path: Option<String>,
+        /// What went wrong and what to do about it.
         detail: String,
     },
     /// No skill with this id or name. `code` is `NOT_FOUND`.
     #[error("{detail}")]
     NotFoundError {
+        /// The stable code, identical in every binding.
         code: String,
+        /// The file the error is about, when there is one.
         path: Option<String>,
+        /// What went wrong and what to do about it.
         detail: String,
     },
     /// A permission rule denies the skill. `code` is `PERMISSION_DENIED`.
     #[error("{detail}")]
     PermissionDeniedError {
+        /// The stable code, identical in every binding.
         code: String,
+        /// The file the error is about, when there is one.
         path: Option<String>,
+        /// What went wrong and what to do about it.
         detail: String,
     },
     /// Reading or writing a file failed. `code` is `IO_ERROR`.
     #[error("{detail}")]
     IoError {
+        /// The stable code, identical in every binding.
         code: String,
+        /// The file the error is about, when there is one.
         path: Option<String>,
+        /// What went wrong and what to do about it.
         detail: String,
     },
     /// The caller's options are inconsistent (unknown profile, bad format name, bad JSON).
     /// `code` is `INVALID_OPTIONS`.
     #[error("{detail}")]
     InvalidOptionsError {
+        /// The stable code, identical in every binding.
         code: String,
+        /// The file the error is about, when there is one.
         path: Option<String>,
+        /// What went wrong and what to do about it.
         detail: String,
     },
 }

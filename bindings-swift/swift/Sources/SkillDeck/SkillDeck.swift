@@ -3685,33 +3685,87 @@ enum SkillError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
     /**
      * A SKILL.md (or settings file) could not be parsed. `code` is `PARSE_ERROR`.
      */
-    case ParseError(code: String, path: String?, detail: String
+    case ParseError(
+        /**
+         * The stable code, identical in every binding.
+         */code: String, 
+        /**
+         * The file the error is about, when there is one.
+         */path: String?, 
+        /**
+         * What went wrong and what to do about it.
+         */detail: String
     )
     /**
      * A skill failed validation. `code` is `VALIDATION_ERROR`.
      */
-    case ValidationError(code: String, path: String?, detail: String
+    case ValidationError(
+        /**
+         * The stable code, identical in every binding.
+         */code: String, 
+        /**
+         * The file the error is about, when there is one.
+         */path: String?, 
+        /**
+         * What went wrong and what to do about it.
+         */detail: String
     )
     /**
      * No skill with this id or name. `code` is `NOT_FOUND`.
      */
-    case NotFoundError(code: String, path: String?, detail: String
+    case NotFoundError(
+        /**
+         * The stable code, identical in every binding.
+         */code: String, 
+        /**
+         * The file the error is about, when there is one.
+         */path: String?, 
+        /**
+         * What went wrong and what to do about it.
+         */detail: String
     )
     /**
      * A permission rule denies the skill. `code` is `PERMISSION_DENIED`.
      */
-    case PermissionDeniedError(code: String, path: String?, detail: String
+    case PermissionDeniedError(
+        /**
+         * The stable code, identical in every binding.
+         */code: String, 
+        /**
+         * The file the error is about, when there is one.
+         */path: String?, 
+        /**
+         * What went wrong and what to do about it.
+         */detail: String
     )
     /**
      * Reading or writing a file failed. `code` is `IO_ERROR`.
      */
-    case IoError(code: String, path: String?, detail: String
+    case IoError(
+        /**
+         * The stable code, identical in every binding.
+         */code: String, 
+        /**
+         * The file the error is about, when there is one.
+         */path: String?, 
+        /**
+         * What went wrong and what to do about it.
+         */detail: String
     )
     /**
      * The caller's options are inconsistent (unknown profile, bad format name, bad JSON).
      * `code` is `INVALID_OPTIONS`.
      */
-    case InvalidOptionsError(code: String, path: String?, detail: String
+    case InvalidOptionsError(
+        /**
+         * The stable code, identical in every binding.
+         */code: String, 
+        /**
+         * The file the error is about, when there is one.
+         */path: String?, 
+        /**
+         * What went wrong and what to do about it.
+         */detail: String
     )
 
     

@@ -4749,10 +4749,19 @@ sealed class SkillException: kotlin.Exception() {
      */
     class ParseException(
         
+        /**
+         * The stable code, identical in every binding.
+         */
         val `code`: kotlin.String, 
         
+        /**
+         * The file the error is about, when there is one.
+         */
         val `path`: kotlin.String?, 
         
+        /**
+         * What went wrong and what to do about it.
+         */
         val `detail`: kotlin.String
         ) : SkillException() {
         override val message
@@ -4764,10 +4773,19 @@ sealed class SkillException: kotlin.Exception() {
      */
     class ValidationException(
         
+        /**
+         * The stable code, identical in every binding.
+         */
         val `code`: kotlin.String, 
         
+        /**
+         * The file the error is about, when there is one.
+         */
         val `path`: kotlin.String?, 
         
+        /**
+         * What went wrong and what to do about it.
+         */
         val `detail`: kotlin.String
         ) : SkillException() {
         override val message
@@ -4779,10 +4797,19 @@ sealed class SkillException: kotlin.Exception() {
      */
     class NotFoundException(
         
+        /**
+         * The stable code, identical in every binding.
+         */
         val `code`: kotlin.String, 
         
+        /**
+         * The file the error is about, when there is one.
+         */
         val `path`: kotlin.String?, 
         
+        /**
+         * What went wrong and what to do about it.
+         */
         val `detail`: kotlin.String
         ) : SkillException() {
         override val message
@@ -4794,10 +4821,19 @@ sealed class SkillException: kotlin.Exception() {
      */
     class PermissionDeniedException(
         
+        /**
+         * The stable code, identical in every binding.
+         */
         val `code`: kotlin.String, 
         
+        /**
+         * The file the error is about, when there is one.
+         */
         val `path`: kotlin.String?, 
         
+        /**
+         * What went wrong and what to do about it.
+         */
         val `detail`: kotlin.String
         ) : SkillException() {
         override val message
@@ -4809,10 +4845,19 @@ sealed class SkillException: kotlin.Exception() {
      */
     class IoException(
         
+        /**
+         * The stable code, identical in every binding.
+         */
         val `code`: kotlin.String, 
         
+        /**
+         * The file the error is about, when there is one.
+         */
         val `path`: kotlin.String?, 
         
+        /**
+         * What went wrong and what to do about it.
+         */
         val `detail`: kotlin.String
         ) : SkillException() {
         override val message
@@ -4825,10 +4870,19 @@ sealed class SkillException: kotlin.Exception() {
      */
     class InvalidOptionsException(
         
+        /**
+         * The stable code, identical in every binding.
+         */
         val `code`: kotlin.String, 
         
+        /**
+         * The file the error is about, when there is one.
+         */
         val `path`: kotlin.String?, 
         
+        /**
+         * What went wrong and what to do about it.
+         */
         val `detail`: kotlin.String
         ) : SkillException() {
         override val message
