@@ -168,6 +168,21 @@ pub fn parse(text: &str) -> Parsed {
             if let Some(line) = err.line {
                 d = d.at(line.saturating_add(offset), err.column);
             }
+            // The parser notices an unclosed `[`/`{` only on a later line; point at the
+            // opener, which is what needs fixing.
+            if let Some((line, column, open)) =
+                err.line.and_then(|l| unclosed_flow_before(&split.yaml, l))
+            {
+                let stopped = d.line.unwrap_or(line);
+                d = d.at(line.saturating_add(offset), Some(column));
+                d.message = format!(
+                    "invalid YAML: the `{open}` opened here is never closed (the parser stopped on line {stopped}: {})",
+                    err.message
+                );
+                d.hint = Some(format!(
+                    "close the `{open}`, or quote the whole value if it is text"
+                ));
+            }
             parsed.diagnostics.push(d);
             return parsed;
         }
@@ -203,6 +218,40 @@ pub fn parse(text: &str) -> Parsed {
 /// The lines of `text`, accepting `\n`, `\r\n` and lone `\r` as line ends.
 pub fn split_lines(text: &str) -> Vec<&str> {
     frontmatter::lines_from(text, 0).map(|l| l.text).collect()
+}
+
+/// The last `key: [` / `key: {` value at or before YAML line `upto` (1-based) whose brackets
+/// do not balance on its line: (line, column, opener). Quoted text is skipped.
+fn unclosed_flow_before(yaml: &str, upto: u32) -> Option<(u32, u32, char)> {
+    let upto = usize::try_from(upto).ok()?;
+    let mut found = None;
+    for (i, line) in yaml.lines().take(upto).enumerate() {
+        let Some((_, value)) = line.split_once(": ") else {
+            continue;
+        };
+        let value = value.trim_start();
+        let Some(open @ ('[' | '{')) = value.chars().next() else {
+            continue;
+        };
+        let mut depth = 0i32;
+        let mut quote: Option<char> = None;
+        for c in value.chars() {
+            match (quote, c) {
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), _) => {}
+                (None, '"' | '\'') => quote = Some(c),
+                (None, '[' | '{') => depth += 1,
+                (None, ']' | '}') => depth -= 1,
+                _ => {}
+            }
+        }
+        if depth > 0 {
+            let column = line.len() - value.len();
+            let column = u32::try_from(line[..column].chars().count() + 1).ok()?;
+            found = Some((u32::try_from(i + 1).ok()?, column, open));
+        }
+    }
+    found
 }
 
 fn empty_frontmatter() -> Diagnostic {
@@ -300,6 +349,16 @@ mod tests {
         let p = parse("---\nname: a\ndescription: [x\n---\n");
         assert_eq!(codes(&p), ["invalid-yaml"]);
         assert_eq!(p.diagnostics[0].line, Some(3));
+    }
+
+    #[test]
+    fn unclosed_flow_points_at_the_opener() {
+        let p = parse("---\nname: a\ndescription: [never closed\nlicense: MIT\n---\n");
+        assert_eq!(codes(&p), ["invalid-yaml"]);
+        assert_eq!(
+            (p.diagnostics[0].line, p.diagnostics[0].column),
+            (Some(3), Some(14))
+        );
     }
 
     #[test]
