@@ -134,9 +134,13 @@ impl HostRules {
             .clone()
             .unwrap_or_else(|| PathBuf::from("/"));
         files.push(root.join("etc/claude-code/managed-settings.json"));
-        if let Some(home) = home {
-            files.push(home.join(".claude/settings.json"));
-        }
+        let env = options.env.clone().unwrap_or_default();
+        let user_dir = env
+            .get("CLAUDE_CONFIG_DIR")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| home.map(|h| h.join(".claude")));
+        files.extend(user_dir.map(|d| d.join("settings.json")));
         files.push(project.join(".claude/settings.json"));
         files.push(project.join(".claude/settings.local.json"));
         let mut merged = host_settings::ClaudeSettings::default();
