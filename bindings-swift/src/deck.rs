@@ -205,7 +205,7 @@ mod tests {
     }
 
     #[test]
-    fn oversized_budgets_are_rejected_not_truncated() {
+    fn budgets_pass_through_to_usize() {
         assert_eq!(budget("b", None).ok(), Some(None));
         assert_eq!(budget("b", Some(10)).ok(), Some(Some(10)));
     }

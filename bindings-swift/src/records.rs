@@ -398,3 +398,65 @@ impl Activation {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn core_skill() -> skilldeck::Skill {
+        let parsed = skilldeck::parse(
+            "---\nname: demo\ndescription: Demo.\nlicense: MIT\nmetadata:\n  owner: me\n  n: {a: [1, two]}\nx-custom: 3\n---\nBody\n",
+        );
+        skilldeck::Skill {
+            id: "demo".into(),
+            name: "demo".into(),
+            description: "Demo.".into(),
+            location: "/p/demo/SKILL.md".into(),
+            base_dir: "/p/demo".into(),
+            scope: Scope::Project,
+            source: "/p".into(),
+            plugin: None,
+            kind: SkillKind::Skill,
+            manifest: parsed.manifest,
+            diagnostics: Vec::new(),
+            status: Status::default(),
+        }
+    }
+
+    #[test]
+    fn skill_copies_manifest_fields_and_round_trips() {
+        let core = core_skill();
+        let skill = Skill::from(core.clone());
+        assert_eq!(skill.license.as_deref(), Some("MIT"));
+        assert_eq!(skill.metadata, core.manifest.metadata);
+        assert_eq!(skill.extra.get("x-custom"), Some(&json!(3)));
+        assert_eq!(skill.to_core(), core);
+        assert_eq!(
+            skill.to_json(),
+            serde_json::to_value(&core).unwrap().to_string()
+        );
+    }
+
+    #[test]
+    fn rendered_keeps_counts_through_u64() {
+        let core = skilldeck::Rendered {
+            text: "t".into(),
+            report: skilldeck::RenderReport {
+                included: vec!["a".into()],
+                truncated: vec![skilldeck::Truncation {
+                    id: "a".into(),
+                    chars_removed: 7,
+                }],
+                omitted: vec!["b".into()],
+                chars: 1,
+            },
+        };
+        let rendered = Rendered::from(core.clone());
+        assert_eq!(rendered.report.truncated[0].chars_removed, 7);
+        assert_eq!(
+            rendered.to_json(),
+            serde_json::to_value(&core).unwrap().to_string()
+        );
+    }
+}
