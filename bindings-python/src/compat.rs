@@ -3,9 +3,9 @@
 //! `skilldeck/compat/skills_ref/errors.py`.
 
 use crate::convert::{json_to_py, py_to_json, to_py};
-use pyo3::exceptions::{PyOSError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyTypeError, PyUnicodeDecodeError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBytes, PyDict};
 use skilldeck::compat::skills_ref::{self, CompatError};
 use std::path::PathBuf;
 
@@ -14,7 +14,23 @@ fn compat_err(err: CompatError) -> PyErr {
         CompatError::Parse(message) => ("ParseError", message),
         CompatError::Validation(message) => ("ValidationError", message),
         io @ CompatError::Io { .. } => return PyOSError::new_err(io.to_string()),
-        decode @ CompatError::Decode { .. } => return PyValueError::new_err(decode.to_string()),
+        CompatError::Decode {
+            bytes,
+            start,
+            end,
+            reason,
+            ..
+        } => {
+            return Python::attach(|py| {
+                PyUnicodeDecodeError::new_err((
+                    "utf-8",
+                    PyBytes::new(py, &bytes).unbind(),
+                    start,
+                    end,
+                    reason,
+                ))
+            })
+        }
     };
     Python::attach(|py| {
         let raise = || -> PyResult<PyErr> {

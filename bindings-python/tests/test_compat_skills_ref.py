@@ -114,3 +114,25 @@ def test_same_public_names_and_exception_shapes():
         "name": "a",
         "description": "b",
     }
+
+
+def _decode_failure(fn: Callable[[], Any]) -> Any:
+    try:
+        fn()
+    except UnicodeDecodeError as err:
+        return (err.encoding, err.start, err.end, err.reason, str(err))
+    return "no error"
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [b"---\nname: \xff\n---\n", b"---\nname: \xe4\x41\n---\n", b"---\nname: x\n---\n\xe4\xb8"],
+)
+def test_undecodable_files_raise_unicode_decode_error(tmp_path: Path, raw: bytes):
+    skill_dir = tmp_path / "x"
+    skill_dir.mkdir()
+    (skill_dir / "SKILL.md").write_bytes(raw)
+    for name in ("validate", "read_properties"):
+        ours = _decode_failure(lambda: getattr(compat, name)(skill_dir))
+        theirs = _decode_failure(lambda: getattr(reference, name)(skill_dir))
+        assert ours == theirs, name

@@ -46,9 +46,18 @@ pub enum CompatError {
         #[source]
         source: std::io::Error,
     },
-    /// The file is not UTF-8 (Python: `UnicodeDecodeError`).
-    #[error("{}: 'utf-8' codec can't decode byte at position {position}: invalid utf-8", path.display())]
-    Decode { path: PathBuf, position: usize },
+    /// The file is not UTF-8 (Python: `UnicodeDecodeError`, built from these fields).
+    #[error("{}: 'utf-8' codec can't decode bytes in position {start}-{}: {reason}", path.display(), end - 1)]
+    Decode {
+        path: PathBuf,
+        /// The file's bytes, as `UnicodeDecodeError.object` holds them.
+        bytes: Vec<u8>,
+        start: usize,
+        end: usize,
+        /// CPython's wording: `invalid start byte`, `invalid continuation byte` or
+        /// `unexpected end of data`.
+        reason: &'static str,
+    },
 }
 
 /// `SkillProperties` as `read_properties` builds it. Optional fields hold whatever the
@@ -77,9 +86,26 @@ fn read_text(path: &Path) -> Result<String, CompatError> {
         path: path.to_path_buf(),
         source,
     })?;
-    let text = String::from_utf8(bytes).map_err(|e| CompatError::Decode {
-        path: path.to_path_buf(),
-        position: e.utf8_error().valid_up_to(),
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let error = e.utf8_error();
+        let start = error.valid_up_to();
+        let bytes = e.into_bytes();
+        let lead = bytes.get(start).copied().unwrap_or(0);
+        let (end, reason) = match error.error_len() {
+            None => (bytes.len(), "unexpected end of data"),
+            // A continuation byte or a byte that can never start a sequence.
+            Some(_) if (0x80..0xc2).contains(&lead) || lead > 0xf4 => {
+                (start + 1, "invalid start byte")
+            }
+            Some(len) => (start + len, "invalid continuation byte"),
+        };
+        CompatError::Decode {
+            path: path.to_path_buf(),
+            bytes,
+            start,
+            end,
+            reason,
+        }
     })?;
     Ok(text.replace("\r\n", "\n").replace('\r', "\n"))
 }
