@@ -264,7 +264,42 @@ def run_codex(tree: Path, deck: dict) -> dict:
     }
 
 
+def run_codex_prompt(tree: Path, deck: dict) -> dict:
+    """The skills section of Codex's model-visible prompt. Its bundled skills are switched
+    off (`skills.bundled.enabled=false`) so the section holds only the tree's skills."""
+    project, home, env = deck_paths(tree, deck)
+    home.mkdir(parents=True, exist_ok=True)
+    cmd = [str(bin_path("codex")), "debug", "prompt-input", "-c", "skills.bundled.enabled=false"]
+    out = subprocess.run(
+        cmd,
+        cwd=project,
+        env=host_env(home, env),
+        capture_output=True,
+        text=True,
+        timeout=HOST_TIMEOUT,
+    )
+    if out.returncode != 0:
+        raise RuntimeError(f"codex debug prompt-input failed: {out.stderr[-2000:]}")
+    texts = [
+        part.get("text", "")
+        for item in json.loads(out.stdout)
+        for part in item.get("content", [])
+        if "<skills_instructions>" in part.get("text", "")
+    ]
+    text = texts[0] if texts else ""
+    # Entry lines are `- name: description (file: ...)`; their order is the render order.
+    section = text.split("### Available skills\n", 1)[-1] if text else ""
+    included = [line[2:].split(":", 1)[0] for line in section.splitlines() if line.startswith("- ")]
+    return {
+        "host": f"codex {CODEX_VERSION}",
+        "command": " ".join(["codex"] + cmd[1:]),
+        "text": text,
+        "included": included,
+    }
+
+
 HOSTS = {"opencode": run_opencode, "codex": run_codex}
+RENDERERS = {"codex": run_codex_prompt}
 
 
 def run_vector(vector: Path, runs: int = 1) -> tuple[dict, list[dict]]:
@@ -273,14 +308,21 @@ def run_vector(vector: Path, runs: int = 1) -> tuple[dict, list[dict]]:
     always the whole story."""
     case = load_case(vector)
     deck = case["input"]["deck"]
-    profile = deck.get("profile", "universal")
-    if profile not in HOSTS:
-        raise SystemExit(f"{vector}: no oracle for profile `{profile}`")
+    if case["operation"] == "render":
+        fmt = case["input"].get("render", {}).get("format", "xml")
+        host = RENDERERS.get(fmt)
+        if host is None:
+            raise SystemExit(f"{vector}: no oracle for render format `{fmt}`")
+    else:
+        profile = deck.get("profile", "universal")
+        host = HOSTS.get(profile)
+        if host is None:
+            raise SystemExit(f"{vector}: no oracle for profile `{profile}`")
     results = []
     for _ in range(runs):
         with tempfile.TemporaryDirectory(prefix="skilldeck-oracle-") as scratch:
             tree = materialise(vector, case, Path(scratch))
-            results.append(normalise(HOSTS[profile](tree, deck), tree))
+            results.append(normalise(host(tree, deck), tree))
     return case, results
 
 
@@ -288,7 +330,10 @@ def outcomes(results: list[dict]) -> list[tuple[dict, int]]:
     """Distinct answers among several runs, with how often each came up (most common first)."""
     seen: dict[str, list] = {}
     for r in results:
-        key = json.dumps([(s["name"], s["location"]) for s in r["skills"]])
+        if "text" in r:
+            key = r["text"]
+        else:
+            key = json.dumps([(s["name"], s["location"]) for s in r["skills"]])
         seen.setdefault(key, [r, 0])[1] += 1
     return sorted(((r, n) for r, n in seen.values()), key=lambda item: -item[1])
 
@@ -304,6 +349,11 @@ def expected_skill_view(result: dict) -> list[dict]:
 
 
 def compare(case: dict, result: dict) -> list[str]:
+    if "text" in result:
+        expected_text = case.get("expected", {}).get("text")
+        if expected_text == result["text"]:
+            return []
+        return [f"text differs:\n--- vector\n{expected_text}\n--- host\n{result['text']}"]
     problems = []
     expected = case.get("expected", {}).get("skills")
     if expected is None:
@@ -330,6 +380,16 @@ def compare(case: dict, result: dict) -> list[str]:
 def oracle_text(results: list[dict]) -> str:
     distinct = outcomes(results)
     first = distinct[0][0]
+    if "text" in first:
+        return "\n".join(
+            [
+                f"host: {first['host']}",
+                f"command: {first['command']}",
+                "environment: as for discovery (temporary HOME, cwd = project dir, offline).",
+                "rendered skills section, verbatim:",
+                first["text"],
+            ]
+        ) + "\n"
     lines = [
         f"host: {first['host']}",
         f"command: {first['command']}",
@@ -389,6 +449,12 @@ def record(vector: Path, case: dict, results: list[dict]) -> bool:
     if len(distinct) > 1:
         return False
     result = distinct[0][0]
+    if "text" in result:
+        expected = case.setdefault("expected", {})
+        expected["text"] = result["text"]
+        expected.setdefault("report", {})["included"] = result["included"]
+        (vector / "case.json").write_text(dump_json(case) + "\n")
+        return True
     old = {s.get("location"): s for s in case.get("expected", {}).get("skills", [])}
     skills = []
     for s in result["skills"]:
@@ -427,7 +493,8 @@ def main() -> int:
                 print(json.dumps(result, indent=2, ensure_ascii=False))
         elif args.cmd == "record":
             if record(vector, case, results):
-                print(f"recorded {vector}: {[s['name'] for s in results[0]['skills']]}")
+                what = results[0].get("included") or [s["name"] for s in results[0].get("skills", [])]
+                print(f"recorded {vector}: {what}")
             else:
                 print(f"UNSTABLE {vector}: runs disagree, see oracle.txt; expected left alone")
         else:
