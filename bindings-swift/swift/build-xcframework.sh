@@ -16,7 +16,7 @@ targets=(aarch64-apple-darwin x86_64-apple-darwin aarch64-apple-ios aarch64-appl
 rustup target add "${targets[@]}"
 cd "$root"
 for t in "${targets[@]}"; do
-  cargo build --locked $flag -p skilldeck-uniffi --target "$t"
+  cargo rustc --locked $flag -p skilldeck-uniffi --lib --crate-type staticlib --target "$t"
 done
 
 lib=libskilldeck_uniffi.a

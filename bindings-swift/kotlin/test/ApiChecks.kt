@@ -148,6 +148,15 @@ val apiChecks: List<Pair<String, () -> Unit>> = listOf(
             }
         }
     },
+    "api/run-cli-exit-codes" to {
+        withProject { tree ->
+            val skill = tree.resolve("project/.agents/skills/demo").toString()
+            val ok = dev.skilldeck.runCli(listOf("skilldeck", "validate", "--json", skill))
+            check(ok == 0) { "validate of a valid skill exited $ok" }
+        }
+        val usage = dev.skilldeck.runCli(listOf("skilldeck", "no-such-command"))
+        check(usage == 2) { "an unknown subcommand exited $usage, expected the usage code 2" }
+    },
     "api/parse-and-validate" to {
         val parsed = dev.skilldeck.parse(DEMO_SKILL)
         check(parsed.manifest.name == "demo") { "name ${parsed.manifest.name}" }
