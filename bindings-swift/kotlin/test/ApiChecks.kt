@@ -141,10 +141,18 @@ val apiChecks: List<Pair<String, () -> Unit>> = listOf(
                 check(registered.size == 1 && registered[0].skills == listOf("demo")) { "events ${recorder.events}" }
                 val activated = recorder.events.filterIsInstance<Event.Activated>()
                 check(activated.size == 1 && activated[0].id == "demo") { "events ${recorder.events}" }
+                val other = tree.resolve("project/.agents/skills/other")
+                Files.createDirectories(other)
+                Files.writeString(other.resolve("SKILL.md"), "---\nname: other\ndescription: Another one.\n---\nBody\n")
+                val diff = deck.reload()
+                check(diff.added == listOf("other") && diff.removed.isEmpty()) { "reload diff ${diff.toJson()}" }
+                val changed = recorder.events.filterIsInstance<Event.Changed>()
+                check(changed.size == 1 && changed[0].diff == diff) { "events ${recorder.events}" }
                 check(deck.unsubscribe(id) && deck.unsubscribe(failing)) { "unsubscribe returned false" }
                 check(!deck.unsubscribe(id)) { "second unsubscribe returned true" }
-                deck.activate("demo").toJson()
-                check(recorder.events.size == registered.size + activated.size) { "event after unsubscribe: ${recorder.events}" }
+                val before = recorder.events.size
+                deck.activate("demo")
+                check(recorder.events.size == before) { "event after unsubscribe: ${recorder.events}" }
             }
         }
     },
