@@ -59,6 +59,14 @@ describe('entry points', () => {
     assert.equal(esm.default, cjs)
   })
 
+  test("the package resolves by name through package.json exports (require and import)", async () => {
+    const byRequire = require('skilldeck')
+    const byImport = await import('skilldeck')
+    assert.equal(byRequire, require('../../main.cjs'))
+    assert.equal(byImport.Deck, byRequire.Deck)
+    assert.equal(byImport.default, byRequire)
+  })
+
   test('the version is the engine version', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
     assert.equal(version(), VERSION)
@@ -224,6 +232,9 @@ describe('errors', () => {
     const deck = new Deck(isolated(tree))
     await assert.rejects(deck.render({ format: 'haiku' }), isSkillError('INVALID_OPTIONS'))
     assert.throws(() => deck.renderSync({ format: 'haiku' }), isSkillError('INVALID_OPTIONS'))
+    await assert.rejects(deck.render({ budgetChars: -1 }), isSkillError('INVALID_OPTIONS'))
+    await assert.rejects(deck.render({ usage: { 'skill-000': 1.5 } }), isSkillError('INVALID_OPTIONS'))
+    assert.equal((await deck.render({ budgetChars: 10_000, usage: { 'skill-000': 3 } })).report.included.length, 1)
     await assert.rejects(deck.activate('skill-000', { format: 'haiku' }), isSkillError('INVALID_OPTIONS'))
   })
 

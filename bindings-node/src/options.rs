@@ -129,13 +129,13 @@ pub struct RenderOptions {
     )]
     pub format: Option<String>,
     /// Character budget for the whole text.
-    pub budget_chars: Option<u32>,
+    pub budget_chars: Option<f64>,
     /// Token budget (about 4 characters per token).
-    pub budget_tokens: Option<u32>,
+    pub budget_tokens: Option<f64>,
     /// Agent whose permission rules apply (default: the deck's).
     pub agent: Option<String>,
     /// Usage counts by skill id (least used lose their descriptions first).
-    pub usage: Option<HashMap<String, u32>>,
+    pub usage: Option<HashMap<String, f64>>,
 }
 
 impl RenderOptions {
@@ -145,16 +145,35 @@ impl RenderOptions {
                 Some(format) => format.parse()?,
                 None => skilldeck::RenderFormat::default(),
             },
-            budget_chars: self.budget_chars.map(|n| n as usize),
-            budget_tokens: self.budget_tokens.map(|n| n as usize),
+            budget_chars: self
+                .budget_chars
+                .map(|n| count("budgetChars", n).map(|n| n as usize))
+                .transpose()?,
+            budget_tokens: self
+                .budget_tokens
+                .map(|n| count("budgetTokens", n).map(|n| n as usize))
+                .transpose()?,
             agent: self.agent,
             usage: self
                 .usage
                 .unwrap_or_default()
                 .into_iter()
-                .map(|(id, n)| (id, u64::from(n)))
-                .collect::<BTreeMap<_, _>>(),
+                .map(|(id, n)| count(&format!("usage.{id}"), n).map(|n| (id, n)))
+                .collect::<skilldeck::Result<BTreeMap<_, _>>>()?,
         })
+    }
+}
+
+/// A JS number that must be a count: a silent wrap of `-1` to a huge budget would hide the
+/// caller's mistake.
+fn count(name: &str, n: f64) -> skilldeck::Result<u64> {
+    if n.is_finite() && n >= 0.0 && n.fract() == 0.0 {
+        // Exact for every integer a JS number holds without rounding (< 2^53).
+        Ok(n as u64)
+    } else {
+        Err(skilldeck::Error::invalid_options(format!(
+            "{name} must be a non-negative integer, got {n}"
+        )))
     }
 }
 
