@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Run the real agent hosts (OpenCode, Codex, openskills) on a conformance vector's tree.
+"""Run the real agent hosts (OpenCode, Codex) on a conformance vector's tree.
 
 A developer tool, not part of ./scripts/test: it needs the pinned host binaries from npm
 (`oracle.py install`) and answers "what does the host itself find here?" so the vectors under
@@ -9,6 +9,10 @@ tests/vectors/*/oracle-* stay tied to real behaviour. See tests/ORACLES.md.
     oracle.py run VECTOR_DIR...         # print what the host finds (normalised JSON)
     oracle.py check VECTOR_DIR...       # compare the host with each vector's `expected`
     oracle.py record VECTOR_DIR...      # write expected skills + oracle.txt from the host
+    (run/check/record take --runs N: OpenCode's answer to a name clash varies between runs)
+
+Discovery vectors go to the profile's host (opencode, codex); render vectors with format
+`codex` go to `codex debug prompt-input`.
 
 Only the standard library is used. Everything runs in a scratch copy of the vector's tree
 with a temporary HOME and a cleared environment; network access is pointed at a closed
@@ -24,6 +28,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 # Pinned host versions: the vectors record what exactly these versions do.
@@ -198,6 +203,9 @@ def codex_rpc(project: Path, env: dict, requests: list[dict]) -> dict:
         text=True,
     )
     responses: dict = {}
+    # Reading stdout blocks; a watchdog kills a host that never answers.
+    watchdog = threading.Timer(HOST_TIMEOUT, proc.kill)
+    watchdog.start()
     try:
         assert proc.stdin and proc.stdout
         init = {
@@ -225,6 +233,7 @@ def codex_rpc(project: Path, env: dict, requests: list[dict]) -> dict:
             if sent_rest and not wanted:
                 break
     finally:
+        watchdog.cancel()
         proc.kill()
         proc.wait(timeout=30)
     return responses
