@@ -39,7 +39,9 @@ impl PyDeck {
         system_root=None, roots=Vec::new(), rules=None, agent=None, enable=Vec::new(),
         disable=Vec::new(), hide_unavailable=false, read_host_settings=true, nested=false,
         profile_file=None
-    ))]
+    ), text_signature = "(profile='universal', project_dir='.', *, home_dir=None, env=None, \
+        system_root=None, roots=(), rules=None, agent=None, enable=(), disable=(), \
+        hide_unavailable=False, read_host_settings=True, nested=False, profile_file=None)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,

@@ -7,6 +7,7 @@ cd "$(dirname "$0")/../.."
 
 MATURIN_VERSION=1.16.0
 PYTEST_VERSION=9.2.0
+MYPY_VERSION=2.4.1         # for stubtest: the .pyi stubs against the built module
 SKILLS_REF_VERSION=0.1.1   # the reference the compat module reproduces
 
 venv=target/py-venv
@@ -28,7 +29,8 @@ if ! "$python" -m venv "$venv" 2>/dev/null; then
 fi
 py="$venv/bin/python"
 "$py" -m pip install -q --disable-pip-version-check \
-  "maturin==$MATURIN_VERSION" "pytest==$PYTEST_VERSION" "skills-ref==$SKILLS_REF_VERSION"
+  "maturin==$MATURIN_VERSION" "pytest==$PYTEST_VERSION" "mypy==$MYPY_VERSION" \
+  "skills-ref==$SKILLS_REF_VERSION"
 
 # The dev profile keeps the build to well under a minute on 2 cores; release wheels are a
 # packaging step, not a test prerequisite.
@@ -40,6 +42,8 @@ rm -rf "$wheels"
 repo=$(pwd)
 status=0
 (cd /tmp && "$repo/$py" -m pytest -q -p no:cacheprovider "$repo/bindings-python/tests") || status=1
+# Every stub signature, default and class flag against the runtime module.
+(cd /tmp && "$repo/$py" -m mypy.stubtest --mypy-config-file /dev/null skilldeck) || status=1
 
 # skills-ref's own test files, unmodified, from its sdist: the pytest plugin
 # bindings-python/tests/skills_ref_alias.py makes `skills_ref` (and its submodules) resolve
