@@ -186,6 +186,19 @@ describe('events', () => {
     assert.deepEqual(event.diff, { added: [], removed: ['skill-000'], changed: [] })
   })
 
+  test('activation emits an activated event naming the skill and agent', async () => {
+    const deck = new Deck(isolated(skillTree(1), { agent: 'build' }))
+    const activated = nextEvent(deck, 'activated')
+    const activation = await deck.activate('skill-000', { args: 'report.pdf' })
+    assert.deepEqual(await activated, { type: 'activated', id: 'skill-000', agent: 'build' })
+    assert.equal(activation.id, 'skill-000')
+    assert.match(activation.body, /report\.pdf/)
+    const json = canonical(activation)
+    assert.equal(activation.baseDir, json.base_dir)
+    assert.deepEqual(activation.allowedTools, json.allowed_tools)
+    assert.deepEqual(canonical(deck.activateSync('skill-000', { args: 'report.pdf' })), json)
+  })
+
   test('unsubscribe() stops delivery and reports unknown ids', async () => {
     const tree = skillTree(1)
     const deck = new Deck(isolated(tree))
@@ -219,6 +232,13 @@ describe('errors', () => {
   test('activate() of an unknown id rejects with NOT_FOUND', async () => {
     const deck = new Deck(isolated(skillTree(1)))
     await assert.rejects(deck.activate('missing'), isSkillError('NOT_FOUND'))
+  })
+
+  test('activating a denied skill rejects with PERMISSION_DENIED', async () => {
+    const rules = { semantics: 'deny-first', rules: [{ pattern: 'skill-*', decision: 'deny' }] }
+    const deck = new Deck(isolated(skillTree(1), { rules }))
+    await assert.rejects(deck.activate('skill-000'), isSkillError('PERMISSION_DENIED'))
+    assert.throws(() => deck.activateSync('skill-000'), isSkillError('PERMISSION_DENIED'))
   })
 
   test('bad options throw or reject with INVALID_OPTIONS', async () => {
