@@ -4,7 +4,8 @@
 //!
 //! Order of decisions, each leaving a reason:
 //! 1. `enabled: false` in SKILL.md, host settings (Codex `[[skills.config]]`, Claude Code
-//!    `skillOverrides`), then `options.disable`; `options.enable` forces a skill back on.
+//!    `skillOverrides`, OpenCode `skills.enabled`), then `options.disable`;
+//!    `options.enable` forces a skill back on.
 //! 2. `disable-model-invocation: true` hides it from the model; `user-invocable: false`
 //!    from the user.
 //! 3. `os` and `requires` (`bins` on `PATH` of the deck's environment, `env` set and
@@ -35,6 +36,8 @@ pub struct HostRules {
     pub rules: PermissionRules,
     /// Claude Code `skillOverrides` by skill name.
     pub overrides: BTreeMap<String, (SkillOverride, PathBuf)>,
+    /// OpenCode `skills.enabled` by skill name, with the file it came from.
+    pub opencode_enabled: BTreeMap<String, (bool, PathBuf)>,
     /// Codex `[[skills.config]]` entries, with the file they came from.
     pub codex: Vec<(host_settings::CodexSkillConfig, PathBuf)>,
     pub diagnostics: Vec<Diagnostic>,
@@ -115,6 +118,10 @@ impl HostRules {
                     Ok(Some(s)) => {
                         any = true;
                         self.rules.extend(&s.permission);
+                        for (name, on) in &s.skill_enabled {
+                            self.opencode_enabled
+                                .insert(name.clone(), (*on, path.clone()));
+                        }
                         self.note(&path, s.warnings);
                     }
                     Ok(None) => {}
@@ -294,6 +301,9 @@ fn enablement(skill: &mut Skill, options: &DeckOptions, host: &HostRules) {
     }
     if let Some((false, file)) = codex_verdict {
         off.push(format!("disabled in {}", file.display()));
+    }
+    if let Some((false, file)) = host.opencode_enabled.get(&skill.name) {
+        off.push(format!("`skills.enabled` is false in {}", file.display()));
     }
     let override_of = host
         .overrides

@@ -25,6 +25,8 @@ pub struct OpencodeSettings {
     pub permission: PermissionRules,
     /// `skills.paths` exactly as written. Resolve them with [`resolve_opencode_path`].
     pub skill_paths: Vec<String>,
+    /// `skills.enabled`: skill name -> on/off.
+    pub skill_enabled: BTreeMap<String, bool>,
     /// Problems that did not stop the read (e.g. an unknown decision value).
     pub warnings: Vec<String>,
 }
@@ -96,6 +98,25 @@ pub fn parse_opencode(text: &str, path: &Path) -> Result<OpencodeSettings> {
         Some(other) => settings.warnings.push(format!(
             "skills.paths: expected a list of paths, found {other}"
         )),
+    }
+    if let Some(enabled) = value.get("skills").and_then(|s| s.get("enabled")) {
+        match enabled.as_object() {
+            Some(map) => {
+                for (name, v) in map {
+                    match v.as_bool() {
+                        Some(b) => {
+                            settings.skill_enabled.insert(name.clone(), b);
+                        }
+                        None => settings.warnings.push(format!(
+                            "skills.enabled.{name}: expected true or false, found {v}"
+                        )),
+                    }
+                }
+            }
+            None => settings.warnings.push(format!(
+                "skills.enabled: expected an object of skill name -> true/false, found {enabled}"
+            )),
+        }
     }
     Ok(settings)
 }
@@ -169,17 +190,6 @@ pub fn read_claude(path: &Path) -> Result<Option<ClaudeSettings>> {
         Some(text) => parse_claude(&text, path).map(Some),
         None => Ok(None),
     }
-}
-
-/// The settings files Claude Code reads, lowest precedence first: user
-/// `~/.claude/settings.json`, project `.claude/settings.json`, then the uncommitted
-/// `.claude/settings.local.json`.
-pub fn claude_settings_files(home: &Path, project_dir: &Path) -> Vec<PathBuf> {
-    vec![
-        home.join(".claude/settings.json"),
-        project_dir.join(".claude/settings.json"),
-        project_dir.join(".claude/settings.local.json"),
-    ]
 }
 
 /// Parse the text of a Claude Code settings file; `path` is only used in errors.
@@ -419,7 +429,7 @@ mod tests {
           // global rules
           "permission": {"skill": {"*": "allow", "internal-*": "deny"}},
           "agent": {"plan": {"permission": {"skill": "deny"}}},
-          "skills": {"paths": ["~/shared-skills", "vendor/skills", 3]},
+          "skills": {"paths": ["~/shared-skills", "vendor/skills", 3], "enabled": {"old": false}},
         }"#;
         let s = parse_opencode(text, Path::new("opencode.jsonc")).expect("parses");
         assert_eq!(s.permission.rules.len(), 2);
@@ -428,6 +438,7 @@ mod tests {
             vec![Rule::new("*", Decision::Deny)]
         );
         assert_eq!(s.skill_paths, vec!["~/shared-skills", "vendor/skills"]);
+        assert_eq!(s.skill_enabled.get("old"), Some(&false));
         assert_eq!(s.warnings.len(), 1);
         assert_eq!(
             resolve_opencode_path(&s.skill_paths[0], Path::new("/h"), Path::new("/p")),
