@@ -260,3 +260,100 @@ fn layout(format: RenderFormat) -> &'static dyn Layout {
         RenderFormat::Markdown => &markdown::Markdown,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::Scope;
+    use std::path::PathBuf;
+
+    fn skill(name: &str, description: &str) -> Skill {
+        Skill {
+            id: name.to_string(),
+            name: name.to_string(),
+            description: description.to_string(),
+            location: PathBuf::from(format!("/s/{name}/SKILL.md")),
+            base_dir: PathBuf::from(format!("/s/{name}")),
+            scope: Scope::User,
+            source: PathBuf::from("/s"),
+            plugin: None,
+            kind: Default::default(),
+            manifest: Default::default(),
+            diagnostics: Vec::new(),
+            status: Default::default(),
+        }
+    }
+
+    fn catalog() -> Catalog {
+        Catalog {
+            skills: vec![skill("a", "one two three"), skill("b", "four five")],
+            ..Catalog::default()
+        }
+    }
+
+    #[test]
+    fn caller_token_counter() {
+        let words = |t: &str| t.split_whitespace().count();
+        let options = RenderOptions {
+            format: RenderFormat::ClaudeCode,
+            budget_tokens: Some(7),
+            ..RenderOptions::default()
+        };
+        // Entries cost 5 and 4 words; 7 leaves room only after `a` loses its description.
+        let r = render_with_counter(&catalog(), &options, Some(&words)).expect("renders");
+        assert_eq!(
+            r.text,
+            "The following skills are available for use with the Skill tool:\n\n- a\n- b: four five"
+        );
+        assert_eq!(
+            r.report.truncated,
+            vec![Truncation {
+                id: "a".into(),
+                chars_removed: 13
+            }]
+        );
+    }
+
+    #[test]
+    fn name_only_override_and_both_budgets() {
+        let mut c = catalog();
+        c.skills[1].status.name_only = true;
+        let r = render(&c, &RenderOptions::default()).expect("renders");
+        assert!(r
+            .text
+            .contains("<name>b</name>\n    <description></description>"));
+        assert!(r.report.truncated.is_empty());
+        let both = RenderOptions {
+            budget_chars: Some(1),
+            budget_tokens: Some(1),
+            ..RenderOptions::default()
+        };
+        assert_eq!(
+            render(&c, &both).map_err(|e| e.code()).err(),
+            Some("INVALID_OPTIONS")
+        );
+    }
+
+    #[test]
+    fn claude_code_caps_long_entries() {
+        let c = Catalog {
+            skills: vec![skill("long", &"x".repeat(2000))],
+            ..Catalog::default()
+        };
+        let options = RenderOptions {
+            format: RenderFormat::ClaudeCode,
+            ..RenderOptions::default()
+        };
+        let r = render(&c, &options).expect("renders");
+        let line = r.text.lines().last().expect("an entry");
+        assert_eq!(
+            line.chars().count(),
+            "- long: ".len() + claude_code::ENTRY_CAP
+        );
+        assert!(line.ends_with('…'));
+        assert_eq!(
+            r.report.truncated[0].chars_removed,
+            2000 - claude_code::ENTRY_CAP
+        );
+    }
+}
