@@ -182,8 +182,8 @@ fn opencode(skill: &Skill, body: &str, resources: &[String]) -> String {
     .join("\n")
 }
 
-/// Files below the skill directory, relative, `/`-separated, sorted; the SKILL.md itself,
-/// `.git` and `node_modules` excluded. Symlinked directories are not followed (a link could
+/// Files below the skill directory, relative, `/`-separated, sorted; SKILL.md files, `.git`
+/// and `node_modules` excluded. Symlinked directories are not followed (a link could
 /// point anywhere); bounded in depth and count.
 pub fn resources(base_dir: &Path) -> Vec<String> {
     let mut out = Vec::new();
@@ -205,7 +205,8 @@ pub fn resources(base_dir: &Path) -> Vec<String> {
                 }
                 continue;
             }
-            if depth == 0 && name.eq_ignore_ascii_case("SKILL.md") {
+            // Like OpenCode, every SKILL.md (nested skills' too) is left out of the list.
+            if name.eq_ignore_ascii_case("SKILL.md") {
                 continue;
             }
             if let Ok(rel) = path.strip_prefix(base_dir) {
