@@ -199,6 +199,9 @@ pub fn resources(base_dir: &Path) -> Vec<String> {
                 continue;
             };
             let path = entry.path();
+            if kind.is_symlink() && path.is_dir() {
+                continue;
+            }
             if kind.is_dir() {
                 if depth < MAX_DEPTH && name != ".git" && name != "node_modules" {
                     stack.push((path, depth + 1));
