@@ -110,10 +110,20 @@ fn entry(source: &str, key: Spanned<Value>, value: Spanned<Value>) -> Entry {
 fn to_error(err: serde_saphyr::Error) -> YamlError {
     let location = err.location();
     let text = err.to_string();
-    let limit = text.contains("budget")
-        || text.contains("limit")
-        || text.contains("alias replay")
-        || text.contains("recursion");
+    use serde_saphyr::Error as E;
+    let mut inner = &err;
+    while let E::AliasError { error, .. } | E::WithSnippet { error, .. } = inner {
+        inner = error;
+    }
+    // Nesting depth is enforced by the scanner, which reports it only as a message.
+    let limit = matches!(
+        inner,
+        E::Budget { .. }
+            | E::AliasReplayLimitExceeded { .. }
+            | E::AliasExpansionLimitExceeded { .. }
+            | E::AliasReplayStackDepthExceeded { .. }
+            | E::AliasReplayCounterOverflow { .. }
+    ) || text.contains("recursion limit");
     // The error's Display repeats the position ("error: line 2 column 22: ..."); keep the
     // part after it so renderers can place it themselves.
     let message = text
@@ -128,8 +138,13 @@ fn to_error(err: serde_saphyr::Error) -> YamlError {
     };
     // Positions inside the message are relative to the YAML block, not the file; the
     // diagnostic carries the file position instead.
-    let message = match message.rfind(" at line ") {
+    let message = match message.find(" at line ") {
         Some(i) if message[i..].contains(", column ") => message[..i].to_string(),
+        _ => message,
+    };
+    // Limit messages carry internal counters; the kind of limit is what helps the author.
+    let message = match message.split_once(':') {
+        Some((kind, _)) if limit => kind.to_string(),
         _ => message,
     };
     YamlError {
@@ -335,6 +350,7 @@ mod tests {
         }
         let err = load(&bomb).expect_err("bomb must fail");
         assert!(err.limit, "{err:?}");
+        assert_eq!(err.message, "alias replay limit exceeded");
     }
 
     #[test]
