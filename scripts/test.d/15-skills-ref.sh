@@ -6,10 +6,23 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
+SKILLS_REF_VERSION=0.1.1
 venv=target/skills-ref-venv
+python=${PYTHON:-python3}
 if [ ! -x "$venv/bin/agentskills" ]; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check skills-ref==0.1.1
+  rm -rf "$venv"
+  if ! "$python" -m venv "$venv" 2>/dev/null; then
+    # Debian/Ubuntu ship venv support separately.
+    if command -v apt-get >/dev/null; then
+      apt-get update -qq && apt-get install -y -qq python3-venv >/dev/null
+      rm -rf "$venv"
+      "$python" -m venv "$venv"
+    else
+      echo "cannot create a Python venv with $python" >&2
+      exit 1
+    fi
+  fi
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "skills-ref==$SKILLS_REF_VERSION"
 fi
 cargo build --quiet -p skilldeck-cli
 bin=target/debug/skilldeck
@@ -41,5 +54,5 @@ for dir in "${skills[@]}"; do
     "$venv/bin/agentskills" validate "$dir" 2>&1 | sed 's/^/  skills-ref: /' || true
   fi
 done
-echo "skills-ref 0.1.1 agreement: $agree agree, $disagree disagree, $known known differences (${#skills[@]} skills)"
+echo "skills-ref $SKILLS_REF_VERSION agreement: $agree agree, $disagree disagree, $known known differences (${#skills[@]} skills)"
 [ "$disagree" -eq 0 ] && [ "$agree" -gt 0 ]
