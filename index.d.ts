@@ -57,6 +57,15 @@ export interface Catalog extends Iterable<Skill> {}
 /** A canonical JSON object (snake_case engine fields, kebab-case manifest keys). */
 export type CanonicalJson = Record<string, unknown>
 
+
+/**
+ * Which binding artifact the generated loader actually loaded: `'native'` for
+ * a native addon, otherwise the `platformArchABI` of the WASI flavor. Every
+ * flavor napi-rs can build is listed, because `NAPI_RS_NATIVE_LIBRARY_PATH`
+ * can point the loader at a WASI artifact this package does not build itself.
+ */
+export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
+
 /** An activated skill: the formatted text plus its structured parts. */
 export declare class Activation {
   get id(): string
@@ -464,4 +473,4 @@ export declare function validateSync(path: string, options?: ValidateOptions | u
 export declare function version(): string
 
 /** The engine version (the same in every binding). */
-export const VERSION: string
+export declare const VERSION: string

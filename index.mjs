@@ -26,6 +26,7 @@ export const {
   validate,
   validateSync,
   version,
+  __napiBindingTarget,
 } = native
 
 export default native
