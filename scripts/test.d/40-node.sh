@@ -5,9 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-major=$(node -p 'process.versions.node.split(".")[0]')
-if [ "$major" -lt 18 ]; then
-  echo "node >= 18 is required (found $(node --version))" >&2
+# @napi-rs/cli 3.10 (the build tool, not the package's users) needs node ^20.17 or >= 22.13.
+if ! node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 17) ? 0 : 1)'; then
+  echo "node >= 20.17 is required to build the addon (found $(node --version))" >&2
   exit 1
 fi
 
