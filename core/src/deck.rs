@@ -204,16 +204,36 @@ impl Deck {
         counter: Option<render::TokenCounter<'_>>,
     ) -> Result<Rendered> {
         let catalog = self.catalog()?;
+        let roots = self.scan_roots();
+        let context = render::RenderContext {
+            counter,
+            roots: &roots,
+        };
         let deck_agent = self.inner.options.agent.as_deref();
         match options.agent.as_deref() {
             Some(agent) if Some(agent) != deck_agent => {
                 let mut for_agent = (*catalog).clone();
                 let rules = self.permission_rules();
                 crate::filter::apply_permissions(&mut for_agent, &rules, Some(agent));
-                render::render_with_counter(&for_agent, options, counter)
+                render::render_with(&for_agent, options, &context)
             }
-            _ => render::render_with_counter(&catalog, options, counter),
+            _ => render::render_with(&catalog, options, &context),
         }
+    }
+
+    /// The profile's skill roots in scan order, then the caller's extra roots.
+    fn scan_roots(&self) -> Vec<std::path::PathBuf> {
+        let inputs = &self.inner.inputs;
+        let expansion =
+            discover::roots::expand(&self.inner.profile, inputs, self.inner.options.nested);
+        expansion
+            .roots
+            .into_iter()
+            .map(|r| r.path)
+            .chain(self.inner.options.roots.iter().map(|r| {
+                discover::roots::absolutise(&r.path, &inputs.project, inputs.home.as_deref())
+            }))
+            .collect()
     }
 
     /// The permission rules in force: the host settings of the profile, then `options.rules`.

@@ -75,8 +75,8 @@ pub fn plan(
         return states;
     }
     match algorithm {
-        Algorithm::TrimThenDrop => trim_then_drop(items, &mut states, limit, &total),
-        Algorithm::DropDescriptions => drop_descriptions(items, &mut states, limit, &total),
+        Algorithm::TrimThenDrop => trim_then_drop(items, &mut states, limit, cost, &total),
+        Algorithm::DropDescriptions => drop_descriptions(items, &mut states, limit, cost),
         Algorithm::StopAtFirst => {
             let mut used = 0usize;
             let mut stopped = false;
@@ -107,10 +107,42 @@ fn after_rounds(item: &Item, k: usize) -> Shown {
     }
 }
 
+/// Running total of the shown entries' costs, updated one entry at a time so the
+/// algorithms stay linear in the number of entries.
+struct Running<'a> {
+    cost: &'a dyn Fn(usize, Shown) -> usize,
+    each: Vec<usize>,
+    sum: usize,
+}
+
+impl<'a> Running<'a> {
+    fn new(states: &[Shown], cost: &'a dyn Fn(usize, Shown) -> usize) -> Self {
+        let each: Vec<usize> = states
+            .iter()
+            .enumerate()
+            .map(|(i, s)| if *s == Shown::Omitted { 0 } else { cost(i, *s) })
+            .collect();
+        let sum = each.iter().fold(0usize, |a, b| a.saturating_add(*b));
+        Running { cost, each, sum }
+    }
+
+    fn set(&mut self, states: &mut [Shown], i: usize, shown: Shown) {
+        let new = if shown == Shown::Omitted {
+            0
+        } else {
+            (self.cost)(i, shown)
+        };
+        self.sum = self.sum.saturating_sub(self.each[i]).saturating_add(new);
+        self.each[i] = new;
+        states[i] = shown;
+    }
+}
+
 fn trim_then_drop(
     items: &[Item],
     states: &mut [Shown],
     limit: usize,
+    cost: &dyn Fn(usize, Shown) -> usize,
     total: &dyn Fn(&[Shown]) -> usize,
 ) {
     // Whole entries go first when even bare names overflow: lowest priority (last) first.
@@ -118,11 +150,11 @@ fn trim_then_drop(
         .iter()
         .map(|i| after_rounds(i, i.desc_len.max(1)))
         .collect();
+    let mut running = Running::new(&bare, cost);
     let mut kept = items.len();
-    while kept > 0 && total(&bare) > limit {
+    while kept > 0 && running.sum > limit {
         kept -= 1;
-        bare[kept] = Shown::Omitted;
-        states[kept] = Shown::Omitted;
+        running.set(&mut bare, kept, Shown::Omitted);
     }
     let max_len = items[..kept].iter().map(|i| i.desc_len).max().unwrap_or(0);
     let at = |k: usize| -> Vec<Shown> {
@@ -154,12 +186,13 @@ fn trim_then_drop(
     }
     // Round `rounds` is only partly needed: take its characters entry by entry, in order.
     let mut current = at(rounds - 1);
-    for i in 0..kept {
-        if total(&current) <= limit {
+    let mut running = Running::new(&current, cost);
+    for (i, item) in items.iter().enumerate().take(kept) {
+        if running.sum <= limit {
             break;
         }
-        if !items[i].name_only && items[i].desc_len >= rounds {
-            current[i] = after_rounds(&items[i], rounds);
+        if !item.name_only && item.desc_len >= rounds {
+            running.set(&mut current, i, after_rounds(item, rounds));
         }
     }
     states.copy_from_slice(&current);
@@ -169,7 +202,7 @@ fn drop_descriptions(
     items: &[Item],
     states: &mut [Shown],
     limit: usize,
-    total: &dyn Fn(&[Shown]) -> usize,
+    cost: &dyn Fn(usize, Shown) -> usize,
 ) {
     let mut order: Vec<usize> = (0..items.len()).collect();
     order.sort_by(|&a, &b| {
@@ -178,17 +211,14 @@ fn drop_descriptions(
             .cmp(&items[b].usage)
             .then_with(|| items[a].id.cmp(&items[b].id))
     });
-    for &i in &order {
-        if total(states) <= limit {
-            return;
+    let mut running = Running::new(states, cost);
+    for next in [Shown::NameOnly, Shown::Omitted] {
+        for &i in &order {
+            if running.sum <= limit {
+                return;
+            }
+            running.set(states, i, next);
         }
-        states[i] = Shown::NameOnly;
-    }
-    for &i in &order {
-        if total(states) <= limit {
-            return;
-        }
-        states[i] = Shown::Omitted;
     }
 }
 

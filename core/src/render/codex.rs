@@ -1,21 +1,19 @@
-//! `codex`: Codex's `<skills_instructions>` section: `## Skills`, an intro, `### Available
-//! skills` with one `- name: description (file: path)` line per skill, ordered by scope
-//! priority (system, admin, project, user, then the rest) and name, then `### How to use
-//! skills`. The guidance text is our own wording of the same progressive-disclosure advice.
-//! Nothing at all when no skill is visible.
+//! `codex`: Codex's `<skills_instructions>` section exactly as Codex 0.169.0 renders it
+//! (`codex debug prompt-input`, pinned by the `render/oracle-codex-*` vectors): `## Skills`,
+//! Codex's one-line intro, a `### Skill roots` table (`rN` = root directory, numbered in
+//! root-scan order, only roots holding a listed skill), then `### Available skills` with
+//! one `- name: description (file: rN/relative/SKILL.md)` line per skill, ordered by scope
+//! priority (system, admin, project, user, then the rest) and name. Descriptions are
+//! collapsed to one line and nothing is escaped. Nothing at all when no skill is visible.
+//!
+//! Codex 0.169.0 puts no how-to-use guidance in this section, so neither do we.
 
 use super::budget::Algorithm;
 use super::{Frame, Layout};
 use crate::catalog::{Scope, Skill};
+use std::path::{Path, PathBuf};
 
-const INTRO: &str = "Each skill below is a folder of local instructions whose entry point is a `SKILL.md` file. The list gives every skill's name, what it is for, and the path of its `SKILL.md`; open that file when you decide to use the skill.";
-
-const GUIDANCE: &str = "\
-- Choosing: use a skill when the user names it (as `$name` or in plain words) or when the task plainly fits its description; if several fit, use the smallest set that covers the task. A skill applies to the turn it was chosen for; choose again on later turns.
-- Loading: read the skill's `SKILL.md` first and only as far as needed to follow it. Resolve relative paths it mentions (`scripts/`, `references/`, `assets/`) against the skill's directory.
-- Resources: open only the referenced files the task needs; run or adapt bundled scripts rather than retyping their code; reuse bundled templates and assets.
-- Telling the user: say in one short line which skill you are using and why; if an obvious skill does not fit, say why you skipped it.
-- Problems: if a skill is missing, unreadable or unclear, say so briefly and continue with the best alternative.";
+const INTRO: &str = "A skill is a set of local instructions to follow that is stored in a `SKILL.md` file. Below is the list of skills that can be used. Each entry includes a name, description, and a short path that can be expanded into an absolute path using the skill roots table.";
 
 /// Codex's prompt priority: system, admin, repository, user; the scopes Codex does not have
 /// (managed, plugin, extra) slot in next to their closest Codex equivalent.
@@ -30,7 +28,49 @@ fn rank(scope: Scope) -> u8 {
     }
 }
 
-pub struct Codex;
+fn slash(path: &Path) -> String {
+    path.to_string_lossy().replace('\\', "/")
+}
+
+pub struct Codex {
+    /// The roots table, in order (`r0`, `r1`, ...).
+    roots: Vec<PathBuf>,
+}
+
+impl Codex {
+    /// Number the roots of `skills`: in `scan_order` first (the deck's root-scan order),
+    /// then any other root in the order its first skill appears.
+    pub fn new(skills: &[&Skill], scan_order: &[PathBuf]) -> Codex {
+        let mut used: Vec<&Path> = Vec::new();
+        for s in skills {
+            if !used.contains(&s.source.as_path()) {
+                used.push(&s.source);
+            }
+        }
+        let mut roots: Vec<PathBuf> = scan_order
+            .iter()
+            .filter(|r| used.contains(&r.as_path()))
+            .cloned()
+            .collect();
+        for u in used {
+            if !roots.iter().any(|r| r == u) {
+                roots.push(u.to_path_buf());
+            }
+        }
+        Codex { roots }
+    }
+
+    fn short_path(&self, skill: &Skill) -> String {
+        self.roots
+            .iter()
+            .position(|r| *r == skill.source)
+            .and_then(|n| {
+                let rel = skill.location.strip_prefix(&self.roots[n]).ok()?;
+                Some(format!("r{n}/{}", slash(rel)))
+            })
+            .unwrap_or_else(|| slash(&skill.location))
+    }
+}
 
 impl Layout for Codex {
     fn order(&self, skills: &mut Vec<&Skill>) {
@@ -46,17 +86,38 @@ impl Layout for Codex {
         Algorithm::TrimThenDrop
     }
 
+    fn description(&self, skill: &Skill) -> (String, usize) {
+        let one_line = skill
+            .description
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let len = super::text::chars(&one_line);
+        (one_line, len)
+    }
+
     fn entry(&self, skill: &Skill, description: &str) -> String {
-        let path = skill.location.to_string_lossy().replace('\\', "/");
-        format!("- {}: {} (file: {path})", skill.name, description)
+        format!(
+            "- {}: {} (file: {})",
+            skill.name,
+            description,
+            self.short_path(skill)
+        )
     }
 
     fn frame(&self, entries: &[String], _: &Frame) -> String {
         if entries.is_empty() {
             return String::new();
         }
+        let table: Vec<String> = self
+            .roots
+            .iter()
+            .enumerate()
+            .map(|(n, r)| format!("- `r{n}` = `{}`", slash(r)))
+            .collect();
         format!(
-            "<skills_instructions>\n## Skills\n{INTRO}\n### Available skills\n{}\n### How to use skills\n{GUIDANCE}\n</skills_instructions>",
+            "<skills_instructions>\n## Skills\n{INTRO}\n### Skill roots\n{}\n### Available skills\n{}\n</skills_instructions>",
+            table.join("\n"),
             entries.join("\n")
         )
     }

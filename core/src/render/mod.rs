@@ -138,6 +138,16 @@ pub fn render(catalog: &Catalog, options: &RenderOptions) -> Result<Rendered> {
 /// A caller-supplied token counter (e.g. a real tokenizer) for `budget_tokens`.
 pub type TokenCounter<'a> = &'a dyn Fn(&str) -> usize;
 
+/// What a render may know beyond the catalog.
+#[derive(Clone, Copy, Default)]
+pub struct RenderContext<'a> {
+    /// Counts tokens for `budget_tokens` instead of the 4-characters-per-token estimate.
+    pub counter: Option<TokenCounter<'a>>,
+    /// The deck's skill roots in scan order (Codex numbers its roots table in this order;
+    /// without it, roots are numbered in the order their first skill is listed).
+    pub roots: &'a [std::path::PathBuf],
+}
+
 /// Like [`render`], counting tokens with `counter` instead of the 4-characters-per-token
 /// approximation when `budget_tokens` is set.
 pub fn render_with_counter(
@@ -145,13 +155,31 @@ pub fn render_with_counter(
     options: &RenderOptions,
     counter: Option<TokenCounter<'_>>,
 ) -> Result<Rendered> {
+    render_with(
+        catalog,
+        options,
+        &RenderContext {
+            counter,
+            ..RenderContext::default()
+        },
+    )
+}
+
+/// [`render`] with a [`RenderContext`].
+pub fn render_with(
+    catalog: &Catalog,
+    options: &RenderOptions,
+    context: &RenderContext<'_>,
+) -> Result<Rendered> {
+    let counter = context.counter;
     if options.budget_chars.is_some() && options.budget_tokens.is_some() {
         return Err(Error::invalid_options(
             "give either a character budget or a token budget, not both",
         ));
     }
-    let layout = layout(options.format);
-    let mut skills: Vec<&Skill> = catalog.model_visible().collect();
+    let visible: Vec<&Skill> = catalog.model_visible().collect();
+    let layout = layout(options.format, &visible, context.roots);
+    let mut skills = visible;
     layout.order(&mut skills);
 
     let described: Vec<(String, usize)> = skills.iter().map(|s| layout.description(s)).collect();
@@ -248,16 +276,20 @@ pub trait Layout {
     fn frame(&self, entries: &[String], frame: &Frame) -> String;
 }
 
-fn layout(format: RenderFormat) -> &'static dyn Layout {
+fn layout(
+    format: RenderFormat,
+    skills: &[&Skill],
+    roots: &[std::path::PathBuf],
+) -> Box<dyn Layout> {
     match format {
-        RenderFormat::Xml => &xml::Xml,
-        RenderFormat::SkillsRef => &skills_ref::SkillsRef,
-        RenderFormat::Opencode => &opencode::Opencode,
-        RenderFormat::OpencodeTool => &opencode::OpencodeTool,
-        RenderFormat::Codex => &codex::Codex,
-        RenderFormat::ClaudeCode => &claude_code::ClaudeCode,
-        RenderFormat::Kode => &kode::Kode,
-        RenderFormat::Markdown => &markdown::Markdown,
+        RenderFormat::Xml => Box::new(xml::Xml),
+        RenderFormat::SkillsRef => Box::new(skills_ref::SkillsRef),
+        RenderFormat::Opencode => Box::new(opencode::Opencode),
+        RenderFormat::OpencodeTool => Box::new(opencode::OpencodeTool),
+        RenderFormat::Codex => Box::new(codex::Codex::new(skills, roots)),
+        RenderFormat::ClaudeCode => Box::new(claude_code::ClaudeCode),
+        RenderFormat::Kode => Box::new(kode::Kode),
+        RenderFormat::Markdown => Box::new(markdown::Markdown),
     }
 }
 
