@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -307,8 +308,63 @@ def run_codex_prompt(tree: Path, deck: dict) -> dict:
     }
 
 
+def opencode_prompt_code() -> str:
+    """OpenCode's own prompt code, cut out of its binary (a Bun bundle with readable JS):
+    the skills formatter, the XML escape it calls, and the two intro lines that
+    `SystemPrompt.skills` puts before the list."""
+    data = (ORACLE_DIR / "node_modules/opencode-ai/bin/opencode.exe").read_bytes()
+    fmt = re.search(
+        rb"function ([\w$]+)\(j,J\)\{let K=j\.filter\(\(z\)=>z\.description!==void 0\).*?\}(?=var )",
+        data,
+        re.S,
+    )
+    esc = re.search(rb'function ([\w$]+)\(j\)\{return j\.replaceAll\("&","&amp;"\)[^}]*\}', data)
+    intro = re.search(
+        rb'\["(Skills provide[^"]*)","(Use the skill tool[^"]*)",[\w$]+\.fmt\([\w$]+,\{verbose:!0\}\)\]',
+        data,
+    )
+    if not (fmt and esc and intro):
+        raise RuntimeError("OpenCode's skill prompt code was not found in its binary")
+    lines = json.dumps([intro.group(1).decode(), intro.group(2).decode()])
+    return (
+        esc.group(0).decode()
+        + "\n"
+        + fmt.group(0).decode()
+        + "\nconst skills = JSON.parse(require('fs').readFileSync(0, 'utf8'));\n"
+        + f"process.stdout.write([...{lines}, {fmt.group(1).decode()}(skills, {{verbose: true}})]"
+        + ".join('\\n'));\n"
+    )
+
+
+def run_opencode_prompt(tree: Path, deck: dict) -> dict:
+    """OpenCode's system-prompt skills block for the skills `debug skill` finds, rendered by
+    the host's own formatter code run under node (no OpenCode command prints the prompt
+    offline). Its built-in customize-opencode skill is left out, as in discovery."""
+    found = run_opencode(tree, deck)
+    skills = [
+        {k: s[k] for k in ("name", "description", "location") if k in s}
+        for s in found["skills"]
+    ]
+    out = subprocess.run(
+        ["node", "-e", opencode_prompt_code()],
+        input=json.dumps(skills),
+        capture_output=True,
+        text=True,
+        timeout=HOST_TIMEOUT,
+        check=True,
+    )
+    included = sorted((s["name"] for s in skills if "description" in s))
+    return {
+        "host": f"opencode {OPENCODE_VERSION}",
+        "command": "opencode debug skill --pure, then the host's SystemPrompt.skills "
+        "formatter (extracted from its binary) under node",
+        "text": out.stdout,
+        "included": included,
+    }
+
+
 HOSTS = {"opencode": run_opencode, "codex": run_codex}
-RENDERERS = {"codex": run_codex_prompt}
+RENDERERS = {"codex": run_codex_prompt, "opencode": run_opencode_prompt}
 
 
 def run_vector(vector: Path, runs: int = 1) -> tuple[dict, list[dict]]:
