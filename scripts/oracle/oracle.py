@@ -436,6 +436,10 @@ def compare(case: dict, result: dict) -> list[str]:
         for key in ("name", "location"):
             if key in exp and exp[key] != act[key]:
                 problems.append(f"skills[{i}].{key}: vector {exp[key]!r}, host {act[key]!r}")
+        host_enabled = result["skills"][i].get("enabled")
+        exp_enabled = exp.get("status", {}).get("enabled")
+        if host_enabled is not None and exp_enabled is not None and exp_enabled != host_enabled:
+            problems.append(f"skills[{i}].status.enabled: vector {exp_enabled}, host {host_enabled}")
         host_scope = result["skills"][i].get("scope")
         if host_scope and "scope" in exp and exp["scope"] != host_scope:
             problems.append(f"skills[{i}].scope: vector {exp['scope']!r}, host {host_scope!r}")
