@@ -130,6 +130,10 @@ pub struct CachedParse {
     pub parsed: Parsed,
     /// The file starts with a UTF-8 byte-order mark.
     pub bom: bool,
+    /// Where the skill is reported (the walked path, or its real path for profiles that
+    /// resolve links) and the lenient validation of `parsed` at that location.
+    pub location: PathBuf,
+    pub checked: Vec<crate::diagnostic::Diagnostic>,
 }
 
 impl ParseCache {

@@ -71,7 +71,7 @@ pub fn collect(
     let reads = {
         let cache: &ParseCache = cache;
         par_map(&items, |(root, found)| {
-            read_one(*root, found, cache, profile.reject_bom)
+            read_one(*root, found, cache, profile)
         })
     };
 
@@ -132,7 +132,10 @@ pub fn collect(
     out
 }
 
-fn read_one(root: usize, found: &Found, cache: &ParseCache, check_bom: bool) -> FileRead {
+/// Stat, read and check one file (runs on all cores): the frontmatter parse, the location
+/// (resolved for profiles that report real paths) and the lenient validation are reused from
+/// the cache while the file's stamp and location are unchanged.
+fn read_one(root: usize, found: &Found, cache: &ParseCache, profile: &Profile) -> FileRead {
     let stamp = Stamp::read(&found.path);
     let mut read = FileRead {
         root,
@@ -145,15 +148,31 @@ fn read_one(root: usize, found: &Found, cache: &ParseCache, check_bom: bool) -> 
         // Vanished between the walk and now, or a dangling link: nothing to load.
         return read;
     };
+    let location = if profile.canonical_locations {
+        std::fs::canonicalize(&found.path).unwrap_or_else(|_| found.path.clone())
+    } else {
+        found.path.clone()
+    };
     if let Some(hit) = cache.get(&found.path, &stamp) {
-        read.entry = Some(hit.clone());
+        let mut entry = hit.clone();
+        if entry.location != location {
+            entry.checked = validate::check(&entry.parsed, &location, false);
+            entry.location = location;
+            read.fresh = true;
+        }
+        read.entry = Some(entry);
         return read;
     }
-    let bom = check_bom && starts_with_bom(&found.path);
+    let bom = profile.reject_bom && starts_with_bom(&found.path);
+    let parsed = parse::read_frontmatter(&found.path);
+    // Lenient validation: what a host would refuse is an error, the rest are warnings.
+    let checked = validate::check(&parsed, &location, false);
     read.entry = Some(CachedParse {
         stamp,
-        parsed: parse::read_frontmatter(&found.path),
+        parsed,
         bom,
+        location,
+        checked,
     });
     read.fresh = true;
     read
@@ -175,17 +194,12 @@ fn candidate(
     entry: &CachedParse,
     plugins: &mut Plugins,
 ) -> Result<Option<Candidate>, Vec<Diagnostic>> {
-    let location = if profile.canonical_locations {
-        std::fs::canonicalize(&found.path).unwrap_or_else(|_| found.path.clone())
-    } else {
-        found.path.clone()
-    };
+    let location = entry.location.clone();
     let base_dir = location
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_else(|| root.path.clone());
-    // Lenient validation: what a host would refuse is an error, the rest are warnings.
-    let mut diagnostics = validate::check(&entry.parsed, &location, false);
+    let mut diagnostics = entry.checked.clone();
     let mut manifest = entry.parsed.manifest.clone();
 
     let nested_prefix = match &root.nested_marker {
@@ -272,6 +286,27 @@ fn candidate(
                 );
             }
         }
+        if profile.description_optional {
+            for d in &mut diagnostics {
+                if d.code == "missing-description" {
+                    d.severity = Severity::Warning;
+                }
+            }
+        }
+        if let (Some(max), Some(name)) = (profile.max_name_chars, manifest.name.as_deref()) {
+            let chars = name.trim().chars().count();
+            if chars > max {
+                diagnostics.retain(|d| d.code != "name-too-long");
+                diagnostics.push(
+                    Diagnostic::error(
+                        "name-too-long",
+                        format!("profile `{}` refuses names over {max} characters (this one has {chars})", profile.name),
+                    )
+                    .with_path(&location)
+                    .with_hint("shorten the name"),
+                );
+            }
+        }
         if entry.bom {
             diagnostics.push(
                 Diagnostic::error(
@@ -342,7 +377,11 @@ fn candidate(
         .with_path(&location)
         .with_hint("put the SKILL.md in a directory named after the skill")]);
     }
-    let plugin = plugins.find(&base_dir, root.path.parent().unwrap_or(&root.path));
+    let plugin = plugins.find(
+        &base_dir,
+        &root.path,
+        root.path.parent().unwrap_or(&root.path),
+    );
     let id = match &plugin {
         Some(p) => format!("{p}:{name}"),
         None => name.clone(),

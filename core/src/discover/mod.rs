@@ -66,12 +66,13 @@ pub fn discover(
             fingerprint.push(path, stamp);
         }
         diagnostics.extend(found.diagnostics);
-        all_roots.extend(
-            found
-                .paths
-                .into_iter()
-                .map(|(path, scope)| roots::extra_root(profile, path, scope, None)),
-        );
+        all_roots.extend(found.paths.into_iter().map(|(path, scope)| {
+            let mut root = roots::extra_root(profile, path, scope, None);
+            if let Some(walk) = &profile.settings_walk {
+                root.walk = walk.clone();
+            }
+            root
+        }));
     }
     for spec in &options.roots {
         let path = roots::absolutise(&spec.path, &inputs.project, inputs.home.as_deref());
@@ -85,6 +86,7 @@ pub fn discover(
     let all_roots = roots::dedup(all_roots);
 
     let mut walked = Vec::new();
+    let mut plugins = plugin::Plugins::default();
     for (index, root) in all_roots.iter().enumerate() {
         let stamp = Stamp::read(&root.path);
         let is_dir = std::fs::metadata(&root.path).is_ok_and(|m| m.is_dir());
@@ -98,10 +100,10 @@ pub fn discover(
             fingerprint.push(dir, stamp);
         }
         diagnostics.extend(out.diagnostics);
+        plugins.mark(out.plugin_dirs);
         walked.push((index, out.files));
     }
 
-    let mut plugins = plugin::Plugins::default();
     let collected = candidates::collect(profile, &all_roots, walked, cache, &mut plugins);
     for (path, stamp) in collected.files {
         fingerprint.push(path, stamp);

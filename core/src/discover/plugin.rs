@@ -7,24 +7,32 @@ use crate::diagnostic::Diagnostic;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-const MANIFESTS: [&str; 3] = [
-    ".claude-plugin/plugin.json",
-    ".codex-plugin/plugin.json",
-    ".kode-plugin/plugin.json",
-];
+/// Directories whose `plugin.json` makes their parent a plugin root.
+pub const MARKER_DIRS: [&str; 3] = [".claude-plugin", ".codex-plugin", ".kode-plugin"];
 
 /// Finds and remembers plugin roots; every manifest path it probed is kept for the cache.
+///
+/// Inside a walked root the walk already saw every marker directory ([`Plugins::mark`]), so
+/// only marked directories are probed there; outside it (the root's parent) a lookup costs
+/// one `stat` per marker, once per directory.
 #[derive(Default)]
 pub struct Plugins {
     by_dir: HashMap<PathBuf, Option<String>>,
+    marked: std::collections::HashSet<PathBuf>,
     /// Every manifest path looked at, with its stamp (`None`: absent).
     pub probed: Vec<(PathBuf, Option<Stamp>)>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
 impl Plugins {
-    /// The plugin owning `dir`, searching `dir` and its parents up to and including `limit`.
-    pub fn find(&mut self, dir: &Path, limit: &Path) -> Option<String> {
+    /// Record directories the walk saw holding a marker directory.
+    pub fn mark(&mut self, dirs: impl IntoIterator<Item = PathBuf>) {
+        self.marked.extend(dirs);
+    }
+
+    /// The plugin owning `dir` (below the walked `root`), searching `dir` and its parents up
+    /// to and including `limit`.
+    pub fn find(&mut self, dir: &Path, root: &Path, limit: &Path) -> Option<String> {
         let mut chain = Vec::new();
         let mut found = None;
         for d in dir.ancestors() {
@@ -33,9 +41,12 @@ impl Plugins {
                 break;
             }
             chain.push(d.to_path_buf());
-            if let Some(name) = self.probe(d) {
-                found = Some(name);
-                break;
+            let walked = d.starts_with(root);
+            if !walked || self.marked.contains(d) {
+                if let Some(name) = self.probe(d) {
+                    found = Some(name);
+                    break;
+                }
             }
             if d == limit || !d.starts_with(limit) {
                 break;
@@ -48,8 +59,8 @@ impl Plugins {
     }
 
     fn probe(&mut self, dir: &Path) -> Option<String> {
-        for rel in MANIFESTS {
-            let path = dir.join(rel);
+        for marker in MARKER_DIRS {
+            let path = dir.join(marker).join("plugin.json");
             let stamp = Stamp::read(&path);
             self.probed.push((path.clone(), stamp));
             if stamp.is_some() {
@@ -117,17 +128,30 @@ mod tests {
         .unwrap();
         let skill = plug.join("skills/fmt");
         std::fs::create_dir_all(&skill).unwrap();
+        // Inside the walked root only directories the walk marked are probed.
         let mut p = Plugins::default();
-        assert_eq!(p.find(&skill, t.path()).as_deref(), Some("toolbox"));
+        assert_eq!(p.find(&skill, t.path(), t.path()), None);
+        let mut p = Plugins::default();
+        p.mark([plug.clone()]);
+        assert_eq!(
+            p.find(&skill, t.path(), t.path()).as_deref(),
+            Some("toolbox")
+        );
         // Cached: a second lookup probes nothing new.
         let probes = p.probed.len();
         assert_eq!(
-            p.find(&plug.join("skills"), t.path()).as_deref(),
+            p.find(&plug.join("skills"), t.path(), t.path()).as_deref(),
             Some("toolbox")
         );
         assert_eq!(p.probed.len(), probes);
-        // Outside the limit nothing is searched.
-        assert_eq!(Plugins::default().find(&skill, &skill), None);
+        // Outside the walked root (its parent) a lookup stats.
+        let root = plug.join("skills");
+        assert_eq!(
+            Plugins::default().find(&skill, &root, &plug).as_deref(),
+            Some("toolbox")
+        );
+        // Nothing beyond the limit is searched.
+        assert_eq!(Plugins::default().find(&skill, &skill, &skill), None);
     }
 
     #[test]
@@ -137,8 +161,9 @@ mod tests {
         std::fs::create_dir_all(plug.join(".codex-plugin")).unwrap();
         std::fs::write(plug.join(".codex-plugin/plugin.json"), "{nope").unwrap();
         let mut p = Plugins::default();
+        let skill = plug.join("skills/a");
         assert_eq!(
-            p.find(&plug.join("skills/a"), t.path()).as_deref(),
+            p.find(&skill, &plug.join("skills"), &plug).as_deref(),
             Some("mine")
         );
         assert_eq!(p.diagnostics[0].code, "invalid-plugin-manifest");

@@ -67,6 +67,17 @@ pub enum FieldTypes {
     String,
 }
 
+/// How far the ancestor walk goes when the project is not inside a repository.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NoRepository {
+    /// Only the project directory itself.
+    #[default]
+    ProjectOnly,
+    /// Every ancestor up to the file-system root (OpenCode).
+    FilesystemRoot,
+}
+
 /// Which directories `{dir}` stands for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -171,6 +182,18 @@ pub struct Profile {
     /// When the frontmatter is not valid YAML, read `name:` and `description:` line by line.
     #[serde(default)]
     pub line_fallback: bool,
+    /// A `name` longer than this many characters is refused.
+    #[serde(default)]
+    pub max_name_chars: Option<usize>,
+    /// A skill without `description` still loads (with a warning).
+    #[serde(default)]
+    pub description_optional: bool,
+    /// Ancestor walk outside a repository.
+    #[serde(default)]
+    pub no_repository: NoRepository,
+    /// Walk rules for `skills.paths` roots (default: the profile's).
+    #[serde(default)]
+    pub settings_walk: Option<WalkRules>,
     /// A file starting with a UTF-8 byte-order mark is not loaded.
     #[serde(default)]
     pub reject_bom: bool,

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 /// The nearest ancestor of `project` (itself included) holding `.git` (a directory, or the
 /// file a worktree or submodule uses); `project` itself when there is none. Also returns every
 /// `.git` path probed, so the cache can notice a repository appearing or vanishing.
+/// Use [`in_repository`] to tell the two cases apart.
 pub fn repo_root(project: &Path) -> (PathBuf, Vec<PathBuf>) {
     let mut probed = Vec::new();
     for dir in project.ancestors() {
@@ -16,6 +17,11 @@ pub fn repo_root(project: &Path) -> (PathBuf, Vec<PathBuf>) {
         }
     }
     (project.to_path_buf(), probed)
+}
+
+/// Whether `root` (from [`repo_root`]) really holds a `.git`.
+pub fn in_repository(root: &Path) -> bool {
+    std::fs::symlink_metadata(root.join(".git")).is_ok()
 }
 
 /// `project`, then each parent up to and including `root` (nearest first). When `root` is

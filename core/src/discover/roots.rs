@@ -1,7 +1,7 @@
 //! Roots: a profile's path templates expanded against the deck's inputs into concrete
 //! directories, in precedence order.
 
-use super::profile::{Each, Profile, Source, WalkRules};
+use super::profile::{Each, NoRepository, Profile, Source, WalkRules};
 use super::repo;
 use crate::catalog::{Scope, SkillKind};
 use crate::diagnostic::Diagnostic;
@@ -45,7 +45,13 @@ pub struct Expansion {
 
 /// Expand `profile` for `inputs`, then append `extra` roots (settings paths, caller roots).
 pub fn expand(profile: &Profile, inputs: &Inputs, nested: bool) -> Expansion {
-    let (repo_root, probed) = repo::repo_root(&inputs.project);
+    let (mut repo_root, probed) = repo::repo_root(&inputs.project);
+    if profile.no_repository == NoRepository::FilesystemRoot && !repo::in_repository(&repo_root) {
+        // The host walks every ancestor when there is no repository to stop at.
+        if let Some(top) = inputs.project.ancestors().last() {
+            repo_root = top.to_path_buf();
+        }
+    }
     let mut out = Expansion {
         repo_root,
         probed,

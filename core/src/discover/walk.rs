@@ -31,6 +31,9 @@ pub struct Walked {
     pub files: Vec<Found>,
     /// Every directory read, with its stamp (for the cache fingerprint).
     pub dirs: Vec<(PathBuf, Option<Stamp>)>,
+    /// Directories holding a plugin marker (`.claude-plugin`, ...), seen in passing so that
+    /// plugin lookups need no extra `stat` per skill.
+    pub plugin_dirs: Vec<PathBuf>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -102,7 +105,8 @@ fn builder(root: &Root, shared: &Shared, threads: usize) -> WalkBuilder {
     let max_dirs = rules.max_dirs;
     let dirs = shared.dir_count.clone();
     let truncated = shared.truncated.clone();
-    b.filter_entry(move |entry| keep(entry, &skip, hidden, max_dirs, &dirs, &truncated));
+    let plugins = shared.plugin_dirs.clone();
+    b.filter_entry(move |entry| keep(entry, &skip, hidden, max_dirs, &dirs, &truncated, &plugins));
     b
 }
 
@@ -114,6 +118,7 @@ fn keep(
     max_dirs: Option<usize>,
     dirs: &AtomicUsize,
     truncated: &AtomicBool,
+    plugins: &Mutex<Vec<PathBuf>>,
 ) -> bool {
     if entry.depth() == 0 {
         return true;
@@ -123,6 +128,14 @@ fn keep(
         return true;
     }
     let name = entry.file_name().to_string_lossy();
+    if super::plugin::MARKER_DIRS.contains(&name.as_ref()) {
+        if let Some(parent) = entry.path().parent() {
+            plugins
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(parent.to_path_buf());
+        }
+    }
     if !hidden && name.starts_with('.') {
         return false;
     }
@@ -146,6 +159,7 @@ struct Shared {
     rules: WalkRules,
     dir_count: Arc<AtomicUsize>,
     truncated: Arc<AtomicBool>,
+    plugin_dirs: Arc<Mutex<Vec<PathBuf>>>,
     out: Mutex<Walked>,
 }
 
@@ -157,12 +171,17 @@ impl Shared {
             rules: root.walk.clone(),
             dir_count: Arc::new(AtomicUsize::new(0)),
             truncated: Arc::new(AtomicBool::new(false)),
+            plugin_dirs: Arc::new(Mutex::new(Vec::new())),
             out: Mutex::new(Walked::default()),
         }
     }
 
     fn finish(self) -> Walked {
         let mut out = self.out.into_inner().unwrap_or_else(|e| e.into_inner());
+        out.plugin_dirs =
+            std::mem::take(&mut *self.plugin_dirs.lock().unwrap_or_else(|e| e.into_inner()));
+        out.plugin_dirs.sort();
+        out.plugin_dirs.dedup();
         out.files.sort();
         out.files.dedup();
         out.dirs.sort_by(|a, b| a.0.cmp(&b.0));
@@ -249,6 +268,12 @@ impl Drop for Visitor<'_> {
     }
 }
 
+/// `errno` for "too many levels of symbolic links" (links pointing at each other).
+#[cfg(target_os = "linux")]
+const ELOOP: i32 = 40;
+#[cfg(not(target_os = "linux"))]
+const ELOOP: i32 = 62;
+
 /// Turn a walker error into a diagnostic; the walk goes on.
 fn diagnostic(err: &ignore::Error, root: &Path) -> Diagnostic {
     let path = error_path(err).unwrap_or(root).to_path_buf();
@@ -264,6 +289,12 @@ fn diagnostic(err: &ignore::Error, root: &Path) -> Diagnostic {
         .with_hint("remove the link or point it outside its own parent directories");
     }
     match err.io_error() {
+        Some(io) if io.raw_os_error() == Some(ELOOP) => Diagnostic::warning(
+            "symlink-loop",
+            "symbolic links point at each other and never reach a file or directory",
+        )
+        .with_path(path)
+        .with_hint("remove or repoint one of the links"),
         Some(io) if io.kind() == std::io::ErrorKind::NotFound => {
             Diagnostic::warning("dangling-symlink", "symbolic link points to nothing")
                 .with_path(path)
@@ -399,6 +430,37 @@ mod tests {
             "{:?}",
             w.diagnostics
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_pointing_at_each_other_are_a_loop() {
+        let t = tempfile::tempdir().unwrap();
+        touch(&t.path().join("a/SKILL.md"));
+        std::os::unix::fs::symlink("cycle-b", t.path().join("cycle-a")).unwrap();
+        std::os::unix::fs::symlink("cycle-a", t.path().join("cycle-b")).unwrap();
+        let w = walk(&root(t.path(), "**/SKILL.md", WalkRules::default()), 2);
+        assert_eq!(rels(&w), ["a/SKILL.md"]);
+        let codes: Vec<_> = w.diagnostics.iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(
+            codes,
+            ["symlink-loop", "symlink-loop"],
+            "{:?}",
+            w.diagnostics
+        );
+    }
+
+    #[test]
+    fn plugin_markers_are_noted_even_when_hidden_dirs_are_skipped() {
+        let t = tempfile::tempdir().unwrap();
+        touch(&t.path().join("plug/.claude-plugin/plugin.json"));
+        touch(&t.path().join("plug/skills/a/SKILL.md"));
+        let rules = WalkRules {
+            hidden: false,
+            ..WalkRules::default()
+        };
+        let w = walk(&root(t.path(), "**/SKILL.md", rules), 2);
+        assert_eq!(w.plugin_dirs, [t.path().join("plug")]);
     }
 
     #[test]
