@@ -1,7 +1,7 @@
 //! Opt-in expansions of a skill body: `` !`command` `` blocks and `@path` file references.
 //!
 //! Both are left untouched unless the caller supplies a [`CommandRunner`] / [`FileReader`]
-//! and the [`Policy`] allows it, because running commands or inlining files on behalf of a
+//! and the [`CommandPolicy`] allows it (commands), because running commands or inlining files on behalf of a
 //! skill someone else wrote is a decision for the host, never a default. A `@path` must stay
 //! inside the skill directory or the project directory after resolving `..` and symlinks;
 //! anything else stays literal.
