@@ -1,10 +1,10 @@
 //! Opt-in expansions of a skill body: `` !`command` `` blocks and `@path` file references.
 //!
-//! Both are left untouched unless the caller supplies a [`CommandRunner`] / [`FileReader`]
-//! and the [`CommandPolicy`] allows it (commands), because running commands or inlining files on behalf of a
-//! skill someone else wrote is a decision for the host, never a default. A `@path` must stay
-//! inside the skill directory or the project directory after resolving `..` and symlinks;
-//! anything else stays literal.
+//! Both are left untouched unless the caller supplies a [`CommandRunner`] (and a
+//! [`CommandPolicy`] that allows the command) or a [`FileReader`], because running commands
+//! or inlining files on behalf of a skill someone else wrote is a decision for the host,
+//! never a default. A `@path` must stay inside the skill directory or the project directory
+//! after resolving `..` and symlinks; anything else stays literal.
 
 use std::path::{Path, PathBuf};
 
