@@ -29,7 +29,7 @@ impl FileReader for FsReader {
     }
 }
 
-/// Which commands may run. `None` everywhere: nothing runs.
+/// Which `` !`command` `` blocks may run; the default runs none.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum CommandPolicy {
     /// No command runs (the default).
