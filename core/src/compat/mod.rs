@@ -1,6 +1,6 @@
 //! Compatibility layers: other tools' exact semantics, built from engine parts, so the
 //! bindings can offer drop-in replacements without re-implementing anything.
 
-mod pystr;
+pub(crate) mod pystr;
 pub mod skills_ref;
 pub mod strict_yaml;
