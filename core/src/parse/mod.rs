@@ -215,6 +215,22 @@ pub fn parse(text: &str) -> Parsed {
     parsed
 }
 
+/// The SKILL.md text as the spec's reference validator (skills-ref 0.1.1) reads its
+/// frontmatter, when that differs from this parser's reading: skills-ref takes everything
+/// between the first two occurrences of `---` anywhere in the file (after universal-newline
+/// decoding), so a `---` inside a value ends its frontmatter there. Returns that block
+/// re-fenced as a SKILL.md text (lines keep their numbers), or `None` when both readings agree.
+pub fn skills_ref_view(text: &str) -> Option<String> {
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    let rest = text.strip_prefix("---")?;
+    let end = rest.find("---")?;
+    let ours = frontmatter::split(&text);
+    if ours.fences != Fences::Closed || !ours.yaml.contains("---") {
+        return None;
+    }
+    Some(format!("---{}\n---\n", &rest[..end]))
+}
+
 /// The lines of `text`, accepting `\n`, `\r\n` and lone `\r` as line ends.
 pub fn split_lines(text: &str) -> Vec<&str> {
     frontmatter::lines_from(text, 0).map(|l| l.text).collect()
@@ -287,9 +303,9 @@ fn strict_notes_for_text(text: &str, split: &Split, notes: &mut Vec<Diagnostic>)
                 .saturating_add(u32::try_from(i).unwrap_or(u32::MAX));
             let column = u32::try_from(line[..col].chars().count() + 1).unwrap_or(u32::MAX);
             notes.push(
-                Diagnostic::error(
+                Diagnostic::warning(
                     "dashes-in-frontmatter",
-                    "`---` inside the frontmatter ends it early for the spec's reference validator",
+                    "`---` inside the frontmatter ends it here for the spec's reference validator",
                 )
                 .at(line_no, Some(column))
                 .with_hint("avoid `---` inside frontmatter values"),
@@ -367,6 +383,16 @@ mod tests {
         assert_eq!(codes(&p), ["yaml-repaired"]);
         assert_eq!(p.diagnostics[0].line, Some(3));
         assert_eq!(p.manifest.description.as_deref(), Some("Use when: asked"));
+    }
+
+    #[test]
+    fn skills_ref_view_cuts_at_inner_dashes() {
+        let text = "---\nname: a\nlicense: x --- y\n---\nbody\n";
+        assert_eq!(
+            skills_ref_view(text).as_deref(),
+            Some("---\nname: a\nlicense: x \n---\n")
+        );
+        assert_eq!(skills_ref_view("---\nname: a\n---\nbody --- x\n"), None);
     }
 
     #[test]

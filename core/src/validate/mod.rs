@@ -112,6 +112,22 @@ pub fn validate(path: &Path, options: &ValidateOptions) -> Vec<ValidationReport>
     reports
 }
 
+/// When a `---` inside the frontmatter makes skills-ref read less than we do, the parse of
+/// what it reads (see [`crate::parse::skills_ref_view`]).
+fn reference_view(parsed: &Parsed, skill_md: &Path) -> Option<Parsed> {
+    if !parsed
+        .strict_notes
+        .iter()
+        .any(|n| n.code == "dashes-in-frontmatter")
+    {
+        return None;
+    }
+    // The file was just read within the size caps, so reading it whole is bounded.
+    let text = std::fs::read_to_string(skill_md).ok()?;
+    let view = crate::parse::skills_ref_view(&text)?;
+    Some(crate::parse::parse(&view))
+}
+
 fn failure(path: &Path, diagnostic: Diagnostic) -> ValidationReport {
     let diagnostic = if diagnostic.path.is_none() {
         diagnostic.with_path(path)
@@ -129,7 +145,23 @@ fn failure(path: &Path, diagnostic: Diagnostic) -> ValidationReport {
 /// Validate one SKILL.md: frontmatter rules, then the body rules.
 fn validate_file(skill_md: &Path, strict: bool) -> ValidationReport {
     let parsed = crate::parse::read_frontmatter(skill_md);
-    let mut diagnostics = check(&parsed, skill_md, strict);
+    let mut diagnostics = match strict.then(|| reference_view(&parsed, skill_md)).flatten() {
+        Some(view) => {
+            // Strict mode judges what the reference validator reads; the note (a warning)
+            // says where its frontmatter ends.
+            let mut d = check(&view, skill_md, strict);
+            d.extend(
+                parsed
+                    .strict_notes
+                    .iter()
+                    .filter(|n| n.code == "dashes-in-frontmatter")
+                    .cloned(),
+            );
+            d.sort_by_key(|d| d.line.unwrap_or(u32::MAX));
+            d
+        }
+        None => check(&parsed, skill_md, strict),
+    };
     if let Some(body_line) = parsed.body_line {
         let dir = skill_md.parent().unwrap_or(Path::new("."));
         match crate::parse::read_body(skill_md) {
