@@ -31,6 +31,8 @@ struct Inner {
 struct CacheState {
     fingerprint: Option<Fingerprint>,
     parses: ParseCache,
+    /// Every root of the last discovery (present or not).
+    roots: Vec<PathBuf>,
 }
 
 /// The engine's entry point. Cheap to clone (shared state), `Send + Sync`.
@@ -135,6 +137,7 @@ impl Deck {
             let mut catalog = discovery.catalog;
             crate::filter::apply(&mut catalog, &self.inner.options);
             state.fingerprint = Some(discovery.fingerprint);
+            state.roots = discovery.roots;
             let empty = Catalog::default();
             let diff = diff(previous.as_deref().unwrap_or(&empty), &catalog);
             let catalog = Arc::new(catalog);
@@ -163,6 +166,23 @@ impl Deck {
             self.emit(event);
         }
         (catalog, diff)
+    }
+
+    /// Every root directory the last discovery looked at, present or not.
+    pub fn watched_roots(&self) -> Vec<PathBuf> {
+        self.inner
+            .state
+            .lock()
+            .map(|s| s.roots.clone())
+            .unwrap_or_else(|e| e.into_inner().roots.clone())
+    }
+
+    /// Reload whenever a skill directory changes, once the tree has been quiet for
+    /// `debounce`; subscribers receive the `changed` events. Stops when the returned
+    /// [`Watcher`](crate::discover::watch::Watcher) is dropped. Needs the `watch` feature.
+    #[cfg(feature = "watch")]
+    pub fn watch(&self, debounce: std::time::Duration) -> Result<crate::discover::watch::Watcher> {
+        crate::discover::watch::start(self, debounce)
     }
 
     fn current(&self) -> Option<Arc<Catalog>> {
@@ -205,15 +225,17 @@ impl Deck {
     ) -> Result<Rendered> {
         let catalog = self.catalog()?;
         let roots = self.scan_roots();
+        let rules = self.permission_rules();
+        let deck_agent = self.inner.options.agent.as_deref();
+        let agent = options.agent.as_deref().or(deck_agent);
         let context = render::RenderContext {
             counter,
             roots: &roots,
+            tool_disabled: rules.tool_disabled(agent),
         };
-        let deck_agent = self.inner.options.agent.as_deref();
         match options.agent.as_deref() {
             Some(agent) if Some(agent) != deck_agent => {
                 let mut for_agent = (*catalog).clone();
-                let rules = self.permission_rules();
                 crate::filter::apply_permissions(&mut for_agent, &rules, Some(agent));
                 render::render_with(&for_agent, options, &context)
             }

@@ -146,6 +146,9 @@ pub struct RenderContext<'a> {
     /// The deck's skill roots in scan order (Codex numbers its roots table in this order;
     /// without it, roots are numbered in the order their first skill is listed).
     pub roots: &'a [std::path::PathBuf],
+    /// The skill tool is disabled for the agent (permission `* -> deny`): hosts that drop
+    /// their whole skills section then (OpenCode) render nothing at all.
+    pub tool_disabled: bool,
 }
 
 /// Like [`render`], counting tokens with `counter` instead of the 4-characters-per-token
@@ -244,7 +247,11 @@ pub fn render_with(
         shown: entries.len(),
         total: skills.len(),
     };
-    let text = layout.frame(&entries, &frame);
+    let text = if context.tool_disabled {
+        layout.disabled()
+    } else {
+        layout.frame(&entries, &frame)
+    };
     report.chars = text::chars(&text);
     Ok(Rendered { text, report })
 }
@@ -274,6 +281,10 @@ pub trait Layout {
     fn entry(&self, skill: &Skill, description: &str) -> String;
     /// The whole text around the entries (`entries` may be empty).
     fn frame(&self, entries: &[String], frame: &Frame) -> String;
+    /// The text when the skill tool is disabled (no skill can be listed).
+    fn disabled(&self) -> String {
+        self.frame(&[], &Frame { shown: 0, total: 0 })
+    }
 }
 
 fn layout(

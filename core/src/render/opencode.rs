@@ -40,6 +40,11 @@ impl Layout for Opencode {
         by_name(skills);
     }
 
+    /// OpenCode leaves its skills section out when the skill tool is disabled.
+    fn disabled(&self) -> String {
+        String::new()
+    }
+
     fn entry(&self, skill: &Skill, description: &str) -> String {
         format!(
             "  <skill>\n    <name>{}</name>\n    <description>{}</description>\n    <location>{}</location>\n  </skill>",
@@ -65,6 +70,11 @@ pub struct OpencodeTool;
 impl Layout for OpencodeTool {
     fn order(&self, skills: &mut Vec<&Skill>) {
         by_name(skills);
+    }
+
+    /// OpenCode leaves its skills section out when the skill tool is disabled.
+    fn disabled(&self) -> String {
+        String::new()
     }
 
     fn entry(&self, skill: &Skill, description: &str) -> String {
