@@ -7,8 +7,8 @@ echo "== skilldeck render --format xml (the spec's <available_skills> block) =="
 "$bin" render "${deck[@]}" --format xml
 
 echo
-echo "== skilldeck render --profile codex --format codex --budget-chars 300 --report =="
-"$bin" render --profile codex "${deck[@]}" --format codex --budget-chars 300 --report
+echo "== skilldeck render --profile codex --format codex --budget-chars 160 --report =="
+"$bin" render --profile codex "${deck[@]}" --format codex --budget-chars 160 --report
 
 echo
 echo "== skilldeck activate fix-issue --args '1234 \"fix/login bug\"' --format kode =="
