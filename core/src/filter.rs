@@ -228,7 +228,16 @@ pub fn apply(catalog: &mut Catalog, options: &DeckOptions) {
 
 /// [`apply`] with host settings already read.
 pub fn apply_with(catalog: &mut Catalog, options: &DeckOptions, host: &HostRules) {
-    catalog.diagnostics.extend(host.diagnostics.iter().cloned());
+    // Discovery reads opencode.json too (for `skills.paths`): one broken file, one report.
+    for d in &host.diagnostics {
+        let seen = catalog
+            .diagnostics
+            .iter()
+            .any(|c| c.code == d.code && c.path == d.path);
+        if !seen {
+            catalog.diagnostics.push(d.clone());
+        }
+    }
     let env = options.env.clone().unwrap_or_default();
     for skill in &mut catalog.skills {
         enablement(skill, options, host);
@@ -579,6 +588,40 @@ mod tests {
         assert_eq!(
             denying_rule(&rules, "internal-db", None).as_deref(),
             Some("internal-* -> deny")
+        );
+    }
+
+    #[test]
+    fn broken_settings_become_one_warning() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let project = dir.path().join("p");
+        std::fs::create_dir_all(&project).expect("mkdir");
+        std::fs::write(
+            project.join("opencode.json"),
+            "{\n  \"permission\": {\"skill\": nope}\n}",
+        )
+        .expect("write");
+        let mut cat = catalog(vec![skill("a")]);
+        let opts = DeckOptions {
+            profile: "opencode".into(),
+            project_dir: project.clone(),
+            home_dir: Some(dir.path().join("home")),
+            env: Some(BTreeMap::new()),
+            ..DeckOptions::default()
+        };
+        apply(&mut cat, &opts);
+        apply(&mut cat, &opts);
+        assert_eq!(cat.diagnostics.len(), 1);
+        let d = &cat.diagnostics[0];
+        assert_eq!(d.code, "invalid-host-settings");
+        assert_eq!(
+            d.path.as_deref(),
+            Some(project.join("opencode.json").as_path())
+        );
+        assert_eq!(d.line, Some(2));
+        assert!(
+            cat.skills[0].status.is_listed(),
+            "one bad file never hides the skills"
         );
     }
 
