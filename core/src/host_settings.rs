@@ -335,12 +335,15 @@ pub fn strip_jsonc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     // Byte index in `out` of a comma that may turn out to be trailing.
     let mut pending_comma: Option<usize> = None;
+    // Last significant character, so `{,}` and `[1,,]` stay errors instead of being "fixed".
+    let mut last = ' ';
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i];
         match c {
             '"' => {
                 pending_comma = None;
+                last = '"';
                 out.push(c);
                 i += 1;
                 while i < chars.len() {
@@ -376,7 +379,12 @@ pub fn strip_jsonc(text: &str) -> String {
                 }
             }
             ',' => {
-                pending_comma = Some(out.len());
+                pending_comma = if matches!(last, '{' | '[' | ',') {
+                    None
+                } else {
+                    Some(out.len())
+                };
+                last = ',';
                 out.push(c);
                 i += 1;
             }
@@ -384,6 +392,7 @@ pub fn strip_jsonc(text: &str) -> String {
                 if let Some(at) = pending_comma.take() {
                     out.replace_range(at..at + 1, " ");
                 }
+                last = c;
                 out.push(c);
                 i += 1;
             }
@@ -393,6 +402,7 @@ pub fn strip_jsonc(text: &str) -> String {
             }
             _ => {
                 pending_comma = None;
+                last = c;
                 out.push(c);
                 i += 1;
             }
@@ -412,6 +422,9 @@ mod tests {
         let v = parse_jsonc(text, Path::new("x.jsonc")).expect("valid jsonc");
         assert_eq!(v["a"], "x // not a comment");
         assert_eq!(v["b"], serde_json::json!([1, 2]));
+        for broken in ["{,}", "[1,,]", "{\"a\": [,]}"] {
+            assert!(parse_jsonc(broken, Path::new("x")).is_err(), "{broken}");
+        }
     }
 
     #[test]
