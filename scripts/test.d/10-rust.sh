@@ -3,4 +3,4 @@
 set -euo pipefail
 cargo fmt --all -- --check
 cargo clippy --all-targets --locked -- -D warnings
-cargo test --locked
+cargo test --locked --no-fail-fast
