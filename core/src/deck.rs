@@ -271,7 +271,7 @@ impl Deck {
 
     /// [`Deck::activate`] with opt-in expansions of `` !`cmd` `` blocks and `@file`
     /// references (see [`activate::activate_with`]). A skill denied for the agent fails with
-    /// [`Error::PermissionDenied`] naming the rule.
+    /// [`Error::PermissionDenied`] naming the rule; a disabled one with [`Error::NotFound`].
     pub fn activate_with(
         &self,
         id: &str,
@@ -279,6 +279,11 @@ impl Deck {
         expansions: &activate::expand::Expansions<'_>,
     ) -> Result<Activation> {
         let skill = self.get(id)?;
+        // A switched-off skill is not loaded by its host (`enabled: false`, Codex config,
+        // `skillOverrides: off`); `list --all` shows why.
+        if !skill.status.enabled {
+            return Err(Error::NotFound { id: id.to_string() });
+        }
         let agent = options
             .agent
             .clone()
