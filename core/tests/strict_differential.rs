@@ -68,6 +68,14 @@ fn skill() -> impl Strategy<Value = Skill> {
         Just("allowed-tools: Read Grep".to_string()),
         Just("allowed-tools:\n  - Read".to_string()),
         Just("author: someone".to_string()),
+        Just("Name: skill".to_string()),
+        Just("name: ~".to_string()),
+        Just("name:\tskill".to_string()),
+        Just("# a comment".to_string()),
+        Just("".to_string()),
+        Just("metadata:\n  tags:\n    - a\n  nested:\n    k: v".to_string()),
+        Just("description:".to_string()),
+        Just("name: skill # trailing comment".to_string()),
         Just("allowed_tools: Read".to_string()),
     ];
     (
