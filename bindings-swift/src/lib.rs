@@ -12,6 +12,7 @@ mod catalog;
 mod deck;
 mod error;
 mod events;
+mod json;
 mod permissions;
 mod records;
 mod remote;
@@ -20,6 +21,7 @@ pub use catalog::Catalog;
 pub use deck::Deck;
 pub use error::SkillError;
 pub use events::{Event, EventListener};
+pub use json::{diagnostic_to_json, manifest_to_json, shadowed_to_json, status_to_json};
 pub use permissions::PermissionRules;
 pub use records::{
     Activation, Diff, Parsed, RenderReport, Rendered, Skill, Truncation, ValidationReport,

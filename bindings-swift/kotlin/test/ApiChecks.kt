@@ -11,6 +11,7 @@ import dev.skilldeck.SkillException
 import dev.skilldeck.code
 import dev.skilldeck.detail
 import dev.skilldeck.path
+import dev.skilldeck.toJson
 import java.nio.file.Files
 import java.nio.file.Path
 
@@ -123,6 +124,9 @@ val apiChecks: List<Pair<String, () -> Unit>> = listOf(
                     val fromCore = Json.parse(catalog.toJson())["skills"].list.single()
                     val fromRecord = Json.parse(skill.toJson())
                     check(fromCore.toString() == fromRecord.toString()) { "record JSON $fromRecord != core JSON $fromCore" }
+                    // Mirrored core records get toJson() from Extensions.kt.
+                    check(Json.parse(skill.manifest.toJson()).toString() == fromCore["manifest"].toString()) { skill.manifest.toJson() }
+                    check(Json.parse(skill.status.toJson()).toString() == fromCore["status"].toString()) { skill.status.toJson() }
                     check(catalog.len() == 1UL && catalog.ids() == listOf("demo")) { "ids ${catalog.ids()}" }
                 }
             }
@@ -172,6 +176,9 @@ val apiChecks: List<Pair<String, () -> Unit>> = listOf(
         withProject { tree ->
             val reports = dev.skilldeck.validate(tree.resolve("project/.agents/skills/demo").toString())
             check(reports.size == 1 && reports[0].valid) { "reports ${reports.map { it.toJson() }}" }
+            val fromReport = Json.parse(reports[0].toJson())["diagnostics"].list.map { it.toString() }
+            val fromDiagnostics = reports[0].diagnostics.map { Json.parse(it.toJson()).toString() }
+            check(fromReport == fromDiagnostics) { "diagnostic JSON $fromDiagnostics != $fromReport" }
         }
     },
 )

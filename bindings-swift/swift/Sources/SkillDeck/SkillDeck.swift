@@ -4723,6 +4723,50 @@ public func version() -> String  {
     )
 })
 }
+/**
+ * Canonical JSON of a diagnostic (prefer `diagnostic.toJson()`).
+ */
+public func diagnosticToJson(diagnostic: Diagnostic) -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_diagnostic_to_json(
+        FfiConverterTypeDiagnostic_lower(diagnostic),uniffiCallStatus
+    )
+})
+}
+/**
+ * Canonical JSON of a manifest, keys as written in SKILL.md (prefer `manifest.toJson()`).
+ */
+public func manifestToJson(manifest: Manifest) -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_manifest_to_json(
+        FfiConverterTypeManifest_lower(manifest),uniffiCallStatus
+    )
+})
+}
+/**
+ * Canonical JSON of a shadowed skill (prefer `shadowed.toJson()`).
+ */
+public func shadowedToJson(shadowed: Shadowed) -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_shadowed_to_json(
+        FfiConverterTypeShadowed_lower(shadowed),uniffiCallStatus
+    )
+})
+}
+/**
+ * Canonical JSON of a status (prefer `status.toJson()`).
+ */
+public func statusToJson(status: Status) -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_status_to_json(
+        FfiConverterTypeStatus_lower(status),uniffiCallStatus
+    )
+})
+}
 
 private enum InitializationResult {
     case ok
@@ -4749,6 +4793,18 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_skilldeck_uniffi_checksum_func_version() != 58211) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_diagnostic_to_json() != 40716) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_manifest_to_json() != 61542) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_shadowed_to_json() != 53283) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_status_to_json() != 45716) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_skilldeck_uniffi_checksum_method_catalog_diagnostics() != 11991) {

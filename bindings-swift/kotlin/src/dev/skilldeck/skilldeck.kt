@@ -705,6 +705,14 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_skilldeck_uniffi_checksum_func_version(
     ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_diagnostic_to_json(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_manifest_to_json(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_shadowed_to_json(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_status_to_json(
+    ): Int
     external fun uniffi_skilldeck_uniffi_checksum_method_catalog_diagnostics(
     ): Int
     external fun uniffi_skilldeck_uniffi_checksum_method_catalog_get(
@@ -862,6 +870,14 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_skilldeck_uniffi_fn_func_version(uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_diagnostic_to_json(`diagnostic`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_manifest_to_json(`manifest`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_shadowed_to_json(`shadowed`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_status_to_json(`status`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun ffi_skilldeck_uniffi_rustbuffer_alloc(`size`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun ffi_skilldeck_uniffi_rustbuffer_from_bytes(`bytes`: ForeignBytes.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -991,6 +1007,18 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_skilldeck_uniffi_checksum_func_version() and 0xFFFF) != 58211) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_diagnostic_to_json() and 0xFFFF) != 40716) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_manifest_to_json() and 0xFFFF) != 61542) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_shadowed_to_json() and 0xFFFF) != 53283) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_status_to_json() and 0xFFFF) != 45716) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_skilldeck_uniffi_checksum_method_catalog_diagnostics() and 0xFFFF) != 11991) {
@@ -5885,6 +5913,62 @@ public typealias FfiConverterTypeJsonValue = FfiConverterString
     UniffiLib.uniffi_skilldeck_uniffi_fn_func_version(
     
         _status)
+}
+    )
+    }
+    
+
+        /**
+         * Canonical JSON of a diagnostic (prefer `diagnostic.toJson()`).
+         */ fun `diagnosticToJson`(`diagnostic`: Diagnostic): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_diagnostic_to_json(
+    
+        
+        FfiConverterTypeDiagnostic.lower(`diagnostic`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Canonical JSON of a manifest, keys as written in SKILL.md (prefer `manifest.toJson()`).
+         */ fun `manifestToJson`(`manifest`: Manifest): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_manifest_to_json(
+    
+        
+        FfiConverterTypeManifest.lower(`manifest`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Canonical JSON of a shadowed skill (prefer `shadowed.toJson()`).
+         */ fun `shadowedToJson`(`shadowed`: Shadowed): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_shadowed_to_json(
+    
+        
+        FfiConverterTypeShadowed.lower(`shadowed`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Canonical JSON of a status (prefer `status.toJson()`).
+         */ fun `statusToJson`(`status`: Status): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_status_to_json(
+    
+        
+        FfiConverterTypeStatus.lower(`status`),_status)
 }
     )
     }

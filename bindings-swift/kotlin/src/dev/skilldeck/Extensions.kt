@@ -1,5 +1,7 @@
-// Hand-written (not generated): uniffi puts the fields on each SkillException subclass, so
-// these give the sealed base class the binding API's `code`, `path` and `detail`.
+// Hand-written (not generated): what uniffi cannot express. The fields of SkillException
+// live on each subclass, so these give the sealed base class the binding API's `code`,
+// `path` and `detail`; records mirrored from core cannot carry methods, so `toJson()` is
+// added here over the exported `*ToJson` functions.
 package dev.skilldeck
 
 /** The stable error code (`PARSE_ERROR`, `NOT_FOUND`, ...), whichever the subclass. */
@@ -34,3 +36,15 @@ val SkillException.detail: String
         is SkillException.IoException -> detail
         is SkillException.InvalidOptionsException -> detail
     }
+
+/** Canonical JSON (the engine's serde form). */
+fun Diagnostic.toJson(): String = diagnosticToJson(this)
+
+/** Canonical JSON (the engine's serde form). */
+fun Status.toJson(): String = statusToJson(this)
+
+/** Canonical JSON (the engine's serde form). */
+fun Shadowed.toJson(): String = shadowedToJson(this)
+
+/** Canonical JSON (the engine's serde form), keys as written in SKILL.md. */
+fun Manifest.toJson(): String = manifestToJson(this)

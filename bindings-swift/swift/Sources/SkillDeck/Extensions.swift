@@ -1,5 +1,7 @@
-// Hand-written (not generated): uniffi puts the fields on each SkillError case, so these
-// give the error itself the binding API's `code`, `path` and `detail`.
+// Hand-written (not generated): what uniffi cannot express. The fields of SkillError live
+// on each case, so these give the error itself the binding API's `code`, `path` and
+// `detail`; records mirrored from core cannot carry methods, so `toJson()` is added here
+// over the exported `*ToJson` functions.
 
 extension SkillError {
     /// The stable error code (`PARSE_ERROR`, `NOT_FOUND`, ...), whichever the case.
@@ -31,4 +33,24 @@ extension SkillError {
             return detail
         }
     }
+}
+
+extension Diagnostic {
+    /// Canonical JSON (the engine's serde form).
+    public func toJson() -> String { diagnosticToJson(diagnostic: self) }
+}
+
+extension Status {
+    /// Canonical JSON (the engine's serde form).
+    public func toJson() -> String { statusToJson(status: self) }
+}
+
+extension Shadowed {
+    /// Canonical JSON (the engine's serde form).
+    public func toJson() -> String { shadowedToJson(shadowed: self) }
+}
+
+extension Manifest {
+    /// Canonical JSON (the engine's serde form), keys as written in SKILL.md.
+    public func toJson() -> String { manifestToJson(manifest: self) }
 }
