@@ -480,6 +480,26 @@ RustBuffer uniffi_skilldeck_uniffi_fn_func_version(RustCallStatus *_Nonnull out_
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_DIAGNOSTIC_TO_JSON
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_DIAGNOSTIC_TO_JSON
+RustBuffer uniffi_skilldeck_uniffi_fn_func_diagnostic_to_json(RustBuffer diagnostic, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_MANIFEST_TO_JSON
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_MANIFEST_TO_JSON
+RustBuffer uniffi_skilldeck_uniffi_fn_func_manifest_to_json(RustBuffer manifest, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_SHADOWED_TO_JSON
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_SHADOWED_TO_JSON
+RustBuffer uniffi_skilldeck_uniffi_fn_func_shadowed_to_json(RustBuffer shadowed, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_STATUS_TO_JSON
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_STATUS_TO_JSON
+RustBuffer uniffi_skilldeck_uniffi_fn_func_status_to_json(RustBuffer status, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_FFI_SKILLDECK_UNIFFI_RUSTBUFFER_ALLOC
 #define UNIFFI_FFIDEF_FFI_SKILLDECK_UNIFFI_RUSTBUFFER_ALLOC
 RustBuffer ffi_skilldeck_uniffi_rustbuffer_alloc(uint64_t size, RustCallStatus *_Nonnull out_status
@@ -761,6 +781,30 @@ uint16_t uniffi_skilldeck_uniffi_checksum_func_validate(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_VERSION
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_VERSION
 uint16_t uniffi_skilldeck_uniffi_checksum_func_version(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_DIAGNOSTIC_TO_JSON
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_DIAGNOSTIC_TO_JSON
+uint16_t uniffi_skilldeck_uniffi_checksum_func_diagnostic_to_json(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_MANIFEST_TO_JSON
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_MANIFEST_TO_JSON
+uint16_t uniffi_skilldeck_uniffi_checksum_func_manifest_to_json(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_SHADOWED_TO_JSON
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_SHADOWED_TO_JSON
+uint16_t uniffi_skilldeck_uniffi_checksum_func_shadowed_to_json(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_STATUS_TO_JSON
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_STATUS_TO_JSON
+uint16_t uniffi_skilldeck_uniffi_checksum_func_status_to_json(void
     
 );
 #endif
