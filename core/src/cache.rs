@@ -120,7 +120,8 @@ impl Fingerprint {
 /// Parsed frontmatter per file, reused while the file's stamp is unchanged.
 #[derive(Clone, Debug, Default)]
 pub struct ParseCache {
-    map: HashMap<PathBuf, CachedParse>,
+    // Shared entries: a cache hit costs a reference count, not a deep copy of the manifest.
+    map: HashMap<PathBuf, std::sync::Arc<CachedParse>>,
 }
 
 /// One cached read.
@@ -137,11 +138,11 @@ pub struct CachedParse {
 }
 
 impl ParseCache {
-    pub fn get(&self, path: &Path, stamp: &Stamp) -> Option<&CachedParse> {
+    pub fn get(&self, path: &Path, stamp: &Stamp) -> Option<&std::sync::Arc<CachedParse>> {
         self.map.get(path).filter(|c| c.stamp == *stamp)
     }
 
-    pub fn insert(&mut self, path: PathBuf, entry: CachedParse) {
+    pub fn insert(&mut self, path: PathBuf, entry: std::sync::Arc<CachedParse>) {
         self.map.insert(path, entry);
     }
 

@@ -14,6 +14,7 @@ use crate::validate;
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// A skill that could be loaded, before name clashes are settled.
 #[derive(Clone, Debug)]
@@ -40,7 +41,7 @@ struct FileRead {
     root: usize,
     found: Found,
     stamp: Option<Stamp>,
-    entry: Option<CachedParse>,
+    entry: Option<Arc<CachedParse>>,
     fresh: bool,
 }
 
@@ -156,8 +157,10 @@ fn read_one(root: usize, found: &Found, cache: &ParseCache, profile: &Profile) -
     if let Some(hit) = cache.get(&found.path, &stamp) {
         let mut entry = hit.clone();
         if entry.location != location {
-            entry.checked = validate::check(&entry.parsed, &location, false);
-            entry.location = location;
+            let mut moved = CachedParse::clone(&entry);
+            moved.checked = validate::check(&moved.parsed, &location, false);
+            moved.location = location;
+            entry = Arc::new(moved);
             read.fresh = true;
         }
         read.entry = Some(entry);
@@ -167,13 +170,13 @@ fn read_one(root: usize, found: &Found, cache: &ParseCache, profile: &Profile) -
     let parsed = parse::read_frontmatter(&found.path);
     // Lenient validation: what a host would refuse is an error, the rest are warnings.
     let checked = validate::check(&parsed, &location, false);
-    read.entry = Some(CachedParse {
+    read.entry = Some(Arc::new(CachedParse {
         stamp,
         parsed,
         bom,
         location,
         checked,
-    });
+    }));
     read.fresh = true;
     read
 }

@@ -17,6 +17,8 @@ pub mod resolve;
 pub mod roots;
 pub mod settings;
 pub mod walk;
+#[cfg(feature = "watch")]
+pub mod watch;
 
 pub use profile::Profile;
 pub use roots::Inputs;
@@ -31,6 +33,8 @@ pub struct Discovery {
     /// Resolved but not yet filtered.
     pub catalog: Catalog,
     pub fingerprint: Fingerprint,
+    /// Every root looked at, present or not (what a file watcher must cover).
+    pub roots: Vec<std::path::PathBuf>,
 }
 
 /// Run discovery. `cache` holds frontmatter parsed by earlier runs; files whose stamp did
@@ -125,6 +129,7 @@ pub fn discover(
             diagnostics,
         },
         fingerprint,
+        roots: all_roots.iter().map(|r| r.path.clone()).collect(),
     }
 }
 
