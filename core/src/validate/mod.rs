@@ -112,6 +112,27 @@ pub fn validate(path: &Path, options: &ValidateOptions) -> Vec<ValidationReport>
     reports
 }
 
+/// Lenient mode: say which text hosts would use in place of a missing description.
+fn show_fallback_description(diagnostics: &mut [Diagnostic], body: &str) {
+    const SHOWN: usize = 80;
+    let Some(d) = diagnostics
+        .iter_mut()
+        .find(|d| d.code == "missing-description")
+    else {
+        return;
+    };
+    let Some(fallback) = crate::parse::fallback_description(body) else {
+        d.message
+            .push_str(" (and the body has no paragraph to fall back to)");
+        return;
+    };
+    let mut shown: String = fallback.chars().take(SHOWN).collect();
+    if fallback.chars().count() > SHOWN {
+        shown.push('…');
+    }
+    d.message.push_str(&format!(" (here: \"{shown}\")"));
+}
+
 /// When a `---` inside the frontmatter makes skills-ref read less than we do, the parse of
 /// what it reads (see [`crate::parse::skills_ref_view`]).
 fn reference_view(parsed: &Parsed, skill_md: &Path) -> Option<Parsed> {
@@ -165,11 +186,16 @@ fn validate_file(skill_md: &Path, strict: bool) -> ValidationReport {
     if let Some(body_line) = parsed.body_line {
         let dir = skill_md.parent().unwrap_or(Path::new("."));
         match crate::parse::read_body(skill_md) {
-            Ok(body) => diagnostics.extend(
-                body::check_body(&body, body_line, dir)
-                    .into_iter()
-                    .map(|d| d.with_path(skill_md)),
-            ),
+            Ok(body) => {
+                if !strict {
+                    show_fallback_description(&mut diagnostics, &body);
+                }
+                diagnostics.extend(
+                    body::check_body(&body, body_line, dir)
+                        .into_iter()
+                        .map(|d| d.with_path(skill_md)),
+                )
+            }
             Err(err) => diagnostics.push(
                 Diagnostic::error("unreadable-body", err.to_string())
                     .with_path(skill_md)
@@ -247,6 +273,25 @@ mod tests {
             let r = &validate(&d, &ValidateOptions { strict: true })[0];
             assert_eq!(r.valid, ok, "{dir}: {:?}", r.diagnostics);
         }
+    }
+
+    #[test]
+    fn lenient_missing_description_shows_the_fallback() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = skill(
+            tmp.path(),
+            "pdf",
+            "---\nname: pdf\n---\n# PDF\n\nReads PDFs.\n",
+        );
+        let r = &validate(&dir, &ValidateOptions::default())[0];
+        assert_eq!(r.diagnostics[0].code, "missing-description");
+        assert!(
+            r.diagnostics[0]
+                .message
+                .ends_with("(here: \"Reads PDFs.\")"),
+            "{}",
+            r.diagnostics[0].message
+        );
     }
 
     #[test]
