@@ -2,6 +2,10 @@
 //! (strict), and what hosts load (lenient). Only the frontmatter is looked at here, so
 //! discovery can run these without reading bodies.
 
+// skills-ref is Python: names are stripped and checked with Python's `str.strip()` and
+// `str.isalnum()`, which differ from Rust's `trim` and `is_alphanumeric` (Python rejects
+// combining vowel signs, so `नमस्ते` is not a valid name there).
+use crate::compat::pystr::{is_alnum as py_isalnum, strip};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::parse::{Parsed, ValueKind};
 use serde_json::Value;
@@ -67,29 +71,6 @@ impl Rules<'_> {
             .find(|k| k.key == key)
             .map(|k| k.kind)
     }
-}
-
-/// Python's `str.strip()`: Unicode White_Space plus the ASCII separators U+001C..U+001F.
-fn strip(s: &str) -> &str {
-    s.trim_matches(|c: char| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c))
-}
-
-/// Python's `str.isalnum()` for one character, which skills-ref uses for names: a letter or
-/// number by general category. Rust's `char::is_alphanumeric` also accepts combining vowel
-/// signs (Other_Alphabetic), which Python rejects (`नमस्ते` is not a valid name there).
-fn py_isalnum(c: char) -> bool {
-    use unicode_general_category::{get_general_category, GeneralCategory as G};
-    matches!(
-        get_general_category(c),
-        G::UppercaseLetter
-            | G::LowercaseLetter
-            | G::TitlecaseLetter
-            | G::ModifierLetter
-            | G::OtherLetter
-            | G::DecimalNumber
-            | G::LetterNumber
-            | G::OtherNumber
-    )
 }
 
 fn nfkc(s: &str) -> String {
