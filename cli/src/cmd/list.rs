@@ -167,6 +167,65 @@ fn one_line(text: &str, width: usize) -> String {
 mod tests {
     use super::*;
 
+    fn skill(id: &str, enabled: bool) -> Skill {
+        Skill {
+            id: id.into(),
+            name: id.into(),
+            description: "D.".into(),
+            location: format!("/p/{id}/SKILL.md").into(),
+            base_dir: format!("/p/{id}").into(),
+            scope: skilldeck::Scope::Project,
+            source: "/p".into(),
+            plugin: None,
+            kind: skilldeck::SkillKind::Skill,
+            manifest: Default::default(),
+            diagnostics: vec![],
+            status: skilldeck::Status {
+                enabled,
+                reasons: if enabled {
+                    vec![]
+                } else {
+                    vec!["disabled by option".into()]
+                },
+                ..Default::default()
+            },
+        }
+    }
+
+    #[test]
+    fn json_lists_the_documented_fields_and_all_adds_hidden_skills() {
+        let catalog = Catalog {
+            profile: "universal".into(),
+            skills: vec![skill("on", true), skill("off", false)],
+            ..Default::default()
+        };
+        let v = to_json(&catalog, false);
+        assert_eq!(v["skills"].as_array().map(Vec::len), Some(1));
+        let keys: Vec<&str> = v["skills"][0]
+            .as_object()
+            .map(|o| o.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        assert_eq!(
+            keys,
+            [
+                "id",
+                "name",
+                "description",
+                "location",
+                "base_dir",
+                "scope",
+                "source",
+                "plugin"
+            ]
+        );
+        let all = to_json(&catalog, true);
+        assert_eq!(all["skills"][1]["listed"], false);
+        assert_eq!(
+            all["skills"][1]["status"]["reasons"][0],
+            "disabled by option"
+        );
+    }
+
     #[test]
     fn one_line_collapses_and_cuts() {
         assert_eq!(one_line("a\n  b", 10), "a b");

@@ -146,3 +146,56 @@ pub fn scope_names() -> [&'static str; 7] {
     ]
     .map(Scope::as_str)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+    use std::io::Write;
+
+    /// Discovery reads frontmatter prefixes only. Past 4 KiB of text (the reader's first
+    /// read), every body here is a 1 MiB sparse hole of NUL bytes, which the reader refuses
+    /// wherever it sees them: reading on into a body would turn that skill into a `nul-byte`
+    /// error instead of a loaded skill.
+    fn load_without_reading_bodies(n: usize) {
+        let t = tempfile::tempdir().expect("tempdir");
+        let root = t.path().join("project/.agents/skills");
+        let filler = "Body text.\n".repeat(4096 / 11 + 1);
+        for i in 0..n {
+            let dir = root.join(format!("g{:02}/s{i:05}", i % 100));
+            std::fs::create_dir_all(&dir).expect("mkdir");
+            let mut f = std::fs::File::create(dir.join("SKILL.md")).expect("create");
+            let head = format!("---\nname: s{i:05}\ndescription: Skill number {i}.\n---\n");
+            f.write_all(head.as_bytes()).expect("write");
+            f.write_all(filler.as_bytes()).expect("write");
+            f.set_len(1 << 20).expect("sparse body");
+        }
+        let inputs = Inputs {
+            project: t.path().join("project"),
+            home: None,
+            env: BTreeMap::new(),
+            system_root: t.path().to_path_buf(),
+        };
+        let profile = Profile::builtin("universal").expect("profile");
+        let mut cache = ParseCache::default();
+        let found = discover(&profile, &inputs, &DeckOptions::default(), &mut cache);
+        let first = found.catalog.diagnostics.first();
+        assert_eq!(found.catalog.skills.len(), n, "{first:?}");
+        assert!(found.catalog.diagnostics.is_empty());
+        assert_eq!(cache.len(), n);
+        assert!(found.fingerprint.is_current());
+    }
+
+    #[test]
+    fn a_thousand_skills_load_without_reading_a_body() {
+        load_without_reading_bodies(1_000);
+    }
+
+    /// The 10k-skill criterion; writes 10,000 files, so it is opt-in:
+    /// `cargo test -p skilldeck --lib -- --ignored ten_thousand`.
+    #[test]
+    #[ignore = "writes 10,000 files (about 30 s on a busy disk); run with --ignored"]
+    fn ten_thousand_skills_load_without_reading_a_body() {
+        load_without_reading_bodies(10_000);
+    }
+}
