@@ -29,7 +29,10 @@ struct Inner {
 /// What the previous discovery looked at and parsed.
 #[derive(Default)]
 struct CacheState {
+    /// The skill files and plugin manifests the last discovery read.
     fingerprint: Option<Fingerprint>,
+    /// The last walk, reused while no directory it read changed.
+    layout: Option<discover::Layout>,
     parses: ParseCache,
     /// Every root of the last discovery (present or not).
     roots: Vec<PathBuf>,
@@ -99,14 +102,15 @@ impl Deck {
 
     /// Discover, parse, resolve and filter. Returns the shared snapshot; a second call with
     /// nothing changed on disk only re-checks file metadata (one `stat` per directory and
-    /// skill file walked) and returns the same `Arc`.
+    /// skill file walked) and returns the same `Arc`. When only skill files changed (no
+    /// directory did), the previous walk is reused and only changed files are read.
     pub fn load(&self) -> Result<Arc<Catalog>> {
         Ok(self.refresh(false).0)
     }
 
-    /// Walk again (reusing the frontmatter of files whose stamp did not change) and report
-    /// what changed since the previous snapshot, by id. Before any load, everything is
-    /// `added`.
+    /// Rebuild the snapshot (walking again when a directory changed, re-reading only files
+    /// whose stamp changed) and report what changed since the previous one, by id. Before
+    /// any load, everything is `added`.
     pub fn reload(&self) -> Result<Diff> {
         Ok(self.refresh(true).1)
     }
@@ -121,23 +125,29 @@ impl Deck {
                 .lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
             let previous = self.current();
-            if !force {
-                if let (Some(previous), Some(fingerprint)) = (&previous, &state.fingerprint) {
-                    if fingerprint.is_current() {
+            // Directories first: when none changed, the walk's file list still holds and
+            // only the files themselves need checking.
+            let layout = state
+                .layout
+                .take()
+                .filter(|l| previous.is_some() && l.fingerprint.is_current());
+            if !force && layout.is_some() {
+                if let (Some(previous), Some(files)) = (&previous, &state.fingerprint) {
+                    if files.is_current() {
+                        state.layout = layout;
                         return (previous.clone(), Diff::default());
                     }
                 }
             }
-            let discovery = discover::discover(
-                &self.inner.profile,
-                &self.inner.inputs,
-                &self.inner.options,
-                &mut state.parses,
-            );
+            let layout = layout.unwrap_or_else(|| {
+                discover::layout(&self.inner.profile, &self.inner.inputs, &self.inner.options)
+            });
+            let discovery = discover::finish(&self.inner.profile, layout, &mut state.parses);
+            state.roots = discovery.roots();
             let mut catalog = discovery.catalog;
             crate::filter::apply(&mut catalog, &self.inner.options);
             state.fingerprint = Some(discovery.fingerprint);
-            state.roots = discovery.roots;
+            state.layout = Some(discovery.layout);
             let empty = Catalog::default();
             let diff = diff(previous.as_deref().unwrap_or(&empty), &catalog);
             let catalog = Arc::new(catalog);

@@ -61,13 +61,13 @@ pub struct Collected {
 pub fn collect(
     profile: &Profile,
     roots: &[Root],
-    walked: Vec<(usize, Vec<Found>)>,
+    walked: &[(usize, Vec<Found>)],
     cache: &mut ParseCache,
     plugins: &mut Plugins,
 ) -> Collected {
-    let items: Vec<(usize, Found)> = walked
-        .into_iter()
-        .flat_map(|(root, files)| files.into_iter().map(move |f| (root, f)))
+    let items: Vec<(usize, &Found)> = walked
+        .iter()
+        .flat_map(|(root, files)| files.iter().map(move |f| (*root, f)))
         .collect();
     let reads = {
         let cache: &ParseCache = cache;

@@ -25,16 +25,44 @@ pub use roots::Inputs;
 
 use crate::cache::{Fingerprint, ParseCache, Stamp};
 use crate::catalog::{Catalog, Scope};
+use crate::diagnostic::Diagnostic;
 use crate::options::DeckOptions;
+use std::path::PathBuf;
+
+/// What the walk found. It stays valid while its fingerprint does (no directory it read,
+/// repository marker, absent root or settings file changed), so a reload after editing
+/// skill files reuses it instead of walking again.
+#[derive(Clone, Debug, Default)]
+pub struct Layout {
+    pub roots: Vec<roots::Root>,
+    /// Matching files per root index, each list sorted.
+    pub walked: Vec<(usize, Vec<walk::Found>)>,
+    /// Directories holding a plugin marker.
+    pub plugin_dirs: Vec<PathBuf>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub fingerprint: Fingerprint,
+}
 
 /// A finished discovery.
 #[derive(Debug)]
 pub struct Discovery {
     /// Resolved but not yet filtered.
     pub catalog: Catalog,
+    /// The skill files and plugin manifests read (the directories are in `layout`).
     pub fingerprint: Fingerprint,
+    pub layout: Layout,
+}
+
+impl Discovery {
+    /// Whether nothing this discovery depended on changed on disk.
+    pub fn is_current(&self) -> bool {
+        self.layout.fingerprint.is_current() && self.fingerprint.is_current()
+    }
+
     /// Every root looked at, present or not (what a file watcher must cover).
-    pub roots: Vec<std::path::PathBuf>,
+    pub fn roots(&self) -> Vec<PathBuf> {
+        self.layout.roots.iter().map(|r| r.path.clone()).collect()
+    }
 }
 
 /// Run discovery. `cache` holds frontmatter parsed by earlier runs; files whose stamp did
@@ -45,6 +73,11 @@ pub fn discover(
     options: &DeckOptions,
     cache: &mut ParseCache,
 ) -> Discovery {
+    finish(profile, layout(profile, inputs, options), cache)
+}
+
+/// Expand the roots and walk them.
+pub fn layout(profile: &Profile, inputs: &Inputs, options: &DeckOptions) -> Layout {
     let mut fingerprint = Fingerprint::default();
     let expansion = roots::expand(profile, inputs, options.nested);
     for marker in &expansion.probed {
@@ -90,7 +123,7 @@ pub fn discover(
     let all_roots = roots::dedup(all_roots);
 
     let mut walked = Vec::new();
-    let mut plugins = plugin::Plugins::default();
+    let mut plugin_dirs = Vec::new();
     for (index, root) in all_roots.iter().enumerate() {
         let stamp = Stamp::read(&root.path);
         let is_dir = std::fs::metadata(&root.path).is_ok_and(|m| m.is_dir());
@@ -104,17 +137,32 @@ pub fn discover(
             fingerprint.push(dir, stamp);
         }
         diagnostics.extend(out.diagnostics);
-        plugins.mark(out.plugin_dirs);
+        plugin_dirs.extend(out.plugin_dirs);
         walked.push((index, out.files));
     }
+    Layout {
+        roots: all_roots,
+        walked,
+        plugin_dirs,
+        diagnostics,
+        fingerprint,
+    }
+}
 
-    let collected = candidates::collect(profile, &all_roots, walked, cache, &mut plugins);
+/// Read, name and resolve the files of `layout`.
+pub fn finish(profile: &Profile, layout: Layout, cache: &mut ParseCache) -> Discovery {
+    let mut fingerprint = Fingerprint::default();
+    let mut plugins = plugin::Plugins::default();
+    plugins.mark(layout.plugin_dirs.iter().cloned());
+    let collected =
+        candidates::collect(profile, &layout.roots, &layout.walked, cache, &mut plugins);
     for (path, stamp) in collected.files {
         fingerprint.push(path, stamp);
     }
     for (path, stamp) in plugins.probed {
         fingerprint.push(path, stamp);
     }
+    let mut diagnostics = layout.diagnostics.clone();
     diagnostics.extend(plugins.diagnostics);
     diagnostics.extend(collected.diagnostics);
 
@@ -129,7 +177,7 @@ pub fn discover(
             diagnostics,
         },
         fingerprint,
-        roots: all_roots.iter().map(|r| r.path.clone()).collect(),
+        layout,
     }
 }
 
@@ -183,7 +231,7 @@ mod tests {
         assert_eq!(found.catalog.skills.len(), n, "{first:?}");
         assert!(found.catalog.diagnostics.is_empty());
         assert_eq!(cache.len(), n);
-        assert!(found.fingerprint.is_current());
+        assert!(found.is_current());
     }
 
     #[test]
