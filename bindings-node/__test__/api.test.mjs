@@ -104,9 +104,9 @@ describe('entry points', () => {
   })
 
   test('the README example compiles against index.d.ts', () => {
-    const readme = fs.readFileSync(path.join(ROOT, 'bindings-node/README.md'), 'utf8')
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')
     const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1])
-    assert.equal(blocks.length, 1, 'one TypeScript example in bindings-node/README.md')
+    assert.equal(blocks.length, 1, 'one TypeScript example in README.md')
     const file = path.join(ROOT, 'bindings-node/__test__/readme-example.generated.mts')
     fs.writeFileSync(file, `${blocks[0]}\nexport {}\n`)
     try {
