@@ -50,32 +50,45 @@ fn line_of(bytes: &[u8], at: usize) -> u32 {
     line
 }
 
-/// Check a raw prefix for NUL bytes and invalid UTF-8. Returns the longest valid text (a
-/// multi-byte character cut by the read boundary is left for the next read).
-fn decode<'a>(path: &Path, bytes: &'a [u8], at_eof: bool) -> Result<&'a str, Diagnostic> {
-    if let Some(pos) = bytes.iter().position(|b| *b == 0) {
-        return Err(Diagnostic::error(
-            "nul-byte",
-            "the file contains a NUL byte; it looks binary, not a Markdown SKILL.md",
-        )
-        .with_path(path)
-        .at(line_of(bytes, pos), None)
-        .with_hint("SKILL.md must be a UTF-8 text file"));
-    }
-    match std::str::from_utf8(bytes) {
-        Ok(text) => Ok(text),
-        Err(e) if e.error_len().is_none() && !at_eof => {
-            // Cut inside a character: the valid part is a char boundary by construction.
-            Ok(std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default())
+/// Decode a raw prefix. Returns the longest clean text (a multi-byte character cut by the read
+/// boundary is left for the next read) and, when a NUL byte or invalid UTF-8 follows that
+/// text, the diagnostic for it. The caller reports the diagnostic only when the problem lies
+/// inside the frontmatter: binary-looking bytes in the body are the body's business, and
+/// discovery never reads bodies.
+fn decode<'a>(path: &Path, bytes: &'a [u8], at_eof: bool) -> (&'a str, Option<Diagnostic>) {
+    let nul = bytes.iter().position(|b| *b == 0);
+    let clean = &bytes[..nul.unwrap_or(bytes.len())];
+    let (text, utf8_error) = match std::str::from_utf8(clean) {
+        Ok(text) => (text, None),
+        Err(e) => {
+            // `valid_up_to` is a char boundary by construction.
+            let text = std::str::from_utf8(&clean[..e.valid_up_to()]).unwrap_or_default();
+            let cut_by_read = e.error_len().is_none() && nul.is_none() && !at_eof;
+            (text, (!cut_by_read).then_some(e.valid_up_to()))
         }
-        Err(e) => Err(Diagnostic::error(
-            "invalid-utf8",
-            format!("the file is not valid UTF-8 (byte {})", e.valid_up_to()),
-        )
-        .with_path(path)
-        .at(line_of(bytes, e.valid_up_to()), None)
-        .with_hint("save the file as UTF-8")),
-    }
+    };
+    let problem = match (utf8_error, nul) {
+        (Some(at), _) => Some(
+            Diagnostic::error(
+                "invalid-utf8",
+                format!("the file is not valid UTF-8 (byte {at})"),
+            )
+            .with_path(path)
+            .at(line_of(bytes, at), None)
+            .with_hint("save the file as UTF-8"),
+        ),
+        (None, Some(at)) => Some(
+            Diagnostic::error(
+                "nul-byte",
+                "the file contains a NUL byte; it looks binary, not a Markdown SKILL.md",
+            )
+            .with_path(path)
+            .at(line_of(bytes, at), None)
+            .with_hint("SKILL.md must be a UTF-8 text file"),
+        ),
+        (None, None) => None,
+    };
+    (text, problem)
 }
 
 /// Discovery-time read: only the frontmatter prefix of the file at `path` is read (the body
@@ -141,11 +154,15 @@ fn read_prefix(path: &Path) -> Parsed {
             return failed(io_diagnostic(path, &err));
         }
         let at_eof = buf.len() < want;
-        let text = match decode(path, &buf, at_eof) {
-            Ok(text) => text,
-            Err(d) => return failed(d),
-        };
+        let (text, problem) = decode(path, &buf, at_eof);
         let split = frontmatter::split(text);
+        if let Some(problem) = problem {
+            // A bad byte after the closing fence is in the body: the frontmatter is intact.
+            if split.fences == Fences::Closed {
+                return parse(text);
+            }
+            return failed(problem);
+        }
         let decided = match split.fences {
             Fences::Closed => true,
             // The first line is complete and is not a fence: nothing more to learn.
@@ -291,6 +308,18 @@ mod tests {
         let p = read_frontmatter(&write(dir.path(), "SKILL.md", &text));
         assert!(p.is_ok(), "{:?}", p.diagnostics);
         assert_eq!(p.manifest.name.as_deref(), Some("a"));
+    }
+
+    #[test]
+    fn binary_bytes_near_the_top_of_the_body_do_not_break_discovery() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for tail in [&b"\0\x01binary"[..], &b"\xff\xfe not utf-8"[..]] {
+            let mut text = b"---\nname: a\ndescription: b\n---\nbody ".to_vec();
+            text.extend_from_slice(tail);
+            let p = read_frontmatter(&write(dir.path(), "SKILL.md", &text));
+            assert!(p.is_ok(), "{:?}", p.diagnostics);
+            assert_eq!(p.manifest.description.as_deref(), Some("b"));
+        }
     }
 
     #[test]
