@@ -136,6 +136,8 @@ def measure(n, args):
     bins = Path(args.bin_dir)
     runs = args.runs
     peer_runs = args.peer_runs
+    # Binaries are built from the shared working tree at about this commit.
+    commit = git_commit()
     rows = {}
     skipped = {}
 
@@ -214,7 +216,7 @@ def measure(n, args):
     return {
         "n": n,
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "commit": git_commit(),
+        "commit": commit,
         "machine": machine(),
         "runs": runs,
         "peer_runs": peer_runs,
