@@ -138,6 +138,13 @@ pub struct CachedParse {
 }
 
 impl ParseCache {
+    /// An empty cache with room for `n` files.
+    pub fn with_capacity(n: usize) -> ParseCache {
+        ParseCache {
+            map: HashMap::with_capacity(n),
+        }
+    }
+
     pub fn get(&self, path: &Path, stamp: &Stamp) -> Option<&std::sync::Arc<CachedParse>> {
         self.map.get(path).filter(|c| c.stamp == *stamp)
     }

@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::events::{Event, SubscriptionId};
 use crate::options::DeckOptions;
 use crate::render::{self, RenderOptions, Rendered};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
@@ -380,8 +380,9 @@ fn absolute(path: &Path) -> PathBuf {
 /// keep duplicate names (Codex) may hold one id several times; such an id changed when any
 /// of its skills did.
 pub fn diff(before: &Catalog, after: &Catalog) -> Diff {
-    fn by_id(catalog: &Catalog) -> BTreeMap<&str, Vec<&Skill>> {
-        let mut map: BTreeMap<&str, Vec<&Skill>> = BTreeMap::new();
+    // Hash maps keep this linear on large catalogs; the lists are sorted at the end.
+    fn by_id(catalog: &Catalog) -> HashMap<&str, Vec<&Skill>> {
+        let mut map: HashMap<&str, Vec<&Skill>> = HashMap::with_capacity(catalog.skills.len());
         for s in &catalog.skills {
             map.entry(s.id.as_str()).or_default().push(s);
         }
@@ -402,6 +403,9 @@ pub fn diff(before: &Catalog, after: &Catalog) -> Diff {
         .filter(|id| !new.contains_key(*id))
         .map(|id| (*id).to_string())
         .collect();
+    diff.added.sort_unstable();
+    diff.changed.sort_unstable();
+    diff.removed.sort_unstable();
     diff
 }
 

@@ -37,12 +37,11 @@ pub struct Candidate {
 }
 
 /// A walked file with its stamp and (cached or fresh) frontmatter.
-struct FileRead {
+struct FileRead<'a> {
     root: usize,
-    found: Found,
+    found: &'a Found,
     stamp: Option<Stamp>,
     entry: Option<Arc<CachedParse>>,
-    fresh: bool,
 }
 
 /// The result of reading every walked file.
@@ -77,17 +76,17 @@ pub fn collect(
     };
 
     let mut out = Collected::default();
-    let mut seen: HashMap<(u64, u64), Option<usize>> = HashMap::new();
-    let mut keep = std::collections::HashSet::new();
+    out.files.reserve(reads.len());
+    let mut seen: HashMap<(u64, u64), Option<usize>> = HashMap::with_capacity(reads.len());
+    // Rebuilt from this walk rather than pruned: every file read has its entry (hit or
+    // fresh), so the cache holds exactly the tree's files and never grows across reloads.
+    let mut next = ParseCache::with_capacity(reads.len());
     for read in reads {
         out.files.push((read.found.path.clone(), read.stamp));
         let Some(entry) = read.entry else {
             continue;
         };
-        keep.insert(read.found.path.clone());
-        if read.fresh {
-            cache.insert(read.found.path.clone(), entry.clone());
-        }
+        next.insert(read.found.path.clone(), entry.clone());
         let root = &roots[read.root];
         // The same file reached twice (a symlinked directory, an overlapping root): the
         // first path wins and the second is reported, never loaded twice.
@@ -96,7 +95,7 @@ pub fn collect(
             .map(|s| (s.device, s.inode))
             .filter(|(_, ino)| *ino != 0);
         let first = identity.and_then(|id| seen.get(&id).copied());
-        let candidate = match candidate(profile, root, &read.found, &entry, plugins) {
+        let candidate = match candidate(profile, root, read.found, &entry, plugins) {
             Ok(Some(c)) => c,
             Ok(None) => continue,
             Err(diagnostics) => {
@@ -129,21 +128,25 @@ pub fn collect(
             }
         }
     }
-    cache.retain(&keep);
+    *cache = next;
     out
 }
 
 /// Stat, read and check one file (runs on all cores): the frontmatter parse, the location
 /// (resolved for profiles that report real paths) and the lenient validation are reused from
 /// the cache while the file's stamp and location are unchanged.
-fn read_one(root: usize, found: &Found, cache: &ParseCache, profile: &Profile) -> FileRead {
+fn read_one<'a>(
+    root: usize,
+    found: &'a Found,
+    cache: &ParseCache,
+    profile: &Profile,
+) -> FileRead<'a> {
     let stamp = Stamp::read(&found.path);
     let mut read = FileRead {
         root,
-        found: found.clone(),
+        found,
         stamp,
         entry: None,
-        fresh: false,
     };
     let Some(stamp) = stamp else {
         // Vanished between the walk and now, or a dangling link: nothing to load.
@@ -161,7 +164,6 @@ fn read_one(root: usize, found: &Found, cache: &ParseCache, profile: &Profile) -
             moved.checked = validate::check(&moved.parsed, &location, false);
             moved.location = location;
             entry = Arc::new(moved);
-            read.fresh = true;
         }
         read.entry = Some(entry);
         return read;
@@ -177,7 +179,6 @@ fn read_one(root: usize, found: &Found, cache: &ParseCache, profile: &Profile) -
         location,
         checked,
     }));
-    read.fresh = true;
     read
 }
 
