@@ -3,119 +3,142 @@
 
 use super::candidates::Candidate;
 use super::profile::{Clash, Order, Profile};
-use crate::catalog::{Shadowed, Skill, SkillKind, Status};
+use crate::catalog::{Scope, Shadowed, Skill, SkillKind, Status};
 use std::collections::{HashMap, HashSet};
+use std::path::Path;
 
 /// Winners (as skills) and losers.
-pub fn resolve(profile: &Profile, candidates: Vec<Candidate>) -> (Vec<Skill>, Vec<Shadowed>) {
-    let (regular, nested): (Vec<_>, Vec<_>) = candidates
-        .into_iter()
-        .enumerate()
-        .partition(|(_, c)| c.nested_prefix.is_none());
-
-    // Group by id, remembering each candidate's position in precedence order.
-    let mut groups: Vec<Vec<(usize, Candidate)>> = Vec::new();
-    let mut by_id: HashMap<String, usize> = HashMap::new();
-    for (pos, c) in regular {
-        match by_id.get(&c.id) {
-            Some(&g) => groups[g].push((pos, c)),
-            None => {
-                by_id.insert(c.id.clone(), groups.len());
-                groups.push(vec![(pos, c)]);
+///
+/// Works on positions into `candidates` and moves each winner out once at the end: a
+/// candidate carries its whole manifest, and moving it through intermediate groups cost
+/// more than the resolution itself on large trees.
+pub fn resolve(profile: &Profile, mut candidates: Vec<Candidate>) -> (Vec<Skill>, Vec<Shadowed>) {
+    // Group regular candidates by id, in order of first appearance (precedence order).
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut nested: Vec<usize> = Vec::new();
+    {
+        let mut by_id: HashMap<&str, usize> = HashMap::with_capacity(candidates.len());
+        for (pos, c) in candidates.iter().enumerate() {
+            if c.nested_prefix.is_some() {
+                nested.push(pos);
+                continue;
+            }
+            match by_id.get(c.id.as_str()) {
+                Some(&g) => groups[g].push(pos),
+                None => {
+                    by_id.insert(c.id.as_str(), groups.len());
+                    groups.push(vec![pos]);
+                }
             }
         }
     }
 
-    let mut winners: Vec<(usize, Candidate)> = Vec::new();
+    let mut winners: Vec<usize> = Vec::with_capacity(groups.len());
     let mut shadowed: Vec<(usize, Shadowed)> = Vec::new();
-    for group in groups {
+    for mut group in groups {
         if profile.clash == Clash::KeepAll {
             winners.extend(group);
             continue;
         }
-        let pick = winner_index(profile, &group);
-        let mut group = group;
+        let pick = winner_index(profile, &candidates, &group);
         let winner = group.swap_remove(pick);
-        for (pos, loser) in group {
-            shadowed.push((
-                pos,
-                shadow(&loser, &winner.1, reason(profile, &loser, &winner.1)),
-            ));
+        for pos in group {
+            let (loser, win) = (&candidates[pos], &candidates[winner]);
+            shadowed.push((pos, shadow(loser, win, reason(profile, loser, win))));
         }
         winners.push(winner);
     }
 
     // Nested skills: a clash gets the directory-qualified id; a clash of that too loses.
-    let mut taken: HashSet<String> = winners.iter().map(|(_, c)| c.id.clone()).collect();
-    for (pos, mut c) in nested {
-        if taken.contains(&c.id) {
+    let mut taken: HashMap<String, usize> = winners
+        .iter()
+        .map(|&w| (candidates[w].id.clone(), w))
+        .collect();
+    for pos in nested {
+        if taken.contains_key(&candidates[pos].id) {
+            let c = &mut candidates[pos];
             if let Some(prefix) = &c.nested_prefix {
                 c.id = format!("{prefix}:{}", c.id);
             }
         }
-        if taken.contains(&c.id) {
-            if let Some((_, w)) = winners.iter().find(|(_, w)| w.id == c.id) {
-                shadowed.push((
-                    pos,
-                    shadow(&c, w, "an earlier skill has this id".to_string()),
-                ));
-            }
+        // The earliest winner holding the id (with KeepAll several may share it).
+        if let Some(&first) = taken.get(&candidates[pos].id) {
+            let w = winners
+                .iter()
+                .copied()
+                .find(|&w| candidates[w].id == candidates[pos].id)
+                .unwrap_or(first);
+            let (c, w) = (&candidates[pos], &candidates[w]);
+            shadowed.push((
+                pos,
+                shadow(c, w, "an earlier skill has this id".to_string()),
+            ));
             continue;
         }
-        taken.insert(c.id.clone());
-        winners.push((pos, c));
+        taken.insert(candidates[pos].id.clone(), pos);
+        winners.push(pos);
     }
 
     match profile.order {
-        Order::Precedence => winners.sort_by_key(|(pos, _)| *pos),
-        Order::Id => winners.sort_by(|a, b| a.1.id.cmp(&b.1.id).then(a.0.cmp(&b.0))),
-        Order::ScopeNamePath => winners.sort_by(|a, b| {
-            let key = |c: &Candidate| {
-                (
-                    profile.scope_rank(c.scope),
-                    c.name.clone(),
-                    c.location.clone(),
-                )
-            };
-            key(&a.1).cmp(&key(&b.1))
-        }),
+        Order::Precedence => winners.sort_by_key(|pos| *pos),
+        Order::Id => {
+            winners.sort_by(|a, b| candidates[*a].id.cmp(&candidates[*b].id).then(a.cmp(b)))
+        }
+        Order::ScopeNamePath => {
+            let rank: HashMap<Scope, usize> = winners
+                .iter()
+                .map(|&w| candidates[w].scope)
+                .collect::<HashSet<_>>()
+                .into_iter()
+                .map(|s| (s, profile.scope_rank(s)))
+                .collect();
+            fn key<'c>(
+                rank: &HashMap<Scope, usize>,
+                c: &'c Candidate,
+            ) -> (usize, &'c str, &'c Path) {
+                let r = rank.get(&c.scope).copied().unwrap_or(usize::MAX);
+                (r, c.name.as_str(), c.location.as_path())
+            }
+            winners.sort_by(|a, b| key(&rank, &candidates[*a]).cmp(&key(&rank, &candidates[*b])));
+        }
     }
     shadowed.sort_by_key(|(pos, _)| *pos);
 
-    let mut name_counts: HashMap<&str, usize> = HashMap::new();
-    for (_, c) in &winners {
-        *name_counts.entry(c.name.as_str()).or_default() += 1;
-    }
-    let ambiguous: HashSet<String> = name_counts
-        .into_iter()
-        .filter(|(_, n)| *n > 1)
-        .map(|(name, _)| name.to_string())
-        .collect();
+    let ambiguous: HashSet<String> = if profile.clash == Clash::KeepAll {
+        let mut name_counts: HashMap<&str, usize> = HashMap::new();
+        for &w in &winners {
+            *name_counts.entry(candidates[w].name.as_str()).or_default() += 1;
+        }
+        name_counts
+            .into_iter()
+            .filter(|(_, n)| *n > 1)
+            .map(|(name, _)| name.to_string())
+            .collect()
+    } else {
+        HashSet::new()
+    };
+    let mut slots: Vec<Option<Candidate>> = candidates.into_iter().map(Some).collect();
     let skills = winners
         .into_iter()
-        .map(|(_, c)| {
-            let is_ambiguous = profile.clash == Clash::KeepAll && ambiguous.contains(&c.name);
+        .filter_map(|w| slots.get_mut(w).and_then(Option::take))
+        .map(|c| {
+            let is_ambiguous = ambiguous.contains(&c.name);
             into_skill(c, is_ambiguous)
         })
         .collect();
     (skills, shadowed.into_iter().map(|(_, s)| s).collect())
 }
 
-fn winner_index(profile: &Profile, group: &[(usize, Candidate)]) -> usize {
-    let ordered: Box<dyn Iterator<Item = usize>> = match profile.clash {
-        Clash::LastWins => Box::new((0..group.len()).rev()),
-        _ => Box::new(0..group.len()),
-    };
-    let ordered: Vec<usize> = ordered.collect();
+fn winner_index(profile: &Profile, candidates: &[Candidate], group: &[usize]) -> usize {
+    let kind = |i: usize| candidates[group[i]].kind;
+    let last = profile.clash == Clash::LastWins;
+    let mut ordered = (0..group.len()).map(|i| if last { group.len() - 1 - i } else { i });
     if profile.skill_beats_command {
-        if let Some(&i) = ordered
-            .iter()
-            .find(|&&i| group[i].1.kind == SkillKind::Skill)
-        {
+        if let Some(i) = ordered.clone().find(|&i| kind(i) == SkillKind::Skill) {
             return i;
         }
     }
-    ordered.first().copied().unwrap_or(0)
+    ordered.next().unwrap_or(0)
 }
 
 fn reason(profile: &Profile, loser: &Candidate, winner: &Candidate) -> String {
@@ -177,7 +200,6 @@ fn into_skill(c: Candidate, ambiguous: bool) -> Skill {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalog::Scope;
     use std::path::PathBuf;
 
     fn cand(name: &str, scope: Scope, kind: SkillKind, path: &str) -> Candidate {
