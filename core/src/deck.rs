@@ -118,60 +118,64 @@ impl Deck {
     /// The shared refresh: returns the current snapshot and its diff to the previous one.
     /// Events go out after every lock is released.
     fn refresh(&self, force: bool) -> (Arc<Catalog>, Diff) {
-        let (catalog, diff, events) = {
-            let mut state = self
-                .inner
-                .state
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
-            let previous = self.current();
-            // Directories first: when none changed, the walk's file list still holds and
-            // only the files themselves need checking.
-            let layout = state
-                .layout
-                .take()
-                .filter(|l| previous.is_some() && l.fingerprint.is_current());
-            if !force && layout.is_some() {
-                if let (Some(previous), Some(files)) = (&previous, &state.fingerprint) {
-                    if files.is_current() {
-                        state.layout = layout;
-                        return (previous.clone(), Diff::default());
+        let (catalog, diff, events) =
+            {
+                let mut state = self
+                    .inner
+                    .state
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner());
+                let previous = self.current();
+                // Directories first: when none changed, the walk's file list still holds and
+                // only the files themselves need checking.
+                let layout = state
+                    .layout
+                    .take()
+                    .filter(|l| previous.is_some() && l.fingerprint.is_current());
+                if !force && layout.is_some() {
+                    if let (Some(previous), Some(files)) = (&previous, &state.fingerprint) {
+                        if files.is_current() {
+                            state.layout = layout;
+                            return (previous.clone(), Diff::default());
+                        }
                     }
                 }
-            }
-            let layout = layout.unwrap_or_else(|| {
-                discover::layout(&self.inner.profile, &self.inner.inputs, &self.inner.options)
-            });
-            let discovery = discover::finish(&self.inner.profile, layout, &mut state.parses);
-            state.roots = discovery.roots();
-            let mut catalog = discovery.catalog;
-            crate::filter::apply(&mut catalog, &self.inner.options);
-            state.fingerprint = Some(discovery.fingerprint);
-            state.layout = Some(discovery.layout);
-            let empty = Catalog::default();
-            let diff = diff(previous.as_deref().unwrap_or(&empty), &catalog);
-            let catalog = Arc::new(catalog);
-            match self.inner.catalog.write() {
-                Ok(mut slot) => *slot = Some(catalog.clone()),
-                Err(poisoned) => *poisoned.into_inner() = Some(catalog.clone()),
-            }
-            let mut events = vec![Event::Registered {
-                skills: catalog.skills.iter().map(|s| s.id.clone()).collect(),
-            }];
-            if previous.is_some() && !diff.is_empty() {
-                events.push(Event::Changed { diff: diff.clone() });
-            }
-            events.extend(
-                catalog
-                    .diagnostics
-                    .iter()
-                    .filter(|d| d.is_error())
-                    .map(|d| Event::Error {
-                        diagnostic: d.clone(),
-                    }),
-            );
-            (catalog, diff, events)
-        };
+                let layout = layout.unwrap_or_else(|| {
+                    discover::layout(&self.inner.profile, &self.inner.inputs, &self.inner.options)
+                });
+                let discovery = discover::finish(&self.inner.profile, layout, &mut state.parses);
+                state.roots = discovery.roots();
+                let mut catalog = discovery.catalog;
+                crate::filter::apply(&mut catalog, &self.inner.options);
+                state.fingerprint = Some(discovery.fingerprint);
+                state.layout = Some(discovery.layout);
+                let empty = Catalog::default();
+                let diff = diff(previous.as_deref().unwrap_or(&empty), &catalog);
+                let catalog = Arc::new(catalog);
+                match self.inner.catalog.write() {
+                    Ok(mut slot) => *slot = Some(catalog.clone()),
+                    Err(poisoned) => *poisoned.into_inner() = Some(catalog.clone()),
+                }
+                // Events copy every id and error diagnostic: only worth it when someone listens.
+                let events =
+                    if self.has_subscribers() {
+                        let mut events = vec![Event::Registered {
+                            skills: catalog.skills.iter().map(|s| s.id.clone()).collect(),
+                        }];
+                        if previous.is_some() && !diff.is_empty() {
+                            events.push(Event::Changed { diff: diff.clone() });
+                        }
+                        events.extend(catalog.diagnostics.iter().filter(|d| d.is_error()).map(
+                            |d| Event::Error {
+                                diagnostic: d.clone(),
+                            },
+                        ));
+                        events
+                    } else {
+                        Vec::new()
+                    };
+                (catalog, diff, events)
+            };
         for event in &events {
             self.emit(event);
         }
@@ -331,6 +335,13 @@ impl Deck {
                 subs.retain(|(sid, _)| *sid != id);
                 subs.len() != before
             }
+            Err(_) => false,
+        }
+    }
+
+    fn has_subscribers(&self) -> bool {
+        match self.inner.subscribers.lock() {
+            Ok(subs) => !subs.is_empty(),
             Err(_) => false,
         }
     }

@@ -35,20 +35,27 @@ impl Plugins {
     pub fn find(&mut self, dir: &Path, root: &Path, limit: &Path) -> Option<String> {
         let mut chain = Vec::new();
         let mut found = None;
-        for d in dir.ancestors() {
+        for (depth, d) in dir.ancestors().enumerate() {
+            let walked = d.starts_with(root);
+            let at_limit = d == limit || !d.starts_with(limit);
+            // A skill's own directory is unique to it and, unless the walk saw a marker in
+            // it, never probed: it owes its plugin to its parent, so neither look it up nor
+            // remember it (two hash lookups and a path copy per skill on large trees).
+            if depth == 0 && walked && !at_limit && !self.marked.contains(d) {
+                continue;
+            }
             if let Some(known) = self.by_dir.get(d) {
                 found = known.clone();
                 break;
             }
             chain.push(d.to_path_buf());
-            let walked = d.starts_with(root);
             if !walked || self.marked.contains(d) {
                 if let Some(name) = self.probe(d) {
                     found = Some(name);
                     break;
                 }
             }
-            if d == limit || !d.starts_with(limit) {
+            if at_limit {
                 break;
             }
         }
