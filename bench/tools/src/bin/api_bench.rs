@@ -148,7 +148,10 @@ fn main() {
 
     let mut reload = Vec::new();
     let mut changed = Vec::new();
-    let (mut rss_first, mut rss_last) = (None, None);
+    // RSS after the first reload, after the tenth (allocator arenas of the walker threads
+    // have settled by then), and after the last: growth from the tenth on is what a leak
+    // would show.
+    let (mut rss_first, mut rss_tenth, mut rss_last) = (None, None, None);
     let mut reload_error = None;
     match touch_path.as_deref().map(Toucher::new) {
         Some(Ok(mut toucher)) => {
@@ -173,6 +176,9 @@ fn main() {
                 }
                 if i == 0 {
                     rss_first = rss::current_kib();
+                }
+                if i == 9 {
+                    rss_tenth = rss::current_kib();
                 }
                 rss_last = rss::current_kib();
             }
@@ -206,6 +212,7 @@ fn main() {
             "reload_error": reload_error,
             "reloads": reloads,
             "rss_kib_after_first_reload": rss_first,
+            "rss_kib_after_10_reloads": rss_tenth,
             "rss_kib_after_reloads": rss_last,
             "render_median_ms": render_ms,
             "render_chars": render_chars,
