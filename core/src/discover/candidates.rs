@@ -77,6 +77,9 @@ pub fn collect(
 
     let mut out = Collected::default();
     out.files.reserve(reads.len());
+    // Sized once: a candidate carries its manifest inline, and doubling a vector of 10k of
+    // them copies megabytes and briefly holds both buffers.
+    out.candidates.reserve(reads.len());
     let mut seen: HashMap<(u64, u64), Option<usize>> = HashMap::with_capacity(reads.len());
     // Rebuilt from this walk rather than pruned: every file read has its entry (hit or
     // fresh), so the cache holds exactly the tree's files and never grows across reloads.

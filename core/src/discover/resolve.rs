@@ -118,14 +118,15 @@ pub fn resolve(profile: &Profile, mut candidates: Vec<Candidate>) -> (Vec<Skill>
         HashSet::new()
     };
     let mut slots: Vec<Option<Candidate>> = candidates.into_iter().map(Some).collect();
-    let skills = winners
+    // Sized up front (`filter_map` gives no lower bound, so collecting would double).
+    let mut skills = Vec::with_capacity(winners.len());
+    for c in winners
         .into_iter()
         .filter_map(|w| slots.get_mut(w).and_then(Option::take))
-        .map(|c| {
-            let is_ambiguous = ambiguous.contains(&c.name);
-            into_skill(c, is_ambiguous)
-        })
-        .collect();
+    {
+        let is_ambiguous = ambiguous.contains(&c.name);
+        skills.push(into_skill(c, is_ambiguous));
+    }
     (skills, shadowed.into_iter().map(|(_, s)| s).collect())
 }
 
