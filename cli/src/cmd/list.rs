@@ -1,8 +1,10 @@
 //! `skilldeck list [--profile P] [--project DIR] [--home DIR] [--root DIR]... [--all] [--json]`
 
 use super::deck_args::{display_path, report, DeckArgs};
-use serde_json::{json, Value};
-use skilldeck::{Catalog, Deck, Severity, Skill};
+use serde::Serialize;
+use skilldeck::{Catalog, Deck, Diagnostic, Scope, Severity, Skill, SkillKind, Status};
+use std::io::Write;
+use std::path::Path;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -26,54 +28,98 @@ pub fn run(args: Args) -> i32 {
         Err(err) => return report(&err),
     };
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&to_json(&catalog, args.all)).unwrap_or_default()
-        );
+        // Streamed straight from the catalog: building a `serde_json::Value` first doubled
+        // the peak memory of a large listing (bench/PROFILE.md, cause 4).
+        let stdout = std::io::stdout();
+        let mut out = std::io::BufWriter::new(stdout.lock());
+        let written = serde_json::to_writer_pretty(&mut out, &to_json(&catalog, args.all))
+            .map_err(std::io::Error::from)
+            .and_then(|()| writeln!(out))
+            .and_then(|()| out.flush());
+        if let Err(err) = written {
+            if err.kind() != std::io::ErrorKind::BrokenPipe {
+                eprintln!("skilldeck list: cannot write output: {err}");
+                return crate::EXIT_FAILURE;
+            }
+        }
     } else {
         print_table(&deck, &catalog, args.all);
     }
     crate::EXIT_OK
 }
 
-/// The documented `list --json` shape.
-pub fn to_json(catalog: &Catalog, all: bool) -> Value {
-    let skills: Vec<Value> = catalog
+/// One skill in the documented `list --json` shape (borrowed from the catalog).
+#[derive(Serialize)]
+pub struct ListedSkill<'a> {
+    id: &'a str,
+    name: &'a str,
+    description: &'a str,
+    location: &'a Path,
+    base_dir: &'a Path,
+    scope: Scope,
+    source: &'a Path,
+    plugin: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kind: Option<SkillKind>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    listed: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    status: Option<&'a Status>,
+}
+
+#[derive(Serialize)]
+pub struct ShadowedEntry<'a> {
+    id: &'a str,
+    location: &'a Path,
+    winner: &'a Path,
+    reason: &'a str,
+}
+
+/// The documented `list --json` shape: `{"profile", "skills", "shadowed", "diagnostics"}`;
+/// with `all`, skills also carry `kind`, `listed` and `status`.
+#[derive(Serialize)]
+pub struct ListJson<'a> {
+    profile: &'a str,
+    skills: Vec<ListedSkill<'a>>,
+    shadowed: Vec<ShadowedEntry<'a>>,
+    diagnostics: &'a [Diagnostic],
+}
+
+pub fn to_json(catalog: &Catalog, all: bool) -> ListJson<'_> {
+    let skills = catalog
         .skills
         .iter()
         .filter(|s| all || s.status.is_listed())
-        .map(|s| {
-            let mut v = json!({
-                "id": s.id,
-                "name": s.name,
-                "description": s.description,
-                "location": s.location,
-                "base_dir": s.base_dir,
-                "scope": s.scope,
-                "source": s.source,
-                "plugin": s.plugin,
-            });
-            if all {
-                v["kind"] = json!(s.kind);
-                v["listed"] = json!(s.status.is_listed());
-                v["status"] = json!(s.status);
-            }
-            v
+        .map(|s| ListedSkill {
+            id: &s.id,
+            name: &s.name,
+            description: &s.description,
+            location: &s.location,
+            base_dir: &s.base_dir,
+            scope: s.scope,
+            source: &s.source,
+            plugin: s.plugin.as_deref(),
+            kind: all.then_some(s.kind),
+            listed: all.then(|| s.status.is_listed()),
+            status: all.then_some(&s.status),
         })
         .collect();
-    let shadowed: Vec<Value> = catalog
+    let shadowed = catalog
         .shadowed
         .iter()
-        .map(
-            |s| json!({"id": s.id, "location": s.location, "winner": s.winner, "reason": s.reason}),
-        )
+        .map(|s| ShadowedEntry {
+            id: &s.id,
+            location: &s.location,
+            winner: &s.winner,
+            reason: &s.reason,
+        })
         .collect();
-    json!({
-        "profile": catalog.profile,
-        "skills": skills,
-        "shadowed": shadowed,
-        "diagnostics": catalog.diagnostics,
-    })
+    ListJson {
+        profile: &catalog.profile,
+        skills,
+        shadowed,
+        diagnostics: &catalog.diagnostics,
+    }
 }
 
 fn print_table(deck: &Deck, catalog: &Catalog, all: bool) {
@@ -199,7 +245,7 @@ mod tests {
             skills: vec![skill("on", true), skill("off", false)],
             ..Default::default()
         };
-        let v = to_json(&catalog, false);
+        let v = serde_json::to_value(to_json(&catalog, false)).unwrap_or_default();
         assert_eq!(v["skills"].as_array().map(Vec::len), Some(1));
         let keys: Vec<&str> = v["skills"][0]
             .as_object()
@@ -218,7 +264,7 @@ mod tests {
                 "plugin"
             ]
         );
-        let all = to_json(&catalog, true);
+        let all = serde_json::to_value(to_json(&catalog, true)).unwrap_or_default();
         assert_eq!(all["skills"][1]["listed"], false);
         assert_eq!(
             all["skills"][1]["status"]["reasons"][0],
