@@ -45,6 +45,7 @@ pub fn run(args: Args) -> i32 {
     } else {
         print_table(&deck, &catalog, args.all);
     }
+    super::release((deck, catalog));
     crate::EXIT_OK
 }
 

@@ -70,6 +70,7 @@ pub fn run(args: Args) -> i32 {
     if args.report {
         eprint!("{}", describe(&rendered.report));
     }
+    super::release((deck, rendered));
     crate::EXIT_OK
 }
 

@@ -144,14 +144,14 @@ fn read_one<'a>(
     cache: &ParseCache,
     profile: &Profile,
 ) -> FileRead<'a> {
-    let stamp = Stamp::read(&found.path);
+    let meta = std::fs::metadata(&found.path).ok();
     let mut read = FileRead {
         root,
         found,
-        stamp,
+        stamp: meta.as_ref().map(Stamp::of),
         entry: None,
     };
-    let Some(stamp) = stamp else {
+    let (Some(meta), Some(stamp)) = (meta, read.stamp) else {
         // Vanished between the walk and now, or a dangling link: nothing to load.
         return read;
     };
@@ -172,7 +172,7 @@ fn read_one<'a>(
         return read;
     }
     let bom = profile.reject_bom && starts_with_bom(&found.path);
-    let parsed = parse::read_frontmatter(&found.path);
+    let parsed = parse::read_frontmatter_with(&found.path, &meta);
     // Lenient validation: what a host would refuse is an error, the rest are warnings.
     let checked = validate::check(&parsed, &location, false);
     read.entry = Some(Arc::new(CachedParse {
@@ -515,22 +515,45 @@ fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> 
     if threads == 1 || items.len() < 64 {
         return items.iter().map(&f).collect();
     }
-    let per = items.len().div_ceil(threads);
-    let f = &f;
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = items
-            .chunks(per)
-            .map(|chunk| scope.spawn(move || chunk.iter().map(f).collect::<Vec<R>>()))
+    // Small batches handed out on demand rather than one fixed half per thread: the cost of
+    // a file varies a lot (a cache hit vs a long frontmatter in flow style), and a fixed
+    // split leaves one core idle while the other finishes the expensive half.
+    const BATCH: usize = 32;
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (f, next) = (&f, &next);
+    let mut batches: Vec<(usize, Vec<R>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(move || {
+                    let mut done = Vec::new();
+                    loop {
+                        let start = next.fetch_add(BATCH, std::sync::atomic::Ordering::Relaxed);
+                        let Some(batch) = items.get(start..) else {
+                            break;
+                        };
+                        let batch = &batch[..batch.len().min(BATCH)];
+                        if batch.is_empty() {
+                            break;
+                        }
+                        done.push((start, batch.iter().map(f).collect::<Vec<R>>()));
+                    }
+                    done
+                })
+            })
             .collect();
-        let mut out = Vec::with_capacity(items.len());
-        for h in handles {
-            // A reader that panicked (a bug, never user input) loses its chunk, not the load.
-            if let Ok(part) = h.join() {
-                out.extend(part);
-            }
-        }
-        out
-    })
+        // A reader that panicked (a bug, never user input) loses its batches, not the load.
+        handles
+            .into_iter()
+            .filter_map(|h| h.join().ok())
+            .flatten()
+            .collect()
+    });
+    batches.sort_unstable_by_key(|(start, _)| *start);
+    let mut out = Vec::with_capacity(items.len());
+    for (_, results) in batches {
+        out.extend(results);
+    }
+    out
 }
 
 #[cfg(test)]

@@ -97,7 +97,17 @@ fn decode<'a>(path: &Path, bytes: &'a [u8], at_eof: bool) -> (&'a str, Option<Di
 /// invalid UTF-8 become diagnostics; every diagnostic carries `path`. Never fails, never
 /// panics.
 pub fn read_frontmatter(path: &Path) -> Parsed {
-    let mut parsed = read_prefix(path);
+    match std::fs::metadata(path) {
+        Ok(meta) => read_frontmatter_with(path, &meta),
+        Err(err) => failed(io_diagnostic(path, &err)),
+    }
+}
+
+/// [`read_frontmatter`] for a caller that already holds the file's metadata (`stat`
+/// following symlinks): discovery stats every file for its cache stamp anyway, and a second
+/// path lookup per file is measurable on a 10k-skill tree.
+pub fn read_frontmatter_with(path: &Path, meta: &std::fs::Metadata) -> Parsed {
+    let mut parsed = read_prefix(path, meta);
     for d in parsed
         .diagnostics
         .iter_mut()
@@ -110,11 +120,7 @@ pub fn read_frontmatter(path: &Path) -> Parsed {
     parsed
 }
 
-fn read_prefix(path: &Path) -> Parsed {
-    let meta = match std::fs::metadata(path) {
-        Ok(meta) => meta,
-        Err(err) => return failed(io_diagnostic(path, &err)),
-    };
+fn read_prefix(path: &Path, meta: &std::fs::Metadata) -> Parsed {
     if !meta.is_file() {
         return failed(
             Diagnostic::error(

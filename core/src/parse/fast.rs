@@ -1,0 +1,555 @@
+//! The fast path of the YAML loader: frontmatter written in the handful of shapes nearly
+//! every SKILL.md uses is read here directly, without the general YAML machinery, which
+//! costs tens of microseconds per file and dominated discovery (bench/PROFILE.md).
+//!
+//! It is exact or it declines. Every line must be one of the shapes below, read exactly as
+//! serde-saphyr reads it with the options of [`super::yaml`]; at the first doubt (a tab, a
+//! comment after a value, a scalar YAML would type as a number, boolean or null, an escape
+//! it does not know, a block scalar with leading blank or more-indented lines, ...) it
+//! returns `None` and the caller runs the full parser. The property test at the end of this
+//! file checks that both readings agree on generated documents (raise `PROPTEST_CASES` for
+//! longer runs).
+//!
+//! Shapes read here, at the top level (column 1):
+//! - `key: plain text`, `key: "double quoted"`, `key: 'single quoted'`, each on one line;
+//! - `key: |`, `|-`, `>`, `>-` block scalars;
+//! - `key:` followed by a block list of one-line scalars (`- item`, indented or not) or by
+//!   an indented block mapping of one-line scalars (`  k: v`);
+//! - blank lines and `#` comment lines.
+
+use super::yaml::{Entry, Loaded};
+use serde_json::{Map, Value};
+
+/// The entries of `yaml`, or `None` when it is not entirely made of the shapes above.
+pub fn load(yaml: &str) -> Option<Loaded> {
+    if yaml.chars().any(unsupported_char) {
+        return None;
+    }
+    let lines: Vec<&str> = yaml.split('\n').collect();
+    // Block scalars keep or drop their final line break; without one the rules differ.
+    if !yaml.ends_with('\n') {
+        return None;
+    }
+    let mut entries = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        if is_blank(line) || line.starts_with('#') {
+            i += 1;
+            continue;
+        }
+        let (key, rest) = split_key(line)?;
+        let line_no = u32::try_from(i + 1).ok()?;
+        let rest = rest.trim_start_matches(' ');
+        let (value, value_line, next) = if rest.is_empty() {
+            nested(&lines, i + 1)?
+        } else if let Some(header) = block_header(rest) {
+            let (text, next) = block_scalar(&lines, i + 1, header)?;
+            // serde-saphyr places a block scalar on its first content line.
+            (Value::String(text), line_no.checked_add(1)?, next)
+        } else {
+            let value = scalar(rest)?;
+            // A following indented line would continue (or break) this scalar.
+            let next = i + 1;
+            if lines
+                .get(next)
+                .is_some_and(|l| !is_blank(l) && l.starts_with(' '))
+            {
+                return None;
+            }
+            (value, line_no, next)
+        };
+        // String fields keep the source text of a typed scalar (see `yaml::Entry::raw`).
+        let raw = value
+            .is_boolean()
+            .then(|| rest.trim_end_matches(' ').to_string());
+        entries.push(Entry {
+            key: key.to_string(),
+            line: line_no,
+            column: 1,
+            value,
+            raw,
+            value_line,
+        });
+        i = next;
+    }
+    if entries.is_empty() {
+        return None;
+    }
+    Some(Loaded::Mapping(entries))
+}
+
+/// Characters with rules of their own in YAML (tabs, other line breaks, a BOM, control
+/// characters YAML does not allow in a stream): the full parser handles them.
+fn unsupported_char(c: char) -> bool {
+    (c < ' ' && c != '\n')
+        || ('\u{7f}'..='\u{9f}').contains(&c)
+        || matches!(
+            c,
+            '\u{feff}' | '\u{fffe}' | '\u{ffff}' | '\u{2028}' | '\u{2029}'
+        )
+}
+
+fn is_blank(line: &str) -> bool {
+    line.bytes().all(|b| b == b' ')
+}
+
+fn indent(line: &str) -> usize {
+    line.len() - line.trim_start_matches(' ').len()
+}
+
+/// `key: rest` (or `key:` at the end of the line) with a simple key.
+fn split_key(line: &str) -> Option<(&str, &str)> {
+    let colon = line.find(':')?;
+    let (key, after) = (&line[..colon], &line[colon + 1..]);
+    if !(after.is_empty() || after.starts_with(' ')) || !simple_key(key) {
+        return None;
+    }
+    Some((key, after))
+}
+
+/// A key YAML reads as the same plain string: ASCII word characters, not a word the core
+/// schema types (`null`, `true`, ...).
+fn simple_key(key: &str) -> bool {
+    let mut chars = key.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        && !typed_word(key)
+}
+
+/// Words some YAML schema types as null or boolean.
+fn typed_word(word: &str) -> bool {
+    matches!(
+        word.to_ascii_lowercase().as_str(),
+        "null" | "true" | "false" | "yes" | "no" | "on" | "off" | "y" | "n"
+    )
+}
+
+/// A one-line scalar: plain, double-quoted or single-quoted, with nothing after it; plain
+/// `true`/`false` are the only typed values read here.
+fn scalar(text: &str) -> Option<Value> {
+    let text = text.trim_end_matches(' ');
+    match text.as_bytes().first()? {
+        b'"' => double_quoted(text).map(Value::String),
+        b'\'' => single_quoted(text).map(Value::String),
+        _ => match text {
+            // The YAML 1.2 core schema's booleans (the loader runs with strict booleans).
+            "true" | "True" | "TRUE" => Some(Value::Bool(true)),
+            "false" | "False" | "FALSE" => Some(Value::Bool(false)),
+            _ => plain(text).map(Value::String),
+        },
+    }
+}
+
+/// A dotted version such as `1.2.0`: digits and at least two dots, which no YAML schema
+/// reads as a number.
+fn dotted_version(text: &str) -> bool {
+    text.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && text.bytes().filter(|b| *b == b'.').count() >= 2
+        && !text.starts_with('.')
+}
+
+fn plain(text: &str) -> Option<String> {
+    let first = text.chars().next()?;
+    // Indicators, and the first characters of everything the core schema types as a
+    // number, boolean or null (digits, signs, `.inf`, `~`).
+    let typed_start = first.is_ascii_digit() && !dotted_version(text);
+    if "-?:,[]{}#&*!|>'\"%@`+.~".contains(first) || typed_start || typed_word(text) {
+        return None;
+    }
+    if text.contains(": ") || text.contains(" #") || text.ends_with(':') {
+        return None;
+    }
+    Some(text.to_string())
+}
+
+fn double_quoted(text: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text[1..].char_indices();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '"' => return text[1 + at + 1..].is_empty().then_some(out),
+            '\\' => out.push(match chars.next()?.1 {
+                '"' => '"',
+                '\\' => '\\',
+                '/' => '/',
+                'n' => '\n',
+                't' => '\t',
+                _ => return None,
+            }),
+            c => out.push(c),
+        }
+    }
+    // Not closed on this line: a multi-line quoted scalar.
+    None
+}
+
+fn single_quoted(text: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text[1..].char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        if c == '\'' {
+            if chars.peek().is_some_and(|(_, n)| *n == '\'') {
+                chars.next();
+                out.push('\'');
+                continue;
+            }
+            return text[1 + at + 1..].is_empty().then_some(out);
+        }
+        out.push(c);
+    }
+    None
+}
+
+#[derive(Clone, Copy)]
+struct BlockHeader {
+    folded: bool,
+    /// `-`: no final line break.
+    strip: bool,
+}
+
+fn block_header(rest: &str) -> Option<BlockHeader> {
+    let header = rest.trim_end_matches(' ');
+    let folded = match header.as_bytes().first()? {
+        b'|' => false,
+        b'>' => true,
+        _ => return None,
+    };
+    match &header[1..] {
+        "" => Some(BlockHeader {
+            folded,
+            strip: false,
+        }),
+        "-" => Some(BlockHeader {
+            folded,
+            strip: true,
+        }),
+        // Keep (`+`), explicit indentation and comments are left to the full parser;
+        // `scalar` declines anything else starting with `|` / `>` as well.
+        _ => None,
+    }
+}
+
+/// The text of a block scalar whose content starts at `lines[start]`, and the index of the
+/// first line after it.
+fn block_scalar(lines: &[&str], start: usize, header: BlockHeader) -> Option<(String, usize)> {
+    let first = lines.get(start)?;
+    let width = indent(first);
+    // Leading blank lines and an empty scalar have rules of their own.
+    if is_blank(first) || width == 0 {
+        return None;
+    }
+    let mut content: Vec<&str> = Vec::new();
+    let mut end = start;
+    while let Some(line) = lines.get(end) {
+        if is_blank(line) {
+            // Spaces beyond the indentation would be content of a blank-looking line.
+            if line.len() > width {
+                return None;
+            }
+            content.push("");
+        } else if indent(line) >= width {
+            let text = &line[width..];
+            if header.folded && text.starts_with(' ') {
+                return None;
+            }
+            content.push(text);
+        } else if indent(line) == 0 {
+            break;
+        } else {
+            return None;
+        }
+        end += 1;
+    }
+    // The split of a text ending in a line break yields a last empty line: not content.
+    while content.last() == Some(&"") {
+        content.pop();
+    }
+    let mut text = String::new();
+    if header.folded {
+        let mut pending_breaks = 0;
+        for (n, line) in content.iter().enumerate() {
+            if line.is_empty() {
+                pending_breaks += 1;
+                continue;
+            }
+            if n > 0 {
+                if pending_breaks == 0 {
+                    text.push(' ');
+                } else {
+                    text.extend(std::iter::repeat_n('\n', pending_breaks));
+                }
+            }
+            pending_breaks = 0;
+            text.push_str(line);
+        }
+    } else {
+        text = content.join("\n");
+    }
+    if !header.strip {
+        text.push('\n');
+    }
+    Some((text, end))
+}
+
+/// The block list or block mapping under a `key:` line, its 1-based line, and the index of
+/// the first line after it.
+fn nested(lines: &[&str], start: usize) -> Option<(Value, u32, usize)> {
+    let first = *lines.get(start)?;
+    // `key:` with nothing under it is null; the full parser reports that.
+    if is_blank(first) {
+        return None;
+    }
+    let width = indent(first);
+    let line_no = u32::try_from(start + 1).ok()?;
+    if first[width..].starts_with("- ") {
+        let mut items = Vec::new();
+        let mut end = start;
+        while let Some(line) = lines.get(end) {
+            if indent(line) != width || is_blank(line) {
+                break;
+            }
+            let Some(item) = line[width..].strip_prefix("- ") else {
+                break;
+            };
+            items.push(scalar(item.trim_start_matches(' '))?);
+            end += 1;
+        }
+        let done = !items.is_empty() && after_nested(lines, end);
+        return done.then_some((Value::Array(items), line_no, end));
+    }
+    if width == 0 {
+        return None;
+    }
+    let mut map = Map::new();
+    let mut end = start;
+    while let Some(line) = lines.get(end) {
+        if is_blank(line) || indent(line) < width {
+            break;
+        }
+        if indent(line) > width {
+            return None;
+        }
+        let (key, rest) = split_key(&line[width..])?;
+        let value = scalar(rest.trim_start_matches(' '))?;
+        if map.insert(key.to_string(), value).is_some() {
+            return None;
+        }
+        end += 1;
+    }
+    let done = !map.is_empty() && after_nested(lines, end);
+    done.then_some((Value::Object(map), line_no, end))
+}
+
+/// A nested collection must be followed by a blank line, a top-level line or the end.
+fn after_nested(lines: &[&str], end: usize) -> bool {
+    lines
+        .get(end)
+        .is_none_or(|l| is_blank(l) || !l.starts_with(' ') && !l.starts_with("- "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map(yaml: &str) -> Vec<(String, Value, u32)> {
+        match load(yaml) {
+            Some(Loaded::Mapping(e)) => e
+                .into_iter()
+                .map(|e| (e.key, e.value, e.value_line))
+                .collect(),
+            other => panic!("declined or not a mapping: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn common_shapes() {
+        let got = map("name: pdf\ndescription: \"Use it \\\"now\\\".\"\nlicense: 'It''s MIT'\n# c\n\nallowed-tools:\n  - Read\n  - Grep\nmetadata:\n  author: me\n  version: \"1.0\"\n");
+        assert_eq!(got[0].1, "pdf");
+        assert_eq!(got[1].1, "Use it \"now\".");
+        assert_eq!(got[2].1, "It's MIT");
+        assert_eq!(got[3].1, serde_json::json!(["Read", "Grep"]));
+        assert_eq!(
+            got[4].1,
+            serde_json::json!({"author": "me", "version": "1.0"})
+        );
+    }
+
+    #[test]
+    fn block_scalars() {
+        let got = map("a: |\n  one\n\n  two\nb: >-\n  one\n  two\n\n  three\n");
+        assert_eq!(got[0].1, "one\n\ntwo\n");
+        assert_eq!(got[1].1, "one two\nthree");
+    }
+
+    #[test]
+    fn declines_what_it_does_not_read_exactly() {
+        for yaml in [
+            "version: 1.0\n",
+            "name: yes\n",
+            "a: b # comment\n",
+            "a: Use when: asked\n",
+            "a: plain\n  continued\n",
+            "a: \"multi\n  line\"\n",
+            "a: \"\\u00e9\"\n",
+            "a: |+\n  x\n",
+            "a: >\n  x\n    more indented\n",
+            "a:\n",
+            "a:\tb\n",
+            "a: [x, y]\n",
+            "a: b\r\n",
+            "a: b",
+            "# only a comment\n",
+        ] {
+            assert!(load(yaml).is_none(), "{yaml:?}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod differential {
+    use super::super::yaml::load_full;
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Text pieces chosen to hit every rule above: indicators, typed words, comment and
+    /// mapping markers, quotes, escapes, non-ASCII.
+    const PIECES: &[&str] = &[
+        "Use", "when", "the", "user", "asks", "pdf", "é", "技能", "naïve", "C#", "a:b", "x #y",
+        "#z", "[a]", "{b: c}", "\"q\"", "'s'", "\\", "\\\"", "-", "- x", "1.0", "0x1F", "yes",
+        "No", "null", "~", "true", "FALSE", ":", ": ", "  ", "*ref", "&a", "!t", "|", ">", "%",
+        "@", "`", "...", "---", "+1", ".5", "e", "<b>", "1", "\\n", "\\t", "\\u00e9", "\\/",
+        "\\x41", "''", "'", ",", "?", "=", "a -", "end:", "1.2.0", "0.10.3", "1..2", "True",
+        "false", "1.2.3a",
+    ];
+
+    fn text() -> impl Strategy<Value = String> {
+        prop::collection::vec(
+            (
+                prop::sample::select(PIECES),
+                prop::sample::select(&[" ", "", " "][..]),
+            ),
+            0..6,
+        )
+        .prop_map(|parts| {
+            parts
+                .into_iter()
+                .map(|(p, sep)| format!("{p}{sep}"))
+                .collect()
+        })
+    }
+
+    fn key() -> impl Strategy<Value = String> {
+        prop::sample::select(
+            &[
+                "name",
+                "description",
+                "license",
+                "allowed-tools",
+                "metadata",
+                "tags",
+                "version",
+                "when_to_use",
+                "x.y",
+                "_k",
+                "Name",
+                "on",
+                "a b",
+                "1",
+                "k",
+            ][..],
+        )
+        .prop_map(str::to_string)
+    }
+
+    fn one_line() -> impl Strategy<Value = String> {
+        prop_oneof![
+            text(),
+            text().prop_map(|t| format!("\"{t}\"")),
+            text().prop_map(|t| format!("'{t}'")),
+            text().prop_map(|t| format!("\"{}\"", t.replace('\\', "\\\\").replace('"', "\\\""))),
+            text().prop_map(|t| format!("'{}'", t.replace('\'', "''"))),
+        ]
+    }
+
+    fn value() -> impl Strategy<Value = String> {
+        let block = (
+            prop::sample::select(&["|", "|-", ">", ">-", "|+", "|2", "> # c"][..]),
+            prop::collection::vec((0usize..3, text()), 1..5),
+            1usize..4,
+        )
+            .prop_map(|(header, lines, width)| {
+                let mut out = format!("{header}\n");
+                for (extra, line) in lines {
+                    if line.trim().is_empty() {
+                        out.push('\n');
+                    } else {
+                        let pad = " ".repeat(width + usize::from(extra == 2));
+                        out.push_str(&format!("{pad}{line}\n"));
+                    }
+                }
+                out.pop();
+                out
+            });
+        let list = (prop::collection::vec(one_line(), 1..4), 0usize..3).prop_map(|(items, w)| {
+            let pad = " ".repeat(w);
+            let body: Vec<String> = items.iter().map(|i| format!("{pad}- {i}")).collect();
+            format!("\n{}", body.join("\n"))
+        });
+        let map =
+            (prop::collection::vec((key(), one_line()), 1..4), 1usize..4).prop_map(|(pairs, w)| {
+                let pad = " ".repeat(w);
+                let body: Vec<String> = pairs
+                    .iter()
+                    .map(|(k, v)| format!("{pad}{k}: {v}"))
+                    .collect();
+                format!("\n{}", body.join("\n"))
+            });
+        prop_oneof![4 => one_line(), 2 => block, 1 => list, 1 => map, 1 => Just(String::new())]
+    }
+
+    fn document() -> impl Strategy<Value = String> {
+        prop::collection::vec(
+            prop_oneof![
+                8 => (key(), value()).prop_map(|(k, v)| {
+                    if v.starts_with('\n') || v.is_empty() { format!("{k}:{v}") } else { format!("{k}: {v}") }
+                }),
+                1 => Just("# a comment".to_string()),
+                1 => Just(String::new()),
+                1 => text().prop_map(|t| format!("  {t}")),
+            ],
+            1..7,
+        )
+        .prop_map(|lines| format!("{}\n", lines.join("\n")))
+    }
+
+    proptest! {
+        #[test]
+        fn fast_path_agrees_with_serde_saphyr(doc in document()) {
+            if let Some(fast) = load(&doc) {
+                prop_assert_eq!(Ok(fast), load_full(&doc), "document:\n{}", doc);
+            }
+        }
+    }
+
+    /// The fast path must actually take the common shapes (a differential test that only
+    /// ever saw `None` would prove nothing).
+    #[test]
+    fn takes_the_common_shapes_and_agrees() {
+        let docs = [
+            "name: pdf\ndescription: Extract text from PDF files.\n",
+            "name: pdf\ndescription: \"Says \\\"hi\\\" / é\"\nlicense: 'It''s MIT'\n",
+            "name: a\ndescription: |\n  Line one.\n\n  Line two.\n\nlicense: MIT\n",
+            "name: a\ndescription: >-\n  Folded\n  text.\n\n  Para.\nmetadata:\n  author: me\n  version: \"1.0\"\n",
+            "name: a\nuser-invocable: false\nversion: 1.2.10\nmetadata:\n  beta: True\n",
+            "name: a\nallowed-tools:\n- Read\n- 'Bash(git:*)'\ntags:\n  - x\n  - z\n# trailing comment\n",
+        ];
+        for doc in docs {
+            let fast = load(doc);
+            assert!(fast.is_some(), "declined {doc:?}");
+            assert_eq!(fast.map(Ok), Some(load_full(doc)), "{doc:?}");
+        }
+    }
+}
