@@ -177,7 +177,7 @@ impl Skill {
     #[napi(getter)]
     pub fn manifest(&self) -> Manifest {
         Manifest {
-            inner: self.inner.manifest.clone(),
+            inner: skilldeck::Manifest::clone(&self.inner.manifest),
         }
     }
     #[napi(js_name = "toJSON", ts_return_type = "CanonicalJson")]

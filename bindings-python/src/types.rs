@@ -370,7 +370,7 @@ with_manifest_getters!(PySkill;
     }
     #[getter(manifest)]
     fn manifest_object(&self) -> PyManifest {
-        PyManifest { inner: self.inner.manifest.clone() }
+        PyManifest { inner: skilldeck::Manifest::clone(&self.inner.manifest) }
     }
     fn to_dict(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         to_py(py, &self.inner)

@@ -75,7 +75,7 @@ pub struct Skill {
 
 impl From<skilldeck::Skill> for Skill {
     fn from(s: skilldeck::Skill) -> Self {
-        let m = s.manifest.clone();
+        let m = skilldeck::Manifest::clone(&s.manifest);
         Skill {
             id: s.id,
             name: s.name,
@@ -88,7 +88,7 @@ impl From<skilldeck::Skill> for Skill {
             kind: s.kind,
             status: s.status,
             diagnostics: s.diagnostics,
-            manifest: s.manifest,
+            manifest: skilldeck::Manifest::clone(&s.manifest),
             license: m.license,
             compatibility: m.compatibility,
             metadata: m.metadata,
@@ -138,7 +138,7 @@ impl Skill {
             source: self.source.clone(),
             plugin: self.plugin.clone(),
             kind: self.kind,
-            manifest: self.manifest.clone(),
+            manifest: std::sync::Arc::new(self.manifest.clone()),
             diagnostics: self.diagnostics.clone(),
             status: self.status.clone(),
         }
@@ -418,7 +418,7 @@ mod tests {
             source: "/p".into(),
             plugin: None,
             kind: SkillKind::Skill,
-            manifest: parsed.manifest,
+            manifest: parsed.manifest.into(),
             diagnostics: Vec::new(),
             status: Status::default(),
         }

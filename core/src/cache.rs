@@ -129,6 +129,9 @@ pub struct ParseCache {
 pub struct CachedParse {
     pub stamp: Stamp,
     pub parsed: Parsed,
+    /// `parsed.manifest`, shared: every catalog built from this read points at this one
+    /// copy.
+    pub manifest: std::sync::Arc<crate::manifest::Manifest>,
     /// The file starts with a UTF-8 byte-order mark.
     pub bom: bool,
     /// Where the skill is reported (the walked path, or its real path for profiles that

@@ -6,6 +6,7 @@ use crate::manifest::Manifest;
 use crate::permissions::Decision;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Where a skill came from. Ordered by the usual precedence (earlier = more authoritative)
 /// only for display; each profile defines its own precedence.
@@ -139,7 +140,10 @@ pub struct Skill {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub plugin: Option<String>,
     pub kind: SkillKind,
-    pub manifest: Manifest,
+    /// Shared with the deck's parse cache and with the skill's previous snapshots while its
+    /// file is unchanged, so a reload neither copies nor compares unchanged manifests field
+    /// by field (`Arc`'s equality checks identity first).
+    pub manifest: Arc<Manifest>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub diagnostics: Vec<Diagnostic>,
     pub status: Status,

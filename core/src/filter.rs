@@ -478,7 +478,7 @@ fn selects(pattern: &str, skill: &Skill, project: &Path) -> bool {
 mod tests {
     use super::*;
     use crate::catalog::Scope;
-    use crate::manifest::{Manifest, Requirements};
+    use crate::manifest::Requirements;
 
     pub(crate) fn skill(id: &str) -> Skill {
         Skill {
@@ -491,7 +491,7 @@ mod tests {
             source: PathBuf::from("/p/.claude/skills"),
             plugin: None,
             kind: Default::default(),
-            manifest: Manifest::default(),
+            manifest: Default::default(),
             diagnostics: Vec::new(),
             status: Default::default(),
         }
@@ -520,12 +520,12 @@ mod tests {
     #[test]
     fn overrides_and_flags() {
         let mut a = skill("a");
-        a.manifest.enabled = Some(false);
+        std::sync::Arc::make_mut(&mut a.manifest).enabled = Some(false);
         let mut b = skill("b");
-        b.manifest.disable_model_invocation = Some(true);
+        std::sync::Arc::make_mut(&mut b.manifest).disable_model_invocation = Some(true);
         let c = skill("c");
         let mut d = skill("d");
-        d.manifest.user_invocable = Some(false);
+        std::sync::Arc::make_mut(&mut d.manifest).user_invocable = Some(false);
         let mut cat = catalog(vec![a, b, c, d]);
         let mut opts = options();
         opts.disable = vec![".claude/skills/c".into()];
@@ -542,12 +542,12 @@ mod tests {
     #[test]
     fn requirements() {
         let mut a = skill("a");
-        a.manifest.requires = Some(Requirements {
+        std::sync::Arc::make_mut(&mut a.manifest).requires = Some(Requirements {
             bins: vec!["definitely-not-a-binary-xyz".into()],
             env: vec!["SOME_TOKEN".into()],
         });
         let mut b = skill("b");
-        b.manifest.os = vec!["no-such-os".into()];
+        std::sync::Arc::make_mut(&mut b.manifest).os = vec!["no-such-os".into()];
         let mut cat = catalog(vec![a, b]);
         apply(&mut cat, &options());
         assert!(!cat.skills[0].status.available);

@@ -14,7 +14,7 @@ fn is_false(b: &bool) -> bool {
 }
 
 /// A declared parameter of a tool-style skill (`parameters: {name: {type, description, ...}}`).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub struct Parameter {
     pub name: String,
@@ -67,7 +67,7 @@ pub struct McpRef {
 
 /// Everything a SKILL.md frontmatter can say. String fields keep their source text
 /// (`version: 1.0` is "1.0", `name: yes` is "yes").
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub struct Manifest {
     // --- Agent Skills specification ---

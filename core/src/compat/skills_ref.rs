@@ -11,7 +11,6 @@
 use super::pystr;
 use super::strict_yaml;
 use crate::catalog::{Catalog, Scope, Skill, SkillKind, Status};
-use crate::manifest::Manifest;
 use crate::render::{self, RenderFormat, RenderOptions};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -338,7 +337,7 @@ pub fn to_prompt<P: AsRef<Path>>(skill_dirs: &[P]) -> Result<String, CompatError
             source: dir,
             plugin: None,
             kind: SkillKind::Skill,
-            manifest: Manifest::default(),
+            manifest: Default::default(),
             diagnostics: Vec::new(),
             status: Status::default(),
         });

@@ -29,7 +29,7 @@ pub struct Candidate {
     pub id: String,
     pub plugin: Option<String>,
     pub description: String,
-    pub manifest: Manifest,
+    pub manifest: Arc<Manifest>,
     /// Warnings and infos (a candidate with errors is not loaded).
     pub diagnostics: Vec<Diagnostic>,
     /// Nested skills directory below the project (`apps/web`), used to qualify a clashing id.
@@ -164,7 +164,10 @@ fn read_one<'a>(
         let mut entry = hit.clone();
         if entry.location != location {
             let mut moved = CachedParse::clone(&entry);
-            moved.checked = validate::check(&moved.parsed, &location, false);
+            // Validation reads the manifest from `parsed`, where the cache does not keep it.
+            let mut parsed = moved.parsed.clone();
+            parsed.manifest = Manifest::clone(&moved.manifest);
+            moved.checked = validate::check(&parsed, &location, false);
             moved.location = location;
             entry = Arc::new(moved);
         }
@@ -172,12 +175,15 @@ fn read_one<'a>(
         return read;
     }
     let bom = profile.reject_bom && starts_with_bom(&found.path);
-    let parsed = parse::read_frontmatter_with(&found.path, &meta);
+    let mut parsed = parse::read_frontmatter_with(&found.path, &meta);
     // Lenient validation: what a host would refuse is an error, the rest are warnings.
     let checked = validate::check(&parsed, &location, false);
+    // One copy of the manifest, shared by the cache and every catalog built from it.
+    let manifest = Arc::new(std::mem::take(&mut parsed.manifest));
     read.entry = Some(Arc::new(CachedParse {
         stamp,
         parsed,
+        manifest,
         bom,
         location,
         checked,
@@ -207,7 +213,7 @@ fn candidate(
         .map(Path::to_path_buf)
         .unwrap_or_else(|| root.path.clone());
     let mut diagnostics = entry.checked.clone();
-    let mut manifest = entry.parsed.manifest.clone();
+    let mut manifest = Arc::clone(&entry.manifest);
 
     let nested_prefix = match &root.nested_marker {
         Some(marker) => match nested_prefix(&found.rel, marker) {
@@ -227,7 +233,7 @@ fn candidate(
             }
         }
         if manifest.description.is_none() {
-            manifest.description = command_description(&found.path);
+            Arc::make_mut(&mut manifest).description = command_description(&found.path);
         }
     } else {
         if profile.line_fallback
@@ -256,11 +262,11 @@ fn candidate(
                         .with_hint("add `description: what it does and when to use it`"),
                     );
                 }
-                manifest = Manifest {
+                manifest = Arc::new(Manifest {
                     name: fields.name,
                     description: fields.description,
                     ..Manifest::default()
-                };
+                });
             }
         }
         for key in ["name", "description"] {
