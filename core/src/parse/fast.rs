@@ -15,13 +15,30 @@
 //! - `key: |`, `|-`, `>`, `>-` block scalars;
 //! - `key:` followed by a block list of one-line scalars (`- item`, indented or not) or by
 //!   an indented block mapping of one-line scalars (`  k: v`);
+//! - one-line flow collections of such scalars (`[a, "b"]`, `{k: v, k2: 'w'}`) as a value
+//!   at the top level or in a block mapping; the first one's position is reported, as
+//!   strict validation needs it ([`Fast::first_flow`]);
 //! - blank lines and `#` comment lines.
 
 use super::yaml::{Entry, Loaded};
 use serde_json::{Map, Value};
 
+/// What the fast path read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fast {
+    pub loaded: Loaded,
+    /// 1-based line and column of the first flow collection (`[` or `{`), if any: the only
+    /// presentation feature ([`super::yaml::presentation`]) these shapes can contain.
+    pub first_flow: Option<(u32, u32)>,
+}
+
 /// The entries of `yaml`, or `None` when it is not entirely made of the shapes above.
 pub fn load(yaml: &str) -> Option<Loaded> {
+    read(yaml).map(|fast| fast.loaded)
+}
+
+/// [`load`] with the position of the first flow collection.
+pub fn read(yaml: &str) -> Option<Fast> {
     if yaml.chars().any(unsupported_char) {
         return None;
     }
@@ -31,6 +48,7 @@ pub fn load(yaml: &str) -> Option<Loaded> {
         return None;
     }
     let mut entries = Vec::new();
+    let mut flows = Flows::default();
     let mut i = 0;
     while i < lines.len() {
         let line = lines[i];
@@ -42,13 +60,14 @@ pub fn load(yaml: &str) -> Option<Loaded> {
         let line_no = u32::try_from(i + 1).ok()?;
         let rest = rest.trim_start_matches(' ');
         let (value, value_line, next) = if rest.is_empty() {
-            nested(&lines, i + 1)?
+            nested(&lines, i + 1, &mut flows)?
         } else if let Some(header) = block_header(rest) {
             let (text, next) = block_scalar(&lines, i + 1, header)?;
             // serde-saphyr places a block scalar on its first content line.
             (Value::String(text), line_no.checked_add(1)?, next)
         } else {
-            let value = scalar(rest)?;
+            let column = line.len() - rest.len();
+            let value = value_scalar(rest, line_no, column, &mut flows)?;
             // A following indented line would continue (or break) this scalar.
             let next = i + 1;
             if lines
@@ -76,7 +95,106 @@ pub fn load(yaml: &str) -> Option<Loaded> {
     if entries.is_empty() {
         return None;
     }
-    Some(Loaded::Mapping(entries))
+    Some(Fast {
+        loaded: Loaded::Mapping(entries),
+        first_flow: flows.first,
+    })
+}
+
+/// Where flow collections were seen.
+#[derive(Default)]
+struct Flows {
+    first: Option<(u32, u32)>,
+}
+
+impl Flows {
+    /// `column` is the 0-based byte offset of the bracket; every character before it on
+    /// these lines is ASCII (indentation and a simple key), so it is also the character
+    /// offset.
+    fn saw(&mut self, line: u32, column: usize) -> Option<()> {
+        if self.first.is_none() {
+            self.first = Some((line, u32::try_from(column + 1).ok()?));
+        }
+        Some(())
+    }
+}
+
+/// A value written on its key's line: a one-line scalar or flow collection. `column` is the
+/// 0-based offset of `text` in its line.
+fn value_scalar(text: &str, line: u32, column: usize, flows: &mut Flows) -> Option<Value> {
+    let value = match text.as_bytes().first()? {
+        b'[' => Value::Array(
+            flow_items(text, b'[', b']')?
+                .into_iter()
+                .map(flow_scalar)
+                .collect::<Option<Vec<Value>>>()?,
+        ),
+        b'{' => {
+            let mut map = Map::new();
+            for item in flow_items(text, b'{', b'}')? {
+                let (key, rest) = split_key(item)?;
+                let value = flow_scalar(rest.trim_start_matches(' '))?;
+                if map.insert(key.to_string(), value).is_some() {
+                    return None;
+                }
+            }
+            Value::Object(map)
+        }
+        _ => return scalar(text),
+    };
+    flows.saw(line, column)?;
+    Some(value)
+}
+
+/// The comma-separated items of a one-line flow collection `open ... close` (nothing may
+/// follow it), trimmed; commas inside quotes do not separate. Declines empty collections,
+/// empty items, nesting and anything it cannot split with certainty.
+fn flow_items(text: &str, open: u8, close: u8) -> Option<Vec<&str>> {
+    let text = text.trim_end_matches(' ');
+    let bytes = text.as_bytes();
+    if bytes.first() != Some(&open) || bytes.last() != Some(&close) || bytes.len() < 2 {
+        return None;
+    }
+    let inner = &text[1..text.len() - 1];
+    let mut items = Vec::new();
+    let mut start = 0;
+    let mut quote: Option<u8> = None;
+    let mut escaped = false;
+    for (at, b) in inner.bytes().enumerate() {
+        match quote {
+            Some(b'"') if escaped => escaped = false,
+            Some(b'"') if b == b'\\' => escaped = true,
+            Some(q) if b == q => quote = None,
+            Some(_) => {}
+            None => match b {
+                b'"' | b'\'' => quote = Some(b),
+                b',' => {
+                    items.push(inner[start..at].trim_matches(' '));
+                    start = at + 1;
+                }
+                b'[' | b']' | b'{' | b'}' | b'#' => return None,
+                _ => {}
+            },
+        }
+    }
+    if quote.is_some() {
+        return None;
+    }
+    items.push(inner[start..].trim_matches(' '));
+    if items.iter().any(|i| i.is_empty()) {
+        return None;
+    }
+    Some(items)
+}
+
+/// One item of a flow collection: a quoted scalar that spans the whole item, `true`/`false`,
+/// or a plain scalar (which [`flow_items`] already kept free of flow indicators).
+fn flow_scalar(item: &str) -> Option<Value> {
+    // `'a' 'b'` or `"a"x` would pass the item split but is not one scalar.
+    match item.as_bytes().first()? {
+        b'"' | b'\'' => scalar(item),
+        _ => scalar(item).filter(|_| !item.contains(['"', '\'', ':'])),
+    }
 }
 
 /// Characters with rules of their own in YAML (tabs, other line breaks, a BOM, control
@@ -296,7 +414,7 @@ fn block_scalar(lines: &[&str], start: usize, header: BlockHeader) -> Option<(St
 
 /// The block list or block mapping under a `key:` line, its 1-based line, and the index of
 /// the first line after it.
-fn nested(lines: &[&str], start: usize) -> Option<(Value, u32, usize)> {
+fn nested(lines: &[&str], start: usize, flows: &mut Flows) -> Option<(Value, u32, usize)> {
     let first = *lines.get(start)?;
     // `key:` with nothing under it is null; the full parser reports that.
     if is_blank(first) {
@@ -333,7 +451,9 @@ fn nested(lines: &[&str], start: usize) -> Option<(Value, u32, usize)> {
             return None;
         }
         let (key, rest) = split_key(&line[width..])?;
-        let value = scalar(rest.trim_start_matches(' '))?;
+        let rest = rest.trim_start_matches(' ');
+        let line_no = u32::try_from(end + 1).ok()?;
+        let value = value_scalar(rest, line_no, line.len() - rest.len(), flows)?;
         if map.insert(key.to_string(), value).is_some() {
             return None;
         }
@@ -410,7 +530,7 @@ mod tests {
 
 #[cfg(test)]
 mod differential {
-    use super::super::yaml::load_full;
+    use super::super::yaml::{load_full, presentation, Presentation};
     use super::*;
     use proptest::prelude::*;
 
@@ -474,6 +594,35 @@ mod differential {
         ]
     }
 
+    /// A flow sequence or mapping of one-line scalars, with irregular spacing.
+    fn flow() -> impl Strategy<Value = String> {
+        let items = prop::collection::vec(
+            (
+                one_line(),
+                prop::sample::select(&[", ", ",", " , ", ",  "][..]),
+            ),
+            0..4,
+        );
+        (items, key(), any::<bool>()).prop_map(|(items, k, map)| {
+            let mut body = String::new();
+            for (n, (item, sep)) in items.iter().enumerate() {
+                if n > 0 {
+                    body.push_str(sep);
+                }
+                if map {
+                    body.push_str(&format!("{k}{n}: {item}"));
+                } else {
+                    body.push_str(item);
+                }
+            }
+            if map {
+                format!("{{{body}}}")
+            } else {
+                format!("[{body}]")
+            }
+        })
+    }
+
     fn value() -> impl Strategy<Value = String> {
         let block = (
             prop::sample::select(&["|", "|-", ">", ">-", "|+", "|2", "> # c"][..]),
@@ -498,8 +647,11 @@ mod differential {
             let body: Vec<String> = items.iter().map(|i| format!("{pad}- {i}")).collect();
             format!("\n{}", body.join("\n"))
         });
-        let map =
-            (prop::collection::vec((key(), one_line()), 1..4), 1usize..4).prop_map(|(pairs, w)| {
+        let map = (
+            prop::collection::vec((key(), prop_oneof![3 => one_line(), 1 => flow()]), 1..4),
+            1usize..4,
+        )
+            .prop_map(|(pairs, w)| {
                 let pad = " ".repeat(w);
                 let body: Vec<String> = pairs
                     .iter()
@@ -507,7 +659,14 @@ mod differential {
                     .collect();
                 format!("\n{}", body.join("\n"))
             });
-        prop_oneof![4 => one_line(), 2 => block, 1 => list, 1 => map, 1 => Just(String::new())]
+        prop_oneof![
+            4 => one_line(),
+            2 => flow(),
+            2 => block,
+            1 => list,
+            1 => map,
+            1 => Just(String::new()),
+        ]
     }
 
     fn document() -> impl Strategy<Value = String> {
@@ -528,8 +687,13 @@ mod differential {
     proptest! {
         #[test]
         fn fast_path_agrees_with_serde_saphyr(doc in document()) {
-            if let Some(fast) = load(&doc) {
-                prop_assert_eq!(Ok(fast), load_full(&doc), "document:\n{}", doc);
+            if let Some(fast) = read(&doc) {
+                prop_assert_eq!(Ok(fast.loaded), load_full(&doc), "document:\n{}", doc);
+                let flow = presentation(&doc)
+                    .into_iter()
+                    .find(|(what, _, _)| *what == Presentation::FlowStyle)
+                    .map(|(_, line, column)| (line, column));
+                prop_assert_eq!(fast.first_flow, flow, "document:\n{}", doc);
             }
         }
     }
@@ -544,12 +708,18 @@ mod differential {
             "name: a\ndescription: |\n  Line one.\n\n  Line two.\n\nlicense: MIT\n",
             "name: a\ndescription: >-\n  Folded\n  text.\n\n  Para.\nmetadata:\n  author: me\n  version: \"1.0\"\n",
             "name: a\nuser-invocable: false\nversion: 1.2.10\nmetadata:\n  beta: True\n",
+            "name: a\nos: [linux, macos]\nmetadata: { author: acme, version: \"1.0\" }\nrequires:\n  bins: [git, jq]\n",
             "name: a\nallowed-tools:\n- Read\n- 'Bash(git:*)'\ntags:\n  - x\n  - z\n# trailing comment\n",
         ];
         for doc in docs {
-            let fast = load(doc);
+            let fast = read(doc);
             assert!(fast.is_some(), "declined {doc:?}");
-            assert_eq!(fast.map(Ok), Some(load_full(doc)), "{doc:?}");
+            let fast = fast.expect("checked");
+            assert_eq!(Ok(fast.loaded), load_full(doc), "{doc:?}");
+            let flow = presentation(doc)
+                .first()
+                .map(|(_, line, column)| (*line, *column));
+            assert_eq!(fast.first_flow, flow, "{doc:?}");
         }
     }
 }

@@ -125,7 +125,16 @@ pub fn parse(text: &str) -> Parsed {
         parsed.diagnostics.push(empty_frontmatter());
         return parsed;
     }
-    let (loaded, repaired) = repair::load_with_repairs(&split.yaml);
+    // The fast path also knows where its only presentation feature (flow style) is, which
+    // spares the second, event-level pass below.
+    let fast = fast::read(&split.yaml);
+    let (loaded, repaired, first_flow) = match fast {
+        Some(fast) => (Ok(fast.loaded), Vec::new(), Some(fast.first_flow)),
+        None => {
+            let (loaded, repaired) = repair::load_with_repairs(&split.yaml);
+            (loaded, repaired, None)
+        }
+    };
     for line in repaired {
         let line = line.saturating_add(offset);
         parsed.diagnostics.push(
@@ -189,7 +198,14 @@ pub fn parse(text: &str) -> Parsed {
             return parsed;
         }
     };
-    for (what, line, column) in yaml::presentation(&split.yaml) {
+    let presentation = match first_flow {
+        Some(flow) => flow
+            .map(|(line, column)| (yaml::Presentation::FlowStyle, line, column))
+            .into_iter()
+            .collect(),
+        None => yaml::presentation(&split.yaml),
+    };
+    for (what, line, column) in presentation {
         let (code, message) = match what {
             yaml::Presentation::FlowStyle => (
                 "yaml-flow-style",
