@@ -124,15 +124,17 @@ pub fn layout(profile: &Profile, inputs: &Inputs, options: &DeckOptions) -> Layo
 
     let mut walked = Vec::new();
     let mut plugin_dirs = Vec::new();
+    let mut present = Vec::new();
     for (index, root) in all_roots.iter().enumerate() {
-        let stamp = Stamp::read(&root.path);
-        let is_dir = std::fs::metadata(&root.path).is_ok_and(|m| m.is_dir());
-        if !is_dir {
+        let meta = std::fs::metadata(&root.path).ok();
+        if meta.as_ref().is_some_and(|m| m.is_dir()) {
+            present.push(index);
+        } else {
             // Absent today; its appearance must invalidate the cache.
-            fingerprint.push(root.path.clone(), stamp);
-            continue;
+            fingerprint.push(root.path.clone(), meta.as_ref().map(Stamp::of));
         }
-        let out = walk::walk(root, 0);
+    }
+    for (index, out) in walk_all(&all_roots, &present) {
         for (dir, stamp) in out.dirs {
             fingerprint.push(dir, stamp);
         }
@@ -147,6 +149,44 @@ pub fn layout(profile: &Profile, inputs: &Inputs, options: &DeckOptions) -> Layo
         diagnostics,
         fingerprint,
     }
+}
+
+/// Walk the roots at `indices`, returning each walk with its root index, in `indices`
+/// order. Several roots are walked side by side, one thread each: most trees are many small
+/// roots, and a parallel walk of each in turn pays the walker pool's start and idle-wait
+/// per root. A single root gets every core.
+fn walk_all(roots: &[roots::Root], indices: &[usize]) -> Vec<(usize, walk::Walked)> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if indices.len() < 2 || cores < 2 {
+        return indices
+            .iter()
+            .map(|&i| (i, walk::walk(&roots[i], 0)))
+            .collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    // A walker that panicked (a bug, never user input) loses its roots, not the load.
+    let mut done: Vec<(usize, usize, walk::Walked)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..cores.min(indices.len()))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(&index) = indices.get(n) else { break };
+                        mine.push((n, index, walk::walk(&roots[index], 1)));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .filter_map(|w| w.join().ok())
+            .flatten()
+            .collect()
+    });
+    done.sort_unstable_by_key(|(n, _, _)| *n);
+    done.into_iter().map(|(_, i, w)| (i, w)).collect()
 }
 
 /// Read, name and resolve the files of `layout`.
