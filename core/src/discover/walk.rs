@@ -47,7 +47,7 @@ pub fn matcher(pattern: &str) -> Result<GlobMatcher, String> {
         .map_err(|e| format!("invalid pattern `{pattern}`: {e}"))
 }
 
-/// Walk `root` with `threads` worker threads (0: one per core).
+/// Walk `root` with `threads` worker threads (0: one per core; 1: on the calling thread).
 pub fn walk(root: &Root, threads: usize) -> Walked {
     let glob = match matcher(&root.pattern) {
         Ok(m) => m,
@@ -61,9 +61,19 @@ pub fn walk(root: &Root, threads: usize) -> Walked {
         }
     };
     let shared = Shared::new(root, glob);
-    builder(root, &shared, threads)
-        .build_parallel()
-        .visit(&mut VisitorBuilder { shared: &shared });
+    if threads == 1 {
+        // The caller already runs walks side by side: ignore's sequential walker, on this
+        // thread, instead of a one-worker pool on yet another thread.
+        let mut visitor = Visitor::new(&shared);
+        for result in builder(root, &shared, 1).build() {
+            visitor.handle(result);
+        }
+        drop(visitor);
+    } else {
+        builder(root, &shared, threads)
+            .build_parallel()
+            .visit(&mut VisitorBuilder { shared: &shared });
+    }
     if shared.truncated.load(Ordering::Relaxed) {
         // Which directories fit under the limit depended on thread timing; redo this root in
         // name order so the cut is always the same.
