@@ -124,20 +124,58 @@ pub struct ParseCache {
     map: HashMap<PathBuf, std::sync::Arc<CachedParse>>,
 }
 
-/// One cached read.
+/// One cached read: a [`Parsed`] taken apart so that its manifest is stored once, shared by
+/// every catalog built from this read (a `Parsed` keeps its manifest inline, and an emptied
+/// one still costs its ~1 KB of fields per file).
 #[derive(Clone, Debug)]
 pub struct CachedParse {
     pub stamp: Stamp,
-    pub parsed: Parsed,
-    /// `parsed.manifest`, shared: every catalog built from this read points at this one
-    /// copy.
     pub manifest: std::sync::Arc<crate::manifest::Manifest>,
+    pub diagnostics: Vec<crate::diagnostic::Diagnostic>,
+    pub body_line: Option<u32>,
+    pub keys: Vec<crate::parse::KeyInfo>,
+    pub strict_notes: Vec<crate::diagnostic::Diagnostic>,
     /// The file starts with a UTF-8 byte-order mark.
     pub bom: bool,
     /// Where the skill is reported (the walked path, or its real path for profiles that
     /// resolve links) and the lenient validation of `parsed` at that location.
     pub location: PathBuf,
     pub checked: Vec<crate::diagnostic::Diagnostic>,
+}
+
+impl CachedParse {
+    /// Store `parsed` (read when the file had `stamp`), found at `location` with the lenient
+    /// validation `checked`.
+    pub fn new(
+        stamp: Stamp,
+        parsed: Parsed,
+        bom: bool,
+        location: PathBuf,
+        checked: Vec<crate::diagnostic::Diagnostic>,
+    ) -> CachedParse {
+        CachedParse {
+            stamp,
+            manifest: std::sync::Arc::new(parsed.manifest),
+            diagnostics: parsed.diagnostics,
+            body_line: parsed.body_line,
+            keys: parsed.keys,
+            strict_notes: parsed.strict_notes,
+            bom,
+            location,
+            checked,
+        }
+    }
+
+    /// The parse as [`crate::parse::read_frontmatter`] returned it.
+    pub fn parsed(&self) -> Parsed {
+        Parsed {
+            manifest: crate::manifest::Manifest::clone(&self.manifest),
+            diagnostics: self.diagnostics.clone(),
+            body_line: self.body_line,
+            keys: self.keys.clone(),
+            strict_notes: self.strict_notes.clone(),
+        }
+    }
 }
 
 impl ParseCache {

@@ -164,10 +164,7 @@ fn read_one<'a>(
         let mut entry = hit.clone();
         if entry.location != location {
             let mut moved = CachedParse::clone(&entry);
-            // Validation reads the manifest from `parsed`, where the cache does not keep it.
-            let mut parsed = moved.parsed.clone();
-            parsed.manifest = Manifest::clone(&moved.manifest);
-            moved.checked = validate::check(&parsed, &location, false);
+            moved.checked = validate::check(&moved.parsed(), &location, false);
             moved.location = location;
             entry = Arc::new(moved);
         }
@@ -175,19 +172,12 @@ fn read_one<'a>(
         return read;
     }
     let bom = profile.reject_bom && starts_with_bom(&found.path);
-    let mut parsed = parse::read_frontmatter_with(&found.path, &meta);
+    let parsed = parse::read_frontmatter_with(&found.path, &meta);
     // Lenient validation: what a host would refuse is an error, the rest are warnings.
     let checked = validate::check(&parsed, &location, false);
-    // One copy of the manifest, shared by the cache and every catalog built from it.
-    let manifest = Arc::new(std::mem::take(&mut parsed.manifest));
-    read.entry = Some(Arc::new(CachedParse {
-        stamp,
-        parsed,
-        manifest,
-        bom,
-        location,
-        checked,
-    }));
+    read.entry = Some(Arc::new(CachedParse::new(
+        stamp, parsed, bom, location, checked,
+    )));
     read
 }
 
@@ -270,7 +260,7 @@ fn candidate(
             }
         }
         for key in ["name", "description"] {
-            let Some(info) = entry.parsed.keys.iter().find(|k| k.key == key) else {
+            let Some(info) = entry.keys.iter().find(|k| k.key == key) else {
                 continue;
             };
             let refused = match profile.field_types {
