@@ -121,7 +121,9 @@ impl Fingerprint {
 #[derive(Clone, Debug, Default)]
 pub struct ParseCache {
     // Shared entries: a cache hit costs a reference count, not a deep copy of the manifest.
-    map: HashMap<PathBuf, std::sync::Arc<CachedParse>>,
+    // Keyed by the path's bytes (the walk builds every path the same way); hashing a `Path`
+    // walks its components, a measurable cost at one lookup per file.
+    map: HashMap<std::ffi::OsString, std::sync::Arc<CachedParse>>,
 }
 
 /// One cached read: a [`Parsed`] taken apart so that its manifest is stored once, shared by
@@ -187,16 +189,16 @@ impl ParseCache {
     }
 
     pub fn get(&self, path: &Path, stamp: &Stamp) -> Option<&std::sync::Arc<CachedParse>> {
-        self.map.get(path).filter(|c| c.stamp == *stamp)
+        self.map.get(path.as_os_str()).filter(|c| c.stamp == *stamp)
     }
 
     pub fn insert(&mut self, path: PathBuf, entry: std::sync::Arc<CachedParse>) {
-        self.map.insert(path, entry);
+        self.map.insert(path.into_os_string(), entry);
     }
 
     /// Keep only `paths` (what the latest discovery saw), so the cache never outgrows the tree.
     pub fn retain(&mut self, paths: &std::collections::HashSet<PathBuf>) {
-        self.map.retain(|p, _| paths.contains(p));
+        self.map.retain(|p, _| paths.contains(Path::new(p)));
     }
 
     pub fn len(&self) -> usize {

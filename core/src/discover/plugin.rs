@@ -5,6 +5,7 @@
 use crate::cache::Stamp;
 use crate::diagnostic::Diagnostic;
 use std::collections::HashMap;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 /// Directories whose `plugin.json` makes their parent a plugin root.
@@ -17,8 +18,11 @@ pub const MARKER_DIRS: [&str; 3] = [".claude-plugin", ".codex-plugin", ".kode-pl
 /// one `stat` per marker, once per directory.
 #[derive(Default)]
 pub struct Plugins {
-    by_dir: HashMap<PathBuf, Option<String>>,
-    marked: std::collections::HashSet<PathBuf>,
+    // Keyed by the path's bytes: hashing a `Path` walks its components, which showed up in
+    // profiles at one lookup per skill. Every path here is built the same way (root joined
+    // with walked names, or its ancestors), so equal paths have equal bytes.
+    by_dir: HashMap<OsString, Option<String>>,
+    marked: std::collections::HashSet<OsString>,
     /// Every manifest path looked at, with its stamp (`None`: absent).
     pub probed: Vec<(PathBuf, Option<Stamp>)>,
     pub diagnostics: Vec<Diagnostic>,
@@ -27,7 +31,8 @@ pub struct Plugins {
 impl Plugins {
     /// Record directories the walk saw holding a marker directory.
     pub fn mark(&mut self, dirs: impl IntoIterator<Item = PathBuf>) {
-        self.marked.extend(dirs);
+        self.marked
+            .extend(dirs.into_iter().map(PathBuf::into_os_string));
     }
 
     /// The plugin owning `dir` (below the walked `root`), searching `dir` and its parents up
@@ -41,15 +46,15 @@ impl Plugins {
             // A skill's own directory is unique to it and, unless the walk saw a marker in
             // it, never probed: it owes its plugin to its parent, so neither look it up nor
             // remember it (two hash lookups and a path copy per skill on large trees).
-            if depth == 0 && walked && !at_limit && !self.marked.contains(d) {
+            if depth == 0 && walked && !at_limit && !self.marked.contains(d.as_os_str()) {
                 continue;
             }
-            if let Some(known) = self.by_dir.get(d) {
+            if let Some(known) = self.by_dir.get(d.as_os_str()) {
                 found = known.clone();
                 break;
             }
             chain.push(d.to_path_buf());
-            if !walked || self.marked.contains(d) {
+            if !walked || self.marked.contains(d.as_os_str()) {
                 if let Some(name) = self.probe(d) {
                     found = Some(name);
                     break;
@@ -60,7 +65,7 @@ impl Plugins {
             }
         }
         for d in chain {
-            self.by_dir.insert(d, found.clone());
+            self.by_dir.insert(d.into_os_string(), found.clone());
         }
         found
     }
