@@ -196,11 +196,6 @@ impl ParseCache {
         self.map.insert(path.into_os_string(), entry);
     }
 
-    /// Keep only `paths` (what the latest discovery saw), so the cache never outgrows the tree.
-    pub fn retain(&mut self, paths: &std::collections::HashSet<PathBuf>) {
-        self.map.retain(|p, _| paths.contains(Path::new(p)));
-    }
-
     pub fn len(&self) -> usize {
         self.map.len()
     }

@@ -34,6 +34,7 @@ pub mod filter;
 pub mod host_settings;
 pub mod manifest;
 pub mod options;
+mod par;
 pub mod parse;
 pub mod permissions;
 pub mod render;

@@ -70,7 +70,8 @@ pub fn collect(
         .collect();
     let reads = {
         let cache: &ParseCache = cache;
-        par_map(&items, |(root, found)| {
+        // Batches of 32: small enough to balance, large enough to keep hand-out cheap.
+        crate::par::map(&items, 32, |(root, found)| {
             read_one(*root, found, cache, profile)
         })
     };
@@ -502,56 +503,6 @@ pub fn nested_prefix(rel: &Path, marker: &str) -> Option<String> {
     Some(rel[..at].to_string()).filter(|p| !p.is_empty())
 }
 
-/// Map `f` over `items` on all cores, keeping the order.
-fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .clamp(1, 16);
-    if threads == 1 || items.len() < 64 {
-        return items.iter().map(&f).collect();
-    }
-    // Small batches handed out on demand rather than one fixed half per thread: the cost of
-    // a file varies a lot (a cache hit vs a long frontmatter in flow style), and a fixed
-    // split leaves one core idle while the other finishes the expensive half.
-    const BATCH: usize = 32;
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let (f, next) = (&f, &next);
-    let mut batches: Vec<(usize, Vec<R>)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(move || {
-                    let mut done = Vec::new();
-                    loop {
-                        let start = next.fetch_add(BATCH, std::sync::atomic::Ordering::Relaxed);
-                        let Some(batch) = items.get(start..) else {
-                            break;
-                        };
-                        let batch = &batch[..batch.len().min(BATCH)];
-                        if batch.is_empty() {
-                            break;
-                        }
-                        done.push((start, batch.iter().map(f).collect::<Vec<R>>()));
-                    }
-                    done
-                })
-            })
-            .collect();
-        // A reader that panicked (a bug, never user input) loses its batches, not the load.
-        handles
-            .into_iter()
-            .filter_map(|h| h.join().ok())
-            .flatten()
-            .collect()
-    });
-    batches.sort_unstable_by_key(|(start, _)| *start);
-    let mut out = Vec::with_capacity(items.len());
-    for (_, results) in batches {
-        out.extend(results);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -591,14 +542,5 @@ mod tests {
         assert_eq!(f.description.as_deref(), Some("[unclosed"));
         std::fs::write(&path, "no frontmatter").expect("write");
         assert!(line_fields(&path).is_none());
-    }
-
-    #[test]
-    fn par_map_keeps_order() {
-        let items: Vec<u32> = (0..1000).collect();
-        assert_eq!(
-            par_map(&items, |x| x * 2),
-            items.iter().map(|x| x * 2).collect::<Vec<_>>()
-        );
     }
 }

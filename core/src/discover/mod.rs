@@ -163,30 +163,7 @@ fn walk_all(roots: &[roots::Root], indices: &[usize]) -> Vec<(usize, walk::Walke
             .map(|&i| (i, walk::walk(&roots[i], 0)))
             .collect();
     }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    // A walker that panicked (a bug, never user input) loses its roots, not the load.
-    let mut done: Vec<(usize, usize, walk::Walked)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..cores.min(indices.len()))
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(&index) = indices.get(n) else { break };
-                        mine.push((n, index, walk::walk(&roots[index], 1)));
-                    }
-                    mine
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .filter_map(|w| w.join().ok())
-            .flatten()
-            .collect()
-    });
-    done.sort_unstable_by_key(|(n, _, _)| *n);
-    done.into_iter().map(|(_, i, w)| (i, w)).collect()
+    crate::par::map(indices, 1, |&i| (i, walk::walk(&roots[i], 1)))
 }
 
 /// Read, name and resolve the files of `layout`.

@@ -32,12 +32,8 @@ pub struct Fast {
     pub first_flow: Option<(u32, u32)>,
 }
 
-/// The entries of `yaml`, or `None` when it is not entirely made of the shapes above.
-pub fn load(yaml: &str) -> Option<Loaded> {
-    read(yaml).map(|fast| fast.loaded)
-}
-
-/// [`load`] with the position of the first flow collection.
+/// The entries of `yaml` and the position of its first flow collection, or `None` when it is
+/// not entirely made of the shapes above.
 pub fn read(yaml: &str) -> Option<Fast> {
     if yaml.chars().any(unsupported_char) {
         return None;
@@ -475,7 +471,7 @@ mod tests {
     use super::*;
 
     fn map(yaml: &str) -> Vec<(String, Value, u32)> {
-        match load(yaml) {
+        match read(yaml).map(|f| f.loaded) {
             Some(Loaded::Mapping(e)) => e
                 .into_iter()
                 .map(|e| (e.key, e.value, e.value_line))
@@ -523,14 +519,14 @@ mod tests {
             "a: b",
             "# only a comment\n",
         ] {
-            assert!(load(yaml).is_none(), "{yaml:?}");
+            assert!(read(yaml).is_none(), "{yaml:?}");
         }
     }
 }
 
 #[cfg(test)]
 mod differential {
-    use super::super::yaml::{load_full, presentation, Presentation};
+    use super::super::yaml::{load, presentation, Presentation};
     use super::*;
     use proptest::prelude::*;
 
@@ -688,7 +684,7 @@ mod differential {
         #[test]
         fn fast_path_agrees_with_serde_saphyr(doc in document()) {
             if let Some(fast) = read(&doc) {
-                prop_assert_eq!(Ok(fast.loaded), load_full(&doc), "document:\n{}", doc);
+                prop_assert_eq!(Ok(fast.loaded), load(&doc), "document:\n{}", doc);
                 let flow = presentation(&doc)
                     .into_iter()
                     .find(|(what, _, _)| *what == Presentation::FlowStyle)
@@ -715,7 +711,7 @@ mod differential {
             let fast = read(doc);
             assert!(fast.is_some(), "declined {doc:?}");
             let fast = fast.expect("checked");
-            assert_eq!(Ok(fast.loaded), load_full(doc), "{doc:?}");
+            assert_eq!(Ok(fast.loaded), load(doc), "{doc:?}");
             let flow = presentation(doc)
                 .first()
                 .map(|(_, line, column)| (*line, *column));

@@ -75,17 +75,10 @@ fn options() -> serde_saphyr::Options {
     }
 }
 
-/// Parse `yaml` (the text between the fences) into its top-level entries: through the exact
-/// fast path for the common shapes ([`super::fast`]), else through serde-saphyr.
+/// Parse `yaml` (the text between the fences) into its top-level entries with serde-saphyr.
+/// [`super::parse`] tries the exact fast path ([`super::fast`]) before this; the repair
+/// pass calls this directly.
 pub fn load(yaml: &str) -> Result<Loaded, YamlError> {
-    match super::fast::load(yaml) {
-        Some(loaded) => Ok(loaded),
-        None => load_full(yaml),
-    }
-}
-
-/// [`load`] through serde-saphyr only (the reference the fast path is tested against).
-pub fn load_full(yaml: &str) -> Result<Loaded, YamlError> {
     let top: Top = serde_saphyr::from_str_with_options(yaml, options()).map_err(to_error)?;
     Ok(match top {
         Top::Empty => Loaded::Empty,
