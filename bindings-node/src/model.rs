@@ -242,7 +242,7 @@ impl Catalog {
     /// Every resolved skill, listed or not.
     #[napi(getter)]
     pub fn skills(&self) -> Vec<Skill> {
-        skills(self.inner.skills.iter())
+        skills(self.inner.skills.iter().map(AsRef::as_ref))
     }
     #[napi(getter)]
     pub fn shadowed(&self) -> Vec<Shadowed> {

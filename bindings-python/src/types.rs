@@ -414,7 +414,7 @@ impl PyCatalog {
     }
     #[getter]
     fn skills(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        skills_list(py, self.inner.skills.iter())
+        skills_list(py, self.inner.skills.iter().map(AsRef::as_ref))
     }
     #[getter]
     fn shadowed(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
@@ -426,7 +426,9 @@ impl PyCatalog {
     }
     /// The skill with this id (or name), or `None`.
     fn get(&self, id: &str) -> Option<PySkill> {
-        self.inner.get(id).map(|s| PySkill { inner: s.clone() })
+        self.inner.get(id).map(|s| PySkill {
+            inner: skilldeck::Skill::clone(s),
+        })
     }
     /// Skills shown by a default listing (enabled, not denied).
     fn listed(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
@@ -443,7 +445,7 @@ impl PyCatalog {
         self.inner.skills.len()
     }
     fn __iter__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let list = skills_list(py, self.inner.skills.iter())?;
+        let list = skills_list(py, self.inner.skills.iter().map(AsRef::as_ref))?;
         Ok(list.bind(py).try_iter()?.into_any().unbind())
     }
     fn __contains__(&self, id: &Bound<'_, PyAny>) -> bool {
@@ -457,7 +459,9 @@ impl PyCatalog {
             return self
                 .inner
                 .get(&id)
-                .map(|s| PySkill { inner: s.clone() })
+                .map(|s| PySkill {
+                    inner: skilldeck::Skill::clone(s),
+                })
                 .ok_or_else(|| crate::errors::to_pyerr(skilldeck::Error::NotFound { id }));
         }
         if let Ok(index) = key.extract::<isize>() {
@@ -466,7 +470,9 @@ impl PyCatalog {
             return usize::try_from(at)
                 .ok()
                 .and_then(|i| self.inner.skills.get(i))
-                .map(|s| PySkill { inner: s.clone() })
+                .map(|s| PySkill {
+                    inner: skilldeck::Skill::clone(s),
+                })
                 .ok_or_else(|| PyIndexError::new_err("catalog index out of range"));
         }
         Err(PyTypeError::new_err(

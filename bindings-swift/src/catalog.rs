@@ -26,7 +26,11 @@ impl Catalog {
 
     /// Every resolved skill, in catalog order (including disabled and denied ones).
     pub fn skills(&self) -> Vec<Skill> {
-        self.inner.skills.iter().cloned().map(Skill::from).collect()
+        self.inner
+            .skills
+            .iter()
+            .map(|s| Skill::from(skilldeck::Skill::clone(s)))
+            .collect()
     }
 
     /// Skills that lost a name clash, each with the winner's location.

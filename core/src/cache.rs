@@ -46,6 +46,19 @@ impl Stamp {
         }
     }
 
+    /// The stamp of a raw `stat` result; equal to [`Stamp::of`] for the same file.
+    #[cfg(unix)]
+    pub fn of_stat(st: &rustix::fs::Stat) -> Stamp {
+        // Field widths differ between platforms; widening through i128 fits them all.
+        #[allow(clippy::unnecessary_cast, clippy::useless_conversion)]
+        Stamp {
+            size: i128::from(st.st_size) as u64,
+            mtime_ns: i128::from(st.st_mtime) * 1_000_000_000 + i128::from(st.st_mtime_nsec),
+            inode: i128::from(st.st_ino) as u64,
+            device: i128::from(st.st_dev) as u64,
+        }
+    }
+
     /// `stat` following symlinks; `None` when the path does not exist or cannot be read.
     pub fn read(path: &Path) -> Option<Stamp> {
         std::fs::metadata(path).ok().map(|m| Stamp::of(&m))
@@ -55,22 +68,88 @@ impl Stamp {
 /// Every path a discovery depended on, with what `stat` said at the time (`None`: absent).
 /// A directory's mtime changes when an entry is added, removed or renamed in it; a file's
 /// stamp changes when it is edited; so an unchanged fingerprint means an unchanged result.
+///
+/// Paths below a walked root are kept relative to it: a check opens each root once and
+/// stats its entries from there (`fstatat`), so a lookup starts at the root instead of at
+/// `/`. In deep trees the full-path lookups were most of the cost of a no-change load.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Fingerprint {
-    entries: Vec<(PathBuf, Option<Stamp>)>,
+    bases: Vec<PathBuf>,
+    entries: Vec<Entry>,
     /// Paths whose mere existence matters (`.git` markers: their mtimes change with every
     /// git command, which must not invalidate the cache).
     exists: Vec<(PathBuf, bool)>,
 }
 
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Entry {
+    /// Index into `bases` when `path` is relative to that base.
+    base: Option<u32>,
+    path: PathBuf,
+    stamp: Option<Stamp>,
+}
+
+/// What a check found: the entries whose stamp differs now, by push index.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Changes {
+    pub entries: Vec<usize>,
+    /// A path recorded with [`Fingerprint::push_exists`] appeared or vanished.
+    pub markers: bool,
+}
+
+impl Changes {
+    /// Nothing changed.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty() && !self.markers
+    }
+}
+
 impl Fingerprint {
     pub fn push(&mut self, path: PathBuf, stamp: Option<Stamp>) {
-        self.entries.push((path, stamp));
+        self.entries.push(Entry {
+            base: None,
+            path,
+            stamp,
+        });
+    }
+
+    /// Record `path`, found below `base` (a walked root), relative to it.
+    pub fn push_under(&mut self, base: &Path, path: PathBuf, stamp: Option<Stamp>) {
+        let path = match into_relative(path, base) {
+            Ok(rel) => rel,
+            Err(path) => return self.push(path, stamp),
+        };
+        let index = match self
+            .bases
+            .iter()
+            .rposition(|b| b.as_os_str() == base.as_os_str())
+        {
+            Some(i) => i,
+            None => {
+                self.bases.push(base.to_path_buf());
+                self.bases.len() - 1
+            }
+        };
+        let Ok(index) = u32::try_from(index) else {
+            return self.push(base.join(path), stamp);
+        };
+        self.entries.push(Entry {
+            base: Some(index),
+            path,
+            stamp,
+        });
     }
 
     pub fn push_exists(&mut self, path: PathBuf) {
         let exists = std::fs::symlink_metadata(&path).is_ok();
         self.exists.push((path, exists));
+    }
+
+    /// Record that entry `index` (a push index) now has `stamp`.
+    pub fn update(&mut self, index: usize, stamp: Option<Stamp>) {
+        if let Some(entry) = self.entries.get_mut(index) {
+            entry.stamp = stamp;
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -81,39 +160,153 @@ impl Fingerprint {
         self.len() == 0
     }
 
-    /// Re-`stat` everything (in parallel on large trees) and report whether all of it is as
-    /// recorded.
+    /// Re-`stat` everything and report whether all of it is as recorded.
     pub fn is_current(&self) -> bool {
-        const CHUNK: usize = 2048;
-        let check = |slice: &[(PathBuf, Option<Stamp>)]| {
-            slice
-                .iter()
-                .all(|(path, stamp)| Stamp::read(path) == *stamp)
-        };
-        let markers_same = self
-            .exists
-            .iter()
-            .all(|(p, e)| std::fs::symlink_metadata(p).is_ok() == *e);
-        if !markers_same {
-            return false;
-        }
-        if self.entries.len() <= CHUNK {
-            return check(&self.entries);
-        }
-        let threads = std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-            .clamp(1, 8);
-        let per = self.entries.len().div_ceil(threads);
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = self
-                .entries
-                .chunks(per)
-                .map(|slice| scope.spawn(move || check(slice)))
-                .collect();
-            // A panicking checker (it cannot, but be safe) counts as "changed".
-            handles.into_iter().all(|h| h.join().unwrap_or(false))
+        check_all(&[self]).iter().all(Changes::is_empty)
+    }
+
+    /// The absolute path of entry `index`.
+    pub fn path(&self, index: usize) -> Option<PathBuf> {
+        let entry = self.entries.get(index)?;
+        Some(match entry.base {
+            Some(b) => self.bases.get(b as usize)?.join(&entry.path),
+            None => entry.path.clone(),
         })
+    }
+
+    fn markers_changed(&self) -> bool {
+        self.exists
+            .iter()
+            .any(|(p, e)| std::fs::symlink_metadata(p).is_ok() != *e)
+    }
+
+    /// The indices in `range` whose stamp differs now.
+    fn changed_in(&self, range: std::ops::Range<usize>) -> Vec<usize> {
+        let mut bases = OpenBases::new(&self.bases);
+        let mut changed = Vec::new();
+        for (index, entry) in self.entries[range.clone()].iter().enumerate() {
+            let now = match entry.base {
+                Some(b) => bases.stamp(b as usize, &entry.path),
+                None => Stamp::read(&entry.path),
+            };
+            if now != entry.stamp {
+                changed.push(range.start + index);
+            }
+        }
+        changed
+    }
+}
+
+/// `path` relative to `base`, reusing the path's buffer (a fingerprint takes over tens of
+/// thousands of walked paths); `Err(path)` when `base` is not a prefix of it. Compares
+/// bytes: the walk builds every path by joining onto its root, and a component-wise
+/// `strip_prefix` per path was a measurable part of a cold load.
+#[cfg(unix)]
+fn into_relative(path: PathBuf, base: &Path) -> Result<PathBuf, PathBuf> {
+    use std::os::unix::ffi::{OsStrExt, OsStringExt};
+    let prefix = base.as_os_str().as_bytes();
+    let bytes = path.as_os_str().as_bytes();
+    let rest = match bytes.strip_prefix(prefix) {
+        Some([]) => 0,
+        Some([b'/', ..]) => bytes.len() - prefix.len() - 1,
+        // `base` ends with a separator (the root `/`).
+        Some(_) if prefix.ends_with(b"/") => bytes.len() - prefix.len(),
+        _ => return Err(path),
+    };
+    let mut bytes = path.into_os_string().into_vec();
+    bytes.drain(..bytes.len() - rest);
+    Ok(PathBuf::from(std::ffi::OsString::from_vec(bytes)))
+}
+
+#[cfg(not(unix))]
+fn into_relative(path: PathBuf, base: &Path) -> Result<PathBuf, PathBuf> {
+    match path.strip_prefix(base) {
+        Ok(rel) => Ok(rel.to_path_buf()),
+        Err(_) => Err(path),
+    }
+}
+
+/// Check several fingerprints in one parallel pass (one result per fingerprint, in order):
+/// a no-change load is nothing but this pass, and one pass over all entries keeps both
+/// cores busy where a pass per fingerprint waited for its slowest half each time.
+pub fn check_all(prints: &[&Fingerprint]) -> Vec<Changes> {
+    // Large enough that opening a chunk's roots is noise, small enough to balance.
+    const CHUNK: usize = 1024;
+    let mut tasks = Vec::new();
+    for (which, print) in prints.iter().enumerate() {
+        let n = print.entries.len();
+        tasks.extend(
+            (0..n)
+                .step_by(CHUNK)
+                .map(|start| (which, start..n.min(start + CHUNK))),
+        );
+    }
+    let found = crate::par::map(&tasks, 1, |(which, range)| {
+        prints[*which].changed_in(range.clone())
+    });
+    let mut out: Vec<Changes> = prints
+        .iter()
+        .map(|p| Changes {
+            entries: Vec::new(),
+            markers: p.markers_changed(),
+        })
+        .collect();
+    for ((which, _), changed) in tasks.iter().zip(found) {
+        out[*which].entries.extend(changed);
+    }
+    out
+}
+
+/// The bases of one fingerprint, each opened on first use during one check.
+struct OpenBases<'a> {
+    paths: &'a [PathBuf],
+    #[cfg(unix)]
+    open: Vec<Option<Option<rustix::fd::OwnedFd>>>,
+}
+
+impl<'a> OpenBases<'a> {
+    fn new(paths: &'a [PathBuf]) -> OpenBases<'a> {
+        OpenBases {
+            paths,
+            #[cfg(unix)]
+            open: std::iter::repeat_with(|| None).take(paths.len()).collect(),
+        }
+    }
+
+    /// The stamp of `rel` below base `index` (`rel` empty: the base itself).
+    #[cfg(unix)]
+    fn stamp(&mut self, index: usize, rel: &Path) -> Option<Stamp> {
+        use rustix::fs::{AtFlags, Mode, OFlags};
+        let (Some(slot), Some(path)) = (self.open.get_mut(index), self.paths.get(index)) else {
+            return None;
+        };
+        let fd = slot.get_or_insert_with(|| {
+            // O_PATH: only a handle to look up from, no read permission needed.
+            rustix::fs::open(
+                path,
+                OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
+                Mode::empty(),
+            )
+            .ok()
+        });
+        // The base is gone or no longer a directory: so is everything below it.
+        let fd = fd.as_ref()?;
+        let stat = if rel.as_os_str().is_empty() {
+            rustix::fs::fstat(fd)
+        } else {
+            rustix::fs::statat(fd, rel, AtFlags::empty())
+        };
+        stat.ok().map(|st| Stamp::of_stat(&st))
+    }
+
+    #[cfg(not(unix))]
+    fn stamp(&mut self, index: usize, rel: &Path) -> Option<Stamp> {
+        let base = self.paths.get(index)?;
+        if rel.as_os_str().is_empty() {
+            Stamp::read(base)
+        } else {
+            Stamp::read(&base.join(rel))
+        }
     }
 }
 
@@ -192,6 +385,11 @@ impl ParseCache {
         self.map.get(path.as_os_str()).filter(|c| c.stamp == *stamp)
     }
 
+    /// The entry of `path`, whatever its stamp.
+    pub fn entry(&self, path: &Path) -> Option<&std::sync::Arc<CachedParse>> {
+        self.map.get(path.as_os_str())
+    }
+
     pub fn insert(&mut self, path: PathBuf, entry: std::sync::Arc<CachedParse>) {
         self.map.insert(path.into_os_string(), entry);
     }
@@ -227,6 +425,53 @@ mod tests {
         fp.push(t.path().join("absent"), None);
         std::fs::write(t.path().join("absent"), "").unwrap();
         assert!(!fp.is_current(), "appeared");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_raw_stat_stamps_like_std() {
+        let t = tempfile::tempdir().unwrap();
+        let file = t.path().join("f");
+        std::fs::write(&file, "abc").unwrap();
+        for path in [t.path(), file.as_path()] {
+            let raw = rustix::fs::stat(path).unwrap();
+            assert_eq!(Some(Stamp::of_stat(&raw)), Stamp::read(path));
+        }
+    }
+
+    #[test]
+    fn entries_below_a_base_are_checked_from_it() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().join("root");
+        let file = root.join("a/SKILL.md");
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(&file, "a").unwrap();
+        let mut fp = Fingerprint::default();
+        fp.push_under(&root, root.clone(), Stamp::read(&root));
+        fp.push_under(&root, file.clone(), Stamp::read(&file));
+        fp.push_under(&root, root.join("a/absent"), None);
+        fp.push_under(&root, t.path().join("outside"), None);
+        assert_eq!(fp.path(1), Some(file.clone()));
+        assert_eq!(fp.path(3), Some(t.path().join("outside")));
+        assert!(fp.is_current());
+
+        std::fs::write(&file, "ab").unwrap();
+        assert_eq!(check_all(&[&fp])[0].entries, [1]);
+        fp.update(1, Stamp::read(&file));
+        assert!(fp.is_current());
+
+        // The base moved away: its own entry and every entry below it changed.
+        std::fs::rename(&root, t.path().join("moved")).unwrap();
+        assert_eq!(check_all(&[&fp])[0].entries, [0, 1]);
+    }
+
+    #[test]
+    fn relative_paths_are_byte_suffixes() {
+        let rel = |p: &str, b: &str| into_relative(PathBuf::from(p), Path::new(b));
+        assert_eq!(rel("/a/b/c", "/a"), Ok(PathBuf::from("b/c")));
+        assert_eq!(rel("/a/b", "/a/b"), Ok(PathBuf::new()));
+        assert_eq!(rel("/ab/c", "/a"), Err(PathBuf::from("/ab/c")));
+        assert_eq!(rel("/a/b", "/"), Ok(PathBuf::from("a/b")));
     }
 
     #[test]

@@ -165,7 +165,9 @@ pub struct Shadowed {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Catalog {
     pub profile: String,
-    pub skills: Vec<Skill>,
+    /// Each skill is shared with the previous snapshot while nothing about it changed, so a
+    /// reload copies pointers, not skills.
+    pub skills: Vec<Arc<Skill>>,
     pub shadowed: Vec<Shadowed>,
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -177,16 +179,23 @@ impl Catalog {
             .iter()
             .find(|s| s.id == id)
             .or_else(|| self.skills.iter().find(|s| s.name == id))
+            .map(Arc::as_ref)
     }
 
     /// Skills shown by a default listing.
     pub fn listed(&self) -> impl Iterator<Item = &Skill> {
-        self.skills.iter().filter(|s| s.status.is_listed())
+        self.skills
+            .iter()
+            .map(Arc::as_ref)
+            .filter(|s| s.status.is_listed())
     }
 
     /// Skills that go into the model's prompt.
     pub fn model_visible(&self) -> impl Iterator<Item = &Skill> {
-        self.skills.iter().filter(|s| s.status.is_model_visible())
+        self.skills
+            .iter()
+            .map(Arc::as_ref)
+            .filter(|s| s.status.is_model_visible())
     }
 
     /// Canonical JSON form (what `to_dict()` / `toJSON()` return in the bindings).

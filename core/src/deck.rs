@@ -6,6 +6,7 @@ use crate::catalog::{Catalog, Diff, Skill};
 use crate::discover::{self, Inputs, Profile};
 use crate::error::{Error, Result};
 use crate::events::{Event, SubscriptionId};
+use crate::filter::HostRules;
 use crate::options::DeckOptions;
 use crate::render::{self, RenderOptions, Rendered};
 use std::collections::{BTreeMap, HashMap};
@@ -29,13 +30,22 @@ struct Inner {
 /// What the previous discovery looked at and parsed.
 #[derive(Default)]
 struct CacheState {
-    /// The skill files and plugin manifests the last discovery read.
-    fingerprint: Option<Fingerprint>,
-    /// The last walk, reused while no directory it read changed.
-    layout: Option<discover::Layout>,
+    last: Option<Last>,
     parses: ParseCache,
     /// Every root of the last discovery (present or not).
     roots: Vec<PathBuf>,
+}
+
+/// The inputs of the current snapshot, enough to tell what changed since.
+struct Last {
+    /// The walk, reused while no directory it read changed.
+    layout: discover::Layout,
+    /// The walked files, in walk order.
+    files: Fingerprint,
+    /// Plugin manifests read while naming.
+    probes: Fingerprint,
+    /// The host settings the filter stage read (their files are in `host.files`).
+    host: HostRules,
 }
 
 /// The engine's entry point. Cheap to clone (shared state), `Send + Sync`.
@@ -102,15 +112,18 @@ impl Deck {
 
     /// Discover, parse, resolve and filter. Returns the shared snapshot; a second call with
     /// nothing changed on disk only re-checks file metadata (one `stat` per directory and
-    /// skill file walked) and returns the same `Arc`. When only skill files changed (no
-    /// directory did), the previous walk is reused and only changed files are read.
+    /// skill file walked, plugin manifest and host settings file) and returns the same
+    /// `Arc`. When skill files were edited in place and each keeps its name and place, only
+    /// those files are read and every other skill is shared with the previous snapshot;
+    /// when only files changed, the previous walk is reused; otherwise everything is
+    /// discovered again.
     pub fn load(&self) -> Result<Arc<Catalog>> {
         Ok(self.refresh(false).0)
     }
 
-    /// Rebuild the snapshot (walking again when a directory changed, re-reading only files
-    /// whose stamp changed) and report what changed since the previous one, by id. Before
-    /// any load, everything is `added`.
+    /// Like [`Deck::load`], but always evaluates the filter stage again (so a binary that
+    /// appeared on `PATH` counts even when no file changed), and reports what changed since
+    /// the previous snapshot, by id. Before any load, everything is `added`.
     pub fn reload(&self) -> Result<Diff> {
         Ok(self.refresh(true).1)
     }
@@ -118,68 +131,120 @@ impl Deck {
     /// The shared refresh: returns the current snapshot and its diff to the previous one.
     /// Events go out after every lock is released.
     fn refresh(&self, force: bool) -> (Arc<Catalog>, Diff) {
-        let (catalog, diff, events) =
-            {
-                let mut state = self
-                    .inner
-                    .state
-                    .lock()
-                    .unwrap_or_else(|poisoned| poisoned.into_inner());
-                let previous = self.current();
-                // Directories first: when none changed, the walk's file list still holds and
-                // only the files themselves need checking.
-                let layout = state
-                    .layout
-                    .take()
-                    .filter(|l| previous.is_some() && l.fingerprint.is_current());
-                if !force && layout.is_some() {
-                    if let (Some(previous), Some(files)) = (&previous, &state.fingerprint) {
-                        if files.is_current() {
-                            state.layout = layout;
-                            return (previous.clone(), Diff::default());
-                        }
-                    }
+        let (catalog, diff, events) = {
+            let mut state = self
+                .inner
+                .state
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            let previous = self.current();
+            let (catalog, unchanged) = self.rebuild(&mut state, previous.as_ref(), force);
+            if unchanged {
+                if let Some(previous) = previous {
+                    return (previous, Diff::default());
                 }
-                let layout = layout.unwrap_or_else(|| {
-                    discover::layout(&self.inner.profile, &self.inner.inputs, &self.inner.options)
-                });
-                let discovery = discover::finish(&self.inner.profile, layout, &mut state.parses);
-                state.roots = discovery.roots();
-                let mut catalog = discovery.catalog;
-                crate::filter::apply(&mut catalog, &self.inner.options);
-                state.fingerprint = Some(discovery.fingerprint);
-                state.layout = Some(discovery.layout);
-                let empty = Catalog::default();
-                let diff = diff(previous.as_deref().unwrap_or(&empty), &catalog);
-                let catalog = Arc::new(catalog);
-                match self.inner.catalog.write() {
-                    Ok(mut slot) => *slot = Some(catalog.clone()),
-                    Err(poisoned) => *poisoned.into_inner() = Some(catalog.clone()),
-                }
-                // Events copy every id and error diagnostic: only worth it when someone listens.
-                let events =
-                    if self.has_subscribers() {
-                        let mut events = vec![Event::Registered {
-                            skills: catalog.skills.iter().map(|s| s.id.clone()).collect(),
-                        }];
-                        if previous.is_some() && !diff.is_empty() {
-                            events.push(Event::Changed { diff: diff.clone() });
-                        }
-                        events.extend(catalog.diagnostics.iter().filter(|d| d.is_error()).map(
-                            |d| Event::Error {
-                                diagnostic: d.clone(),
-                            },
-                        ));
-                        events
-                    } else {
-                        Vec::new()
-                    };
-                (catalog, diff, events)
-            };
+            }
+            let empty = Catalog::default();
+            let diff = diff(previous.as_deref().unwrap_or(&empty), &catalog);
+            let catalog = Arc::new(catalog);
+            match self.inner.catalog.write() {
+                Ok(mut slot) => *slot = Some(catalog.clone()),
+                Err(poisoned) => *poisoned.into_inner() = Some(catalog.clone()),
+            }
+            let events = self.events(&catalog, &diff, previous.is_some());
+            (catalog, diff, events)
+        };
         for event in &events {
             self.emit(event);
         }
         (catalog, diff)
+    }
+
+    /// A new filtered catalog, or `(_, true)` when nothing on disk changed and `force` is
+    /// off (the previous snapshot stands). One parallel `stat` pass over everything the last
+    /// discovery depended on decides how much to redo: nothing; only the skill files that
+    /// changed in place (a patch, see [`discover::patch`]); the reading and resolving with
+    /// the previous walk (no directory changed); or everything.
+    fn rebuild(
+        &self,
+        state: &mut CacheState,
+        previous: Option<&Arc<Catalog>>,
+        force: bool,
+    ) -> (Catalog, bool) {
+        let options = &self.inner.options;
+        let mut layout = None;
+        if let (Some(previous), Some(last)) = (previous, state.last.as_mut()) {
+            let changes = crate::cache::check_all(&[
+                &last.layout.fingerprint,
+                &last.files,
+                &last.probes,
+                &last.host.files,
+            ]);
+            let walk_holds = changes[0].is_empty();
+            let rest_holds = changes[2].is_empty() && changes[3].is_empty();
+            let changed_files = &changes[1].entries;
+            if walk_holds && rest_holds {
+                if changed_files.is_empty() && !force {
+                    return (Catalog::default(), true);
+                }
+                let patched = discover::patch::patch(
+                    &self.inner.profile,
+                    &last.layout,
+                    previous,
+                    changed_files,
+                    &mut state.parses,
+                );
+                if let Some(patched) = patched {
+                    for (index, stamp) in patched.stamps {
+                        last.files.update(index, stamp);
+                    }
+                    let mut catalog = patched.catalog;
+                    crate::filter::apply_with(&mut catalog, options, &last.host);
+                    return (catalog, false);
+                }
+            }
+            if walk_holds {
+                layout = state.last.take().map(|last| last.layout);
+            }
+        }
+        let layout = layout
+            .unwrap_or_else(|| discover::layout(&self.inner.profile, &self.inner.inputs, options));
+        let discovery = discover::finish(&self.inner.profile, layout, &mut state.parses);
+        state.roots = discovery.roots();
+        let mut catalog = discovery.catalog;
+        let host = HostRules::read(options);
+        crate::filter::apply_with(&mut catalog, options, &host);
+        state.last = Some(Last {
+            layout: discovery.layout,
+            files: discovery.files,
+            probes: discovery.probes,
+            host,
+        });
+        (catalog, false)
+    }
+
+    /// The events of a new snapshot. They copy every id and error diagnostic: only worth it
+    /// when someone listens.
+    fn events(&self, catalog: &Catalog, diff: &Diff, had_previous: bool) -> Vec<Event> {
+        if !self.has_subscribers() {
+            return Vec::new();
+        }
+        let mut events = vec![Event::Registered {
+            skills: catalog.skills.iter().map(|s| s.id.clone()).collect(),
+        }];
+        if had_previous && !diff.is_empty() {
+            events.push(Event::Changed { diff: diff.clone() });
+        }
+        events.extend(
+            catalog
+                .diagnostics
+                .iter()
+                .filter(|d| d.is_error())
+                .map(|d| Event::Error {
+                    diagnostic: d.clone(),
+                }),
+        );
+        events
     }
 
     /// Every root directory the last discovery looked at, present or not.
@@ -391,6 +456,28 @@ fn absolute(path: &Path) -> PathBuf {
 /// keep duplicate names (Codex) may hold one id several times; such an id changed when any
 /// of its skills did.
 pub fn diff(before: &Catalog, after: &Catalog) -> Diff {
+    // The usual reload keeps every id in place: compare pairwise, no maps.
+    let aligned = before.skills.len() == after.skills.len()
+        && before
+            .skills
+            .iter()
+            .zip(&after.skills)
+            .all(|(b, a)| b.id == a.id);
+    if aligned {
+        let mut changed: Vec<String> = before
+            .skills
+            .iter()
+            .zip(&after.skills)
+            .filter(|(b, a)| !Arc::ptr_eq(b, a) && b != a)
+            .map(|(_, a)| a.id.clone())
+            .collect();
+        changed.sort_unstable();
+        changed.dedup();
+        return Diff {
+            changed,
+            ..Diff::default()
+        };
+    }
     // Hash maps keep this linear on large catalogs; the lists are sorted at the end.
     fn by_id(catalog: &Catalog) -> HashMap<&str, Vec<&Skill>> {
         let mut map: HashMap<&str, Vec<&Skill>> = HashMap::with_capacity(catalog.skills.len());

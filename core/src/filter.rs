@@ -18,13 +18,16 @@
 //! of the deck's profile (`opencode`, `claude-code`, `codex`). An unreadable settings file
 //! becomes a warning diagnostic in the catalog; the other skills are unaffected.
 
-use crate::catalog::{Catalog, Skill};
+use crate::cache::{Fingerprint, Stamp};
+use crate::catalog::{Catalog, Skill, Status};
 use crate::diagnostic::Diagnostic;
+use crate::discover::resolve;
 use crate::host_settings::{self, SkillOverride};
 use crate::options::DeckOptions;
 use crate::permissions::{wildcard_match, Decision, PermissionRules, Rule, Semantics};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Prefix of the reasons the permission step writes, so it can be re-run for another agent.
 const PERMISSION_REASON: &str = "permission: ";
@@ -41,6 +44,9 @@ pub struct HostRules {
     /// Codex `[[skills.config]]` entries, with the file they came from.
     pub codex: Vec<(host_settings::CodexSkillConfig, PathBuf)>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Every settings file looked for, stamped before it was read: the deck re-reads the
+    /// settings when one of them changes.
+    pub files: Fingerprint,
 }
 
 impl HostRules {
@@ -61,6 +67,10 @@ impl HostRules {
             _ => {}
         }
         host
+    }
+
+    fn stamp(&mut self, path: &Path) {
+        self.files.push(path.to_path_buf(), Stamp::read(path));
     }
 
     fn warn(&mut self, path: &Path, err: crate::Error) {
@@ -114,6 +124,7 @@ impl HostRules {
         for dir in dirs {
             for name in ["opencode.json", "opencode.jsonc"] {
                 let path = dir.join(name);
+                self.stamp(&path);
                 match host_settings::read_opencode(&path) {
                     Ok(Some(s)) => {
                         any = true;
@@ -152,6 +163,7 @@ impl HostRules {
         files.push(project.join(".claude/settings.local.json"));
         let mut merged = host_settings::ClaudeSettings::default();
         for path in files {
+            self.stamp(&path);
             match host_settings::read_claude(&path) {
                 Ok(Some(mut s)) => {
                     let warnings = std::mem::take(&mut s.warnings);
@@ -180,6 +192,7 @@ impl HostRules {
             .chain(std::iter::once(project.join(".codex/config.toml")));
         let home = home.map(Path::to_path_buf).unwrap_or_default();
         for path in files {
+            self.stamp(&path);
             match host_settings::read_codex(&path, &home) {
                 Ok(Some(s)) => {
                     self.note(&path, s.warnings);
@@ -239,42 +252,60 @@ pub fn apply_with(catalog: &mut Catalog, options: &DeckOptions, host: &HostRules
         }
     }
     let env = options.env.clone().unwrap_or_default();
-    for skill in &mut catalog.skills {
-        enablement(skill, options, host);
-        invocation(skill);
-        availability(skill, options, &env);
-    }
+    // Many skills need the same few binaries; each lookup stats every `PATH` directory.
+    let mut on_path_memo: HashMap<String, bool> = HashMap::new();
     let rules = effective_rules(options, host);
-    apply_permissions(catalog, &rules, options.agent.as_deref());
+    let agent = options.agent.as_deref();
+    for skill in &mut catalog.skills {
+        // Computed afresh from resolve's status, so filtering a filtered catalog again
+        // gives the same result; written only when it differs, so a skill shared with the
+        // previous snapshot stays shared.
+        let mut status = resolve::resolved_status(skill.status.ambiguous, &skill.name);
+        enablement(skill, &mut status, options, host);
+        invocation(skill, &mut status);
+        availability(skill, &mut status, options, &env, &mut on_path_memo);
+        permission(&mut status, &rules, &skill.id, agent);
+        if status != skill.status {
+            Arc::make_mut(skill).status = status;
+        }
+    }
 }
 
 /// Re-evaluate only the permission part of every status (e.g. to render for another agent).
 pub fn apply_permissions(catalog: &mut Catalog, rules: &PermissionRules, agent: Option<&str>) {
-    let disabled = rules.tool_disabled(agent);
     for skill in &mut catalog.skills {
-        let status = &mut skill.status;
-        status.reasons.retain(|r| !r.starts_with(PERMISSION_REASON));
-        if rules.is_empty() {
-            status.permission = Decision::Allow;
-            continue;
+        let mut status = skill.status.clone();
+        permission(&mut status, rules, &skill.id, agent);
+        if status != skill.status {
+            Arc::make_mut(skill).status = status;
         }
-        let eval = rules.evaluate(&skill.id, agent);
-        status.permission = if disabled {
-            Decision::Deny
-        } else {
-            eval.decision
-        };
-        let reason = match (&eval.rule, status.permission) {
-            (_, Decision::Deny) if disabled => {
-                "the skill tool is disabled for this agent (`* -> deny`)".to_string()
-            }
-            (Some(rule), Decision::Deny) => format!("denied by rule `{rule}`"),
-            (Some(rule), Decision::Ask) => format!("rule `{rule}` asks before use"),
-            (None, Decision::Ask) => "no rule matches; the host asks before use".to_string(),
-            _ => continue,
-        };
-        status.reasons.push(format!("{PERMISSION_REASON}{reason}"));
     }
+}
+
+/// The permission part of one status (replacing an earlier one).
+fn permission(status: &mut Status, rules: &PermissionRules, id: &str, agent: Option<&str>) {
+    status.reasons.retain(|r| !r.starts_with(PERMISSION_REASON));
+    if rules.is_empty() {
+        status.permission = Decision::Allow;
+        return;
+    }
+    let disabled = rules.tool_disabled(agent);
+    let eval = rules.evaluate(id, agent);
+    status.permission = if disabled {
+        Decision::Deny
+    } else {
+        eval.decision
+    };
+    let reason = match (&eval.rule, status.permission) {
+        (_, Decision::Deny) if disabled => {
+            "the skill tool is disabled for this agent (`* -> deny`)".to_string()
+        }
+        (Some(rule), Decision::Deny) => format!("denied by rule `{rule}`"),
+        (Some(rule), Decision::Ask) => format!("rule `{rule}` asks before use"),
+        (None, Decision::Ask) => "no rule matches; the host asks before use".to_string(),
+        _ => return,
+    };
+    status.reasons.push(format!("{PERMISSION_REASON}{reason}"));
 }
 
 /// The rule that denies `id` for `agent`, for error messages (`None` when not denied).
@@ -292,7 +323,7 @@ pub fn denying_rule(rules: &PermissionRules, id: &str, agent: Option<&str>) -> O
     }
 }
 
-fn enablement(skill: &mut Skill, options: &DeckOptions, host: &HostRules) {
+fn enablement(skill: &Skill, status: &mut Status, options: &DeckOptions, host: &HostRules) {
     let mut off: Vec<String> = Vec::new();
     if skill.manifest.enabled == Some(false) {
         off.push("`enabled: false` in SKILL.md".to_string());
@@ -322,15 +353,15 @@ fn enablement(skill: &mut Skill, options: &DeckOptions, host: &HostRules) {
         match o {
             SkillOverride::Off => off.push(format!("`skillOverrides: off` in {}", file.display())),
             SkillOverride::UserInvocableOnly => {
-                skill.status.model_invocable = false;
-                skill.status.reasons.push(format!(
+                status.model_invocable = false;
+                status.reasons.push(format!(
                     "hidden from the model by `skillOverrides: user-invocable-only` in {}",
                     file.display()
                 ));
             }
             SkillOverride::NameOnly => {
-                skill.status.name_only = true;
-                skill.status.reasons.push(format!(
+                status.name_only = true;
+                status.reasons.push(format!(
                     "listed without description by `skillOverrides: name-only` in {}",
                     file.display()
                 ));
@@ -344,7 +375,7 @@ fn enablement(skill: &mut Skill, options: &DeckOptions, host: &HostRules) {
     }
     if let Some(p) = options.enable.iter().find(|p| selects(p, skill, project)) {
         if !off.is_empty() {
-            skill.status.reasons.push(format!(
+            status.reasons.push(format!(
                 "forced on by option `{p}` (was: {})",
                 off.join("; ")
             ));
@@ -352,29 +383,33 @@ fn enablement(skill: &mut Skill, options: &DeckOptions, host: &HostRules) {
         return;
     }
     if !off.is_empty() {
-        skill.status.enabled = false;
-        skill.status.reasons.extend(off);
+        status.enabled = false;
+        status.reasons.extend(off);
     }
 }
 
-fn invocation(skill: &mut Skill) {
+fn invocation(skill: &Skill, status: &mut Status) {
     if skill.manifest.disable_model_invocation == Some(true) {
-        skill.status.model_invocable = false;
-        skill
-            .status
+        status.model_invocable = false;
+        status
             .reasons
             .push("`disable-model-invocation: true`: only the user can invoke it".to_string());
     }
     if skill.manifest.user_invocable == Some(false) {
-        skill.status.user_invocable = false;
-        skill
-            .status
+        status.user_invocable = false;
+        status
             .reasons
             .push("`user-invocable: false`: only the model can invoke it".to_string());
     }
 }
 
-fn availability(skill: &mut Skill, options: &DeckOptions, env: &BTreeMap<String, String>) {
+fn availability(
+    skill: &Skill,
+    status: &mut Status,
+    options: &DeckOptions,
+    env: &BTreeMap<String, String>,
+    on_path_memo: &mut HashMap<String, bool>,
+) {
     let mut unmet = Vec::new();
     if !skill.manifest.os.is_empty() && !skill.manifest.os.iter().any(|o| os_matches(o)) {
         unmet.push(format!(
@@ -386,7 +421,15 @@ fn availability(skill: &mut Skill, options: &DeckOptions, env: &BTreeMap<String,
     if let Some(req) = &skill.manifest.requires {
         let path = env.get("PATH").map(String::as_str).unwrap_or("");
         for bin in &req.bins {
-            if !on_path(bin, path) {
+            let found = match on_path_memo.get(bin) {
+                Some(found) => *found,
+                None => {
+                    let found = on_path(bin, path);
+                    on_path_memo.insert(bin.clone(), found);
+                    found
+                }
+            };
+            if !found {
                 unmet.push(format!("needs `{bin}` on PATH"));
             }
         }
@@ -399,12 +442,12 @@ fn availability(skill: &mut Skill, options: &DeckOptions, env: &BTreeMap<String,
     if unmet.is_empty() {
         return;
     }
-    skill.status.available = false;
+    status.available = false;
     if options.hide_unavailable {
-        skill.status.enabled = false;
+        status.enabled = false;
         unmet.push("hidden because unavailable (`hide_unavailable`)".to_string());
     }
-    skill.status.reasons.extend(unmet);
+    status.reasons.extend(unmet);
 }
 
 /// `os` values as written in the wild: `macos`/`darwin`/`mac`/`osx`, `windows`/`win32`,
@@ -512,7 +555,7 @@ mod tests {
     fn catalog(skills: Vec<Skill>) -> Catalog {
         Catalog {
             profile: "universal".into(),
-            skills,
+            skills: skills.into_iter().map(Arc::new).collect(),
             ..Catalog::default()
         }
     }

@@ -127,6 +127,7 @@ fn print_table(deck: &Deck, catalog: &Catalog, all: bool) {
     let rows: Vec<&Skill> = catalog
         .skills
         .iter()
+        .map(AsRef::as_ref)
         .filter(|s| all || s.status.is_listed())
         .collect();
     let hidden = catalog.skills.len() - catalog.listed().count();
@@ -243,7 +244,7 @@ mod tests {
     fn json_lists_the_documented_fields_and_all_adds_hidden_skills() {
         let catalog = Catalog {
             profile: "universal".into(),
-            skills: vec![skill("on", true), skill("off", false)],
+            skills: vec![skill("on", true).into(), skill("off", false).into()],
             ..Default::default()
         };
         let v = serde_json::to_value(to_json(&catalog, false)).unwrap_or_default();

@@ -327,7 +327,7 @@ pub fn to_prompt<P: AsRef<Path>>(skill_dirs: &[P]) -> Result<String, CompatError
         let dir = resolve(dir.as_ref());
         let props = read_properties(&dir)?;
         let location = find_skill_md(&dir).unwrap_or_else(|| dir.join("SKILL.md"));
-        skills.push(Skill {
+        skills.push(std::sync::Arc::new(Skill {
             id: props.name.clone(),
             name: props.name,
             description: props.description,
@@ -340,7 +340,7 @@ pub fn to_prompt<P: AsRef<Path>>(skill_dirs: &[P]) -> Result<String, CompatError
             manifest: Default::default(),
             diagnostics: Vec::new(),
             status: Status::default(),
-        });
+        }));
     }
     let catalog = Catalog {
         profile: "skills-ref".to_string(),

@@ -37,11 +37,11 @@ pub struct Candidate {
 }
 
 /// A walked file with its stamp and (cached or fresh) frontmatter.
-struct FileRead<'a> {
-    root: usize,
-    found: &'a Found,
-    stamp: Option<Stamp>,
-    entry: Option<Arc<CachedParse>>,
+pub(crate) struct FileRead<'a> {
+    pub(crate) root: usize,
+    pub(crate) found: &'a Found,
+    pub(crate) stamp: Option<Stamp>,
+    pub(crate) entry: Option<Arc<CachedParse>>,
 }
 
 /// The result of reading every walked file.
@@ -52,8 +52,9 @@ pub struct Collected {
     pub duplicates: Vec<Shadowed>,
     /// Errors of files that were not loaded, and problems found while naming.
     pub diagnostics: Vec<Diagnostic>,
-    /// Every file read, with its stamp (for the cache fingerprint).
-    pub files: Vec<(PathBuf, Option<Stamp>)>,
+    /// Every walked file in walk order, with its root index and stamp (for the cache
+    /// fingerprint).
+    pub files: Vec<(usize, PathBuf, Option<Stamp>)>,
 }
 
 /// Read and name every file of `walked` (one list per root, in root order).
@@ -86,7 +87,8 @@ pub fn collect(
     // fresh), so the cache holds exactly the tree's files and never grows across reloads.
     let mut next = ParseCache::with_capacity(reads.len());
     for read in reads {
-        out.files.push((read.found.path.clone(), read.stamp));
+        out.files
+            .push((read.root, read.found.path.clone(), read.stamp));
         let Some(entry) = read.entry else {
             continue;
         };
@@ -139,7 +141,7 @@ pub fn collect(
 /// Stat, read and check one file (runs on all cores): the frontmatter parse, the location
 /// (resolved for profiles that report real paths) and the lenient validation are reused from
 /// the cache while the file's stamp and location are unchanged.
-fn read_one<'a>(
+pub(crate) fn read_one<'a>(
     root: usize,
     found: &'a Found,
     cache: &ParseCache,
@@ -191,7 +193,7 @@ fn starts_with_bom(path: &Path) -> bool {
 }
 
 /// Name one file; `Err` carries the diagnostics of a file that is not loaded.
-fn candidate(
+pub(crate) fn candidate(
     profile: &Profile,
     root: &Root,
     found: &Found,

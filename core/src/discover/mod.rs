@@ -10,6 +10,7 @@
 //! - [`resolve`]: name clashes and order.
 
 pub mod candidates;
+pub mod patch;
 pub mod plugin;
 pub mod profile;
 pub mod repo;
@@ -48,15 +49,20 @@ pub struct Layout {
 pub struct Discovery {
     /// Resolved but not yet filtered.
     pub catalog: Catalog,
-    /// The skill files and plugin manifests read (the directories are in `layout`).
-    pub fingerprint: Fingerprint,
+    /// Every walked file, in the order of `layout.walked` (one entry per file, so entry `i`
+    /// is the `i`-th file of the flattened walk). The directories are in `layout`.
+    pub files: Fingerprint,
+    /// The plugin manifests looked up while naming.
+    pub probes: Fingerprint,
     pub layout: Layout,
 }
 
 impl Discovery {
     /// Whether nothing this discovery depended on changed on disk.
     pub fn is_current(&self) -> bool {
-        self.layout.fingerprint.is_current() && self.fingerprint.is_current()
+        crate::cache::check_all(&[&self.layout.fingerprint, &self.files, &self.probes])
+            .iter()
+            .all(crate::cache::Changes::is_empty)
     }
 
     /// Every root looked at, present or not (what a file watcher must cover).
@@ -136,7 +142,7 @@ pub fn layout(profile: &Profile, inputs: &Inputs, options: &DeckOptions) -> Layo
     }
     for (index, out) in walk_all(&all_roots, &present) {
         for (dir, stamp) in out.dirs {
-            fingerprint.push(dir, stamp);
+            fingerprint.push_under(&all_roots[index].path, dir, stamp);
         }
         diagnostics.extend(out.diagnostics);
         plugin_dirs.extend(out.plugin_dirs);
@@ -168,16 +174,20 @@ fn walk_all(roots: &[roots::Root], indices: &[usize]) -> Vec<(usize, walk::Walke
 
 /// Read, name and resolve the files of `layout`.
 pub fn finish(profile: &Profile, layout: Layout, cache: &mut ParseCache) -> Discovery {
-    let mut fingerprint = Fingerprint::default();
+    let mut files = Fingerprint::default();
+    let mut probes = Fingerprint::default();
     let mut plugins = plugin::Plugins::default();
     plugins.mark(layout.plugin_dirs.iter().cloned());
     let collected =
         candidates::collect(profile, &layout.roots, &layout.walked, cache, &mut plugins);
-    for (path, stamp) in collected.files {
-        fingerprint.push(path, stamp);
+    for (root, path, stamp) in collected.files {
+        match layout.roots.get(root) {
+            Some(root) => files.push_under(&root.path, path, stamp),
+            None => files.push(path, stamp),
+        }
     }
     for (path, stamp) in plugins.probed {
-        fingerprint.push(path, stamp);
+        probes.push(path, stamp);
     }
     let mut diagnostics = layout.diagnostics.clone();
     diagnostics.extend(plugins.diagnostics);
@@ -193,7 +203,8 @@ pub fn finish(profile: &Profile, layout: Layout, cache: &mut ParseCache) -> Disc
             shadowed,
             diagnostics,
         },
-        fingerprint,
+        files,
+        probes,
         layout,
     }
 }

@@ -6,13 +6,17 @@ use super::profile::{Clash, Order, Profile};
 use crate::catalog::{Scope, Shadowed, Skill, SkillKind, Status};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
+use std::sync::Arc;
 
 /// Winners (as skills) and losers.
 ///
 /// Works on positions into `candidates` and moves each winner out once at the end: a
 /// candidate carries its whole manifest, and moving it through intermediate groups cost
 /// more than the resolution itself on large trees.
-pub fn resolve(profile: &Profile, mut candidates: Vec<Candidate>) -> (Vec<Skill>, Vec<Shadowed>) {
+pub fn resolve(
+    profile: &Profile,
+    mut candidates: Vec<Candidate>,
+) -> (Vec<Arc<Skill>>, Vec<Shadowed>) {
     // Group regular candidates by id, in order of first appearance (precedence order).
     let mut groups: Vec<Vec<usize>> = Vec::new();
     let mut nested: Vec<usize> = Vec::new();
@@ -125,7 +129,7 @@ pub fn resolve(profile: &Profile, mut candidates: Vec<Candidate>) -> (Vec<Skill>
         .filter_map(|w| slots.get_mut(w).and_then(Option::take))
     {
         let is_ambiguous = ambiguous.contains(&c.name);
-        skills.push(into_skill(c, is_ambiguous));
+        skills.push(Arc::new(into_skill(c, is_ambiguous)));
     }
     (skills, shadowed.into_iter().map(|(_, s)| s).collect())
 }
@@ -174,14 +178,20 @@ fn shadow(loser: &Candidate, winner: &Candidate, reason: String) -> Shadowed {
     }
 }
 
-fn into_skill(c: Candidate, ambiguous: bool) -> Skill {
+/// The status resolve gives a skill, before the filter stage.
+pub(crate) fn resolved_status(ambiguous: bool, name: &str) -> Status {
     let mut status = Status::default();
     if ambiguous {
         status.ambiguous = true;
         status
             .reasons
-            .push(format!("another skill is also named `{}`", c.name));
+            .push(format!("another skill is also named `{name}`"));
     }
+    status
+}
+
+pub(crate) fn into_skill(c: Candidate, ambiguous: bool) -> Skill {
+    let status = resolved_status(ambiguous, &c.name);
     Skill {
         id: c.id,
         name: c.name,

@@ -329,7 +329,10 @@ mod tests {
 
     fn catalog() -> Catalog {
         Catalog {
-            skills: vec![skill("a", "one two three"), skill("b", "four five")],
+            skills: vec![
+                skill("a", "one two three").into(),
+                skill("b", "four five").into(),
+            ],
             ..Catalog::default()
         }
     }
@@ -360,7 +363,7 @@ mod tests {
     #[test]
     fn name_only_override_and_both_budgets() {
         let mut c = catalog();
-        c.skills[1].status.name_only = true;
+        std::sync::Arc::make_mut(&mut c.skills[1]).status.name_only = true;
         let r = render(&c, &RenderOptions::default()).expect("renders");
         assert!(r
             .text
@@ -380,7 +383,7 @@ mod tests {
     #[test]
     fn claude_code_caps_long_entries() {
         let c = Catalog {
-            skills: vec![skill("long", &"x".repeat(2000))],
+            skills: vec![skill("long", &"x".repeat(2000)).into()],
             ..Catalog::default()
         };
         let options = RenderOptions {

@@ -1,0 +1,143 @@
+//! Patch: bring a resolved catalog up to date when only skill files changed in place (no
+//! directory, plugin manifest or settings file did), by re-reading just those files.
+//!
+//! A patch is only taken when it provably gives what a full discovery would: every changed
+//! file was a loaded skill before and is one now, under the same id, name, location, scope,
+//! plugin and file identity, so no name clash, ordering, shadowing or link de-duplication
+//! can differ, and the previous snapshot's skill is exactly what the old read produces.
+//! Anything else (a renamed skill, a file that broke or got fixed, a nested skill, a
+//! duplicate) returns `None` and the caller runs the full discovery.
+
+use super::candidates::{self, Candidate};
+use super::plugin::Plugins;
+use super::{resolve, Layout, Profile};
+use crate::cache::{ParseCache, Stamp};
+use crate::catalog::{Catalog, Skill};
+use std::sync::Arc;
+
+/// Most changed files a patch takes on: it reads them one by one, and past this a full
+/// (parallel) discovery costs about the same.
+pub const MAX_FILES: usize = 256;
+
+/// A patched catalog (the changed skills keep their old status until the caller filters
+/// again, which recomputes every status), and `stamps`
+/// are the new stamps of the changed files, by index into the flattened walk.
+#[derive(Debug)]
+pub struct Patched {
+    pub catalog: Catalog,
+    pub stamps: Vec<(usize, Option<Stamp>)>,
+}
+
+/// Patch `previous` (the last snapshot, filtered or not) for the files of `layout` at the
+/// flattened-walk indices `changed`. Updates `cache` only when the patch is taken.
+pub fn patch(
+    profile: &Profile,
+    layout: &Layout,
+    previous: &Catalog,
+    changed: &[usize],
+    cache: &mut ParseCache,
+) -> Option<Patched> {
+    if changed.len() > MAX_FILES {
+        return None;
+    }
+    let mut plugins = Plugins::default();
+    plugins.mark(layout.plugin_dirs.iter().cloned());
+    let mut replacements: Vec<(usize, Arc<Skill>)> = Vec::with_capacity(changed.len());
+    let mut fresh = Vec::with_capacity(changed.len());
+    for &index in changed {
+        let (root_index, found) = nth_file(layout, index)?;
+        let root = layout.roots.get(root_index)?;
+        let old_entry = cache.entry(&found.path)?.clone();
+        let read = candidates::read_one(root_index, found, cache, profile);
+        let (new_stamp, new_entry) = (read.stamp?, read.entry?);
+        let same_file =
+            (old_entry.stamp.device, old_entry.stamp.inode) == (new_stamp.device, new_stamp.inode);
+        if !same_file || old_entry.location != new_entry.location {
+            return None;
+        }
+        let old = loaded(candidates::candidate(
+            profile,
+            root,
+            found,
+            &old_entry,
+            &mut plugins,
+        ))?;
+        let new = loaded(candidates::candidate(
+            profile,
+            root,
+            found,
+            &new_entry,
+            &mut plugins,
+        ))?;
+        if !same_place(&old, &new) || old.nested_prefix.is_some() {
+            return None;
+        }
+        let mut at = previous
+            .skills
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.location == old.location);
+        let (position, before) = at.next()?;
+        if at.next().is_some()
+            || replacements.iter().any(|(p, _)| *p == position)
+            || previous.shadowed.iter().any(|s| s.location == old.location)
+        {
+            return None;
+        }
+        // The snapshot must be exactly what the old read gives, status aside: this is what
+        // guarantees that replacing it is all a full discovery would change.
+        let mut expected = resolve::into_skill(old, before.status.ambiguous);
+        expected.status = before.status.clone();
+        if expected != **before {
+            return None;
+        }
+        let mut replacement = resolve::into_skill(new, before.status.ambiguous);
+        // Filtering recomputes the status; starting from the old one keeps an unchanged
+        // status from counting as a change.
+        replacement.status = before.status.clone();
+        replacements.push((position, Arc::new(replacement)));
+        fresh.push((index, found.path.clone(), new_stamp, new_entry));
+    }
+
+    let mut catalog = previous.clone();
+    for (position, skill) in replacements {
+        catalog.skills[position] = skill;
+    }
+    let mut stamps = Vec::with_capacity(fresh.len());
+    for (index, path, stamp, entry) in fresh {
+        cache.insert(path, entry);
+        stamps.push((index, Some(stamp)));
+    }
+    Some(Patched { catalog, stamps })
+}
+
+/// The candidate of a file that loads; `None` for one that does not (or is skipped).
+fn loaded(
+    outcome: Result<Option<Candidate>, Vec<crate::diagnostic::Diagnostic>>,
+) -> Option<Candidate> {
+    outcome.ok().flatten()
+}
+
+/// Everything resolve and the link de-duplication look at, apart from the manifest.
+fn same_place(a: &Candidate, b: &Candidate) -> bool {
+    a.scope == b.scope
+        && a.kind == b.kind
+        && a.source == b.source
+        && a.location == b.location
+        && a.base_dir == b.base_dir
+        && a.name == b.name
+        && a.id == b.id
+        && a.plugin == b.plugin
+        && a.nested_prefix == b.nested_prefix
+}
+
+/// The root index and file at position `index` of the flattened walk.
+fn nth_file(layout: &Layout, mut index: usize) -> Option<(usize, &super::walk::Found)> {
+    for (root, files) in &layout.walked {
+        if index < files.len() {
+            return Some((*root, &files[index]));
+        }
+        index -= files.len();
+    }
+    None
+}
