@@ -48,6 +48,17 @@ struct Last {
     host: HostRules,
 }
 
+/// What a refresh must do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Refresh {
+    /// Reuse the snapshot when nothing changed.
+    Load,
+    /// Always filter again and report the diff.
+    Reload,
+    /// Discover keeping nothing for later.
+    Once,
+}
+
 /// The engine's entry point. Cheap to clone (shared state), `Send + Sync`.
 #[derive(Clone)]
 pub struct Deck {
@@ -118,19 +129,28 @@ impl Deck {
     /// when only files changed, the previous walk is reused; otherwise everything is
     /// discovered again.
     pub fn load(&self) -> Result<Arc<Catalog>> {
-        Ok(self.refresh(false).0)
+        Ok(self.refresh(Refresh::Load).0)
+    }
+
+    /// [`Deck::load`] for a process that loads once and exits, such as the CLI: nothing a
+    /// later load could reuse is kept (no directory stamps, fingerprints or parse cache),
+    /// which saves a `stat` per directory and a good part of the peak memory on a large
+    /// tree. The snapshot becomes the current one; a later `load()` or `reload()` discovers
+    /// from scratch.
+    pub fn load_once(&self) -> Result<Arc<Catalog>> {
+        Ok(self.refresh(Refresh::Once).0)
     }
 
     /// Like [`Deck::load`], but always evaluates the filter stage again (so a binary that
     /// appeared on `PATH` counts even when no file changed), and reports what changed since
     /// the previous snapshot, by id. Before any load, everything is `added`.
     pub fn reload(&self) -> Result<Diff> {
-        Ok(self.refresh(true).1)
+        Ok(self.refresh(Refresh::Reload).1)
     }
 
     /// The shared refresh: returns the current snapshot and its diff to the previous one.
     /// Events go out after every lock is released.
-    fn refresh(&self, force: bool) -> (Arc<Catalog>, Diff) {
+    fn refresh(&self, mode: Refresh) -> (Arc<Catalog>, Diff) {
         let (catalog, diff, events) = {
             let mut state = self
                 .inner
@@ -138,7 +158,7 @@ impl Deck {
                 .lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
             let previous = self.current();
-            let (catalog, unchanged) = self.rebuild(&mut state, previous.as_ref(), force);
+            let (catalog, unchanged) = self.rebuild(&mut state, previous.as_ref(), mode);
             if unchanged {
                 if let Some(previous) = previous {
                     return (previous, Diff::default());
@@ -160,8 +180,8 @@ impl Deck {
         (catalog, diff)
     }
 
-    /// A new filtered catalog, or `(_, true)` when nothing on disk changed and `force` is
-    /// off (the previous snapshot stands). One parallel `stat` pass over everything the last
+    /// A new filtered catalog, or `(_, true)` when nothing on disk changed and `mode` is
+    /// [`Refresh::Load`] (the previous snapshot stands). One parallel `stat` pass over everything the last
     /// discovery depended on decides how much to redo: nothing; only the skill files that
     /// changed in place (a patch, see [`discover::patch`]); the reading and resolving with
     /// the previous walk (no directory changed); or everything.
@@ -169,9 +189,29 @@ impl Deck {
         &self,
         state: &mut CacheState,
         previous: Option<&Arc<Catalog>>,
-        force: bool,
+        mode: Refresh,
     ) -> (Catalog, bool) {
         let options = &self.inner.options;
+        if mode == Refresh::Once {
+            state.last = None;
+            state.parses = ParseCache::default();
+            let layout = discover::layout_for(
+                &self.inner.profile,
+                &self.inner.inputs,
+                options,
+                discover::Keep::Nothing,
+            );
+            let discovery = discover::finish_for(
+                &self.inner.profile,
+                layout,
+                &mut state.parses,
+                discover::Keep::Nothing,
+            );
+            state.roots = discovery.roots();
+            let mut catalog = discovery.catalog;
+            crate::filter::apply_with(&mut catalog, options, &HostRules::read(options));
+            return (catalog, false);
+        }
         let mut layout = None;
         if let (Some(previous), Some(last)) = (previous, state.last.as_mut()) {
             let changes = crate::cache::check_all(&[
@@ -184,7 +224,7 @@ impl Deck {
             let rest_holds = changes[2].is_empty() && changes[3].is_empty();
             let changed_files = &changes[1].entries;
             if walk_holds && rest_holds {
-                if changed_files.is_empty() && !force {
+                if changed_files.is_empty() && mode == Refresh::Load {
                     return (Catalog::default(), true);
                 }
                 let patched = discover::patch::patch(

@@ -263,3 +263,19 @@ fn a_vanished_root_and_its_return_are_noticed() {
     tree.skill("project/.agents/skills/beta", "beta", "Beta again.", "");
     reload_matches(&deck, &tree, profile, "root back");
 }
+
+#[test]
+fn a_one_shot_load_equals_a_load_and_later_loads_start_over() {
+    let profile = "universal";
+    let mut tree = Tree::new();
+    populate(&mut tree);
+    let deck = Deck::new(tree.options(profile)).expect("deck");
+    let once = deck.load_once().expect("load_once");
+    assert_eq!(*once, *fresh(&tree, profile));
+    // Nothing was kept to compare with, so the next load discovers again, and sees edits.
+    tree.skill("project/.agents/skills/beta", "beta", "Beta, after.", "");
+    let later = deck.load().expect("load");
+    assert!(!Arc::ptr_eq(&once, &later));
+    assert_eq!(*later, *fresh(&tree, profile));
+    reload_matches(&deck, &tree, profile, "reload after a one-shot load");
+}

@@ -101,6 +101,10 @@ pub fn run(args: Args) -> i32 {
             .read_files
             .then_some(&FsReader as &dyn skilldeck::activate::expand::FileReader),
     };
+    // One load that keeps nothing for a later one: this process exits after activating.
+    if let Err(err) = deck.load_once() {
+        return report(&err);
+    }
     let activation = match deck.activate_with(&args.id, &options, &expansions) {
         Ok(a) => a,
         Err(err) => return report(&err),

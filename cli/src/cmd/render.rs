@@ -55,6 +55,10 @@ pub fn run(args: Args) -> i32 {
         agent: None,
         usage,
     };
+    // One load that keeps nothing for a later one: this process exits after rendering.
+    if let Err(err) = deck.load_once() {
+        return report(&err);
+    }
     let rendered = match deck.render(&options) {
         Ok(r) => r,
         Err(err) => return report(&err),

@@ -25,7 +25,7 @@ pub fn run(args: Args) -> i32 {
         Ok(deck) => deck,
         Err(code) => return code,
     };
-    let catalog = match deck.load() {
+    let catalog = match deck.load_once() {
         Ok(catalog) => catalog,
         Err(err) => return report(&err),
     };

@@ -64,7 +64,9 @@ pub fn collect(
     walked: &[(usize, Vec<Found>)],
     cache: &mut ParseCache,
     plugins: &mut Plugins,
+    keep: super::Keep,
 ) -> Collected {
+    let keep = keep == super::Keep::ForReload;
     let items: Vec<(usize, &Found)> = walked
         .iter()
         .flat_map(|(root, files)| files.iter().map(move |f| (*root, f)))
@@ -78,21 +80,27 @@ pub fn collect(
     };
 
     let mut out = Collected::default();
-    out.files.reserve(reads.len());
+    if keep {
+        out.files.reserve(reads.len());
+    }
     // Sized once: a candidate carries its manifest inline, and doubling a vector of 10k of
     // them copies megabytes and briefly holds both buffers.
     out.candidates.reserve(reads.len());
     let mut seen: HashMap<(u64, u64), Option<usize>> = HashMap::with_capacity(reads.len());
     // Rebuilt from this walk rather than pruned: every file read has its entry (hit or
     // fresh), so the cache holds exactly the tree's files and never grows across reloads.
-    let mut next = ParseCache::with_capacity(reads.len());
+    let mut next = ParseCache::with_capacity(if keep { reads.len() } else { 0 });
     for read in reads {
-        out.files
-            .push((read.root, read.found.path.clone(), read.stamp));
+        if keep {
+            out.files
+                .push((read.root, read.found.path.clone(), read.stamp));
+        }
         let Some(entry) = read.entry else {
             continue;
         };
-        next.insert(read.found.path.clone(), entry.clone());
+        if keep {
+            next.insert(read.found.path.clone(), entry.clone());
+        }
         let root = &roots[read.root];
         // The same file reached twice (a symlinked directory, an overlapping root): the
         // first path wins and the second is reported, never loaded twice.
@@ -134,7 +142,9 @@ pub fn collect(
             }
         }
     }
-    *cache = next;
+    if keep {
+        *cache = next;
+    }
     out
 }
 

@@ -84,6 +84,21 @@ pub fn discover(
 
 /// Expand the roots and walk them.
 pub fn layout(profile: &Profile, inputs: &Inputs, options: &DeckOptions) -> Layout {
+    layout_for(profile, inputs, options, Keep::ForReload)
+}
+
+/// What a discovery keeps beyond its catalog.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keep {
+    /// The walk, the stamps of everything read and the parse cache, so that the next load
+    /// can tell what changed and redo only that.
+    ForReload,
+    /// Nothing: a one-shot load (no directory stamps, no fingerprints, no parse cache).
+    Nothing,
+}
+
+/// [`layout`], recording directory stamps only with [`Keep::ForReload`].
+pub fn layout_for(profile: &Profile, inputs: &Inputs, options: &DeckOptions, keep: Keep) -> Layout {
     let mut fingerprint = Fingerprint::default();
     let expansion = roots::expand(profile, inputs, options.nested);
     for marker in &expansion.probed {
@@ -140,7 +155,7 @@ pub fn layout(profile: &Profile, inputs: &Inputs, options: &DeckOptions) -> Layo
             fingerprint.push(root.path.clone(), meta.as_ref().map(Stamp::of));
         }
     }
-    for (index, out) in walk_all(&all_roots, &present) {
+    for (index, out) in walk_all(&all_roots, &present, keep == Keep::ForReload) {
         for (dir, stamp) in out.dirs {
             fingerprint.push_under(&all_roots[index].path, dir, stamp);
         }
@@ -161,25 +176,49 @@ pub fn layout(profile: &Profile, inputs: &Inputs, options: &DeckOptions) -> Layo
 /// order. Several roots are walked side by side, one thread each: most trees are many small
 /// roots, and a parallel walk of each in turn pays the walker pool's start and idle-wait
 /// per root. A single root gets every core.
-fn walk_all(roots: &[roots::Root], indices: &[usize]) -> Vec<(usize, walk::Walked)> {
+fn walk_all(
+    roots: &[roots::Root],
+    indices: &[usize],
+    stamp_dirs: bool,
+) -> Vec<(usize, walk::Walked)> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     if indices.len() < 2 || cores < 2 {
         return indices
             .iter()
-            .map(|&i| (i, walk::walk(&roots[i], 0)))
+            .map(|&i| (i, walk::walk(&roots[i], 0, stamp_dirs)))
             .collect();
     }
-    crate::par::map(indices, 1, |&i| (i, walk::walk(&roots[i], 1)))
+    crate::par::map(indices, 1, |&i| (i, walk::walk(&roots[i], 1, stamp_dirs)))
 }
 
 /// Read, name and resolve the files of `layout`.
 pub fn finish(profile: &Profile, layout: Layout, cache: &mut ParseCache) -> Discovery {
+    finish_for(profile, layout, cache, Keep::ForReload)
+}
+
+/// [`finish`]; with [`Keep::Nothing`] the cache is left alone, the fingerprints are empty
+/// and the walk's file list is dropped as soon as the files are read.
+pub fn finish_for(
+    profile: &Profile,
+    mut layout: Layout,
+    cache: &mut ParseCache,
+    keep: Keep,
+) -> Discovery {
     let mut files = Fingerprint::default();
     let mut probes = Fingerprint::default();
     let mut plugins = plugin::Plugins::default();
     plugins.mark(layout.plugin_dirs.iter().cloned());
-    let collected =
-        candidates::collect(profile, &layout.roots, &layout.walked, cache, &mut plugins);
+    let collected = candidates::collect(
+        profile,
+        &layout.roots,
+        &layout.walked,
+        cache,
+        &mut plugins,
+        keep,
+    );
+    if keep == Keep::Nothing {
+        layout.walked = Vec::new();
+    }
     for (root, path, stamp) in collected.files {
         match layout.roots.get(root) {
             Some(root) => files.push_under(&root.path, path, stamp),

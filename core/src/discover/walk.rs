@@ -48,7 +48,8 @@ pub fn matcher(pattern: &str) -> Result<GlobMatcher, String> {
 }
 
 /// Walk `root` with `threads` worker threads (0: one per core; 1: on the calling thread).
-pub fn walk(root: &Root, threads: usize) -> Walked {
+/// `stamp_dirs`: record every directory with its stamp (one `stat` each) for the cache.
+pub fn walk(root: &Root, threads: usize, stamp_dirs: bool) -> Walked {
     let glob = match matcher(&root.pattern) {
         Ok(m) => m,
         Err(message) => {
@@ -60,7 +61,7 @@ pub fn walk(root: &Root, threads: usize) -> Walked {
             }
         }
     };
-    let shared = Shared::new(root, glob);
+    let shared = Shared::new(root, glob, stamp_dirs);
     if threads == 1 {
         // The caller already runs walks side by side: ignore's sequential walker, on this
         // thread, instead of a one-worker pool on yet another thread.
@@ -77,7 +78,7 @@ pub fn walk(root: &Root, threads: usize) -> Walked {
     if shared.truncated.load(Ordering::Relaxed) {
         // Which directories fit under the limit depended on thread timing; redo this root in
         // name order so the cut is always the same.
-        let shared = Shared::new(root, shared.glob.clone());
+        let shared = Shared::new(root, shared.glob.clone(), stamp_dirs);
         let mut b = builder(root, &shared, 1);
         b.sort_by_file_name(|a, b| a.cmp(b));
         let mut visitor = Visitor::new(&shared);
@@ -170,11 +171,12 @@ struct Shared {
     dir_count: Arc<AtomicUsize>,
     truncated: Arc<AtomicBool>,
     plugin_dirs: Arc<Mutex<Vec<PathBuf>>>,
+    stamp_dirs: bool,
     out: Mutex<Walked>,
 }
 
 impl Shared {
-    fn new(root: &Root, glob: GlobMatcher) -> Shared {
+    fn new(root: &Root, glob: GlobMatcher, stamp_dirs: bool) -> Shared {
         Shared {
             root: root.path.clone(),
             glob,
@@ -182,6 +184,7 @@ impl Shared {
             dir_count: Arc::new(AtomicUsize::new(0)),
             truncated: Arc::new(AtomicBool::new(false)),
             plugin_dirs: Arc::new(Mutex::new(Vec::new())),
+            stamp_dirs,
             out: Mutex::new(Walked::default()),
         }
     }
@@ -240,8 +243,10 @@ impl<'a> Visitor<'a> {
             return;
         };
         if file_type.is_dir() {
-            let stamp = entry.metadata().ok().map(|m| Stamp::of(&m));
-            self.local.dirs.push((entry.into_path(), stamp));
+            if self.shared.stamp_dirs {
+                let stamp = entry.metadata().ok().map(|m| Stamp::of(&m));
+                self.local.dirs.push((entry.into_path(), stamp));
+            }
             return;
         }
         if self.shared.rules.skip_symlinked_files && entry.path_is_symlink() {
@@ -385,7 +390,11 @@ mod tests {
         ] {
             touch(&t.path().join(p));
         }
-        let w = walk(&root(t.path(), "**/SKILL.md", WalkRules::default()), 2);
+        let w = walk(
+            &root(t.path(), "**/SKILL.md", WalkRules::default()),
+            2,
+            true,
+        );
         assert_eq!(
             rels(&w),
             [
@@ -395,6 +404,15 @@ mod tests {
                 "b/SKILL.md"
             ]
         );
+        assert!(w.dirs.len() >= 5, "every directory read is stamped");
+        // A one-shot walk finds the same files without stamping a directory.
+        let once = walk(
+            &root(t.path(), "**/SKILL.md", WalkRules::default()),
+            2,
+            false,
+        );
+        assert_eq!(rels(&once), rels(&w));
+        assert!(once.dirs.is_empty());
         let w = walk(
             &root(
                 t.path(),
@@ -405,6 +423,7 @@ mod tests {
                 },
             ),
             2,
+            true,
         );
         assert_eq!(rels(&w), ["a/SKILL.md", "b/SKILL.md"]);
         assert!(w.dirs.iter().any(|(p, s)| p == t.path() && s.is_some()));
@@ -420,7 +439,7 @@ mod tests {
             max_depth: Some(2),
             ..WalkRules::default()
         };
-        let w = walk(&root(t.path(), "**/SKILL.md", rules), 2);
+        let w = walk(&root(t.path(), "**/SKILL.md", rules), 2, true);
         assert_eq!(rels(&w), ["a/SKILL.md", "a/b/SKILL.md"]);
     }
 
@@ -431,7 +450,11 @@ mod tests {
         touch(&t.path().join("a/SKILL.md"));
         std::os::unix::fs::symlink("..", t.path().join("a/up")).unwrap();
         std::os::unix::fs::symlink("nowhere", t.path().join("a/gone")).unwrap();
-        let w = walk(&root(t.path(), "**/SKILL.md", WalkRules::default()), 2);
+        let w = walk(
+            &root(t.path(), "**/SKILL.md", WalkRules::default()),
+            2,
+            true,
+        );
         assert_eq!(rels(&w), ["a/SKILL.md"]);
         let codes: Vec<_> = w.diagnostics.iter().map(|d| d.code.as_str()).collect();
         assert_eq!(
@@ -449,7 +472,11 @@ mod tests {
         touch(&t.path().join("a/SKILL.md"));
         std::os::unix::fs::symlink("cycle-b", t.path().join("cycle-a")).unwrap();
         std::os::unix::fs::symlink("cycle-a", t.path().join("cycle-b")).unwrap();
-        let w = walk(&root(t.path(), "**/SKILL.md", WalkRules::default()), 2);
+        let w = walk(
+            &root(t.path(), "**/SKILL.md", WalkRules::default()),
+            2,
+            true,
+        );
         assert_eq!(rels(&w), ["a/SKILL.md"]);
         let codes: Vec<_> = w.diagnostics.iter().map(|d| d.code.as_str()).collect();
         assert_eq!(
@@ -469,7 +496,7 @@ mod tests {
             hidden: false,
             ..WalkRules::default()
         };
-        let w = walk(&root(t.path(), "**/SKILL.md", rules), 2);
+        let w = walk(&root(t.path(), "**/SKILL.md", rules), 2, true);
         assert_eq!(w.plugin_dirs, [t.path().join("plug")]);
     }
 
@@ -483,13 +510,13 @@ mod tests {
             max_dirs: Some(10),
             ..WalkRules::default()
         };
-        let first = walk(&root(t.path(), "**/SKILL.md", rules.clone()), 2);
+        let first = walk(&root(t.path(), "**/SKILL.md", rules.clone()), 2, true);
         assert_eq!(first.files.len(), 10);
         assert_eq!(first.files[0].rel, Path::new("d00/SKILL.md"));
         assert_eq!(first.files[9].rel, Path::new("d09/SKILL.md"));
         assert!(first.diagnostics.iter().any(|d| d.code == "walk-truncated"));
         for _ in 0..5 {
-            let again = walk(&root(t.path(), "**/SKILL.md", rules.clone()), 2);
+            let again = walk(&root(t.path(), "**/SKILL.md", rules.clone()), 2, true);
             assert_eq!(again.files, first.files);
         }
     }
@@ -497,7 +524,7 @@ mod tests {
     #[test]
     fn bad_pattern_is_a_diagnostic() {
         let t = tempfile::tempdir().unwrap();
-        let w = walk(&root(t.path(), "a/{b", WalkRules::default()), 1);
+        let w = walk(&root(t.path(), "a/{b", WalkRules::default()), 1, true);
         assert_eq!(w.diagnostics[0].code, "invalid-pattern");
     }
 }
