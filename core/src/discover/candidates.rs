@@ -157,7 +157,20 @@ pub(crate) fn read_one<'a>(
     cache: &ParseCache,
     profile: &Profile,
 ) -> FileRead<'a> {
-    let meta = std::fs::metadata(&found.path).ok();
+    // A file the cache does not know is read anyway: open it first and `fstat` the handle,
+    // one path lookup instead of two. Known files are only stat'ed (most are cache hits).
+    let opened = if found.regular && cache.entry(&found.path).is_none() {
+        open_regular(&found.path)
+    } else {
+        None
+    };
+    let (meta, file) = match opened {
+        Some(file) => match file.metadata() {
+            Ok(meta) => (Some(meta), Some(file)),
+            Err(_) => (std::fs::metadata(&found.path).ok(), None),
+        },
+        None => (std::fs::metadata(&found.path).ok(), None),
+    };
     let mut read = FileRead {
         root,
         found,
@@ -185,13 +198,33 @@ pub(crate) fn read_one<'a>(
         return read;
     }
     let bom = profile.reject_bom && starts_with_bom(&found.path);
-    let parsed = parse::read_frontmatter_with(&found.path, &meta);
+    let parsed = parse::read_frontmatter_from(&found.path, file, &meta);
     // Lenient validation: what a host would refuse is an error, the rest are warnings.
     let checked = validate::check(&parsed, &location, false);
     read.entry = Some(Arc::new(CachedParse::new(
         stamp, parsed, bom, location, checked,
     )));
     read
+}
+
+/// Open a file the walk listed as regular, without blocking should it have been replaced by
+/// a FIFO since; `None` when it cannot be opened (the `stat` path then reports why).
+fn open_regular(path: &Path) -> Option<std::fs::File> {
+    #[cfg(unix)]
+    {
+        use rustix::fs::{Mode, OFlags};
+        rustix::fs::open(
+            path,
+            OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+        .ok()
+        .map(std::fs::File::from)
+    }
+    #[cfg(not(unix))]
+    {
+        std::fs::File::open(path).ok()
+    }
 }
 
 fn starts_with_bom(path: &Path) -> bool {

@@ -23,6 +23,9 @@ pub struct Found {
     pub rel: PathBuf,
     /// Path as walked (root joined with `rel`, symlinks not resolved).
     pub path: PathBuf,
+    /// The directory listing said it is a regular file (so it can be opened without a
+    /// `stat` first: opening a FIFO or a device could block).
+    pub regular: bool,
 }
 
 /// Everything one root's walk produced.
@@ -260,6 +263,7 @@ impl<'a> Visitor<'a> {
             let rel = rel.to_path_buf();
             self.local.files.push(Found {
                 rel,
+                regular: file_type.is_file(),
                 path: entry.into_path(),
             });
         }

@@ -25,7 +25,7 @@ pub use fields::{fold as fold_key, is_known as is_known_key, parse_bool};
 pub use frontmatter::{split, Fences, Split};
 pub use read::{
     fallback_description, fallback_name, read_body, read_fallback_description, read_frontmatter,
-    read_frontmatter_with,
+    read_frontmatter_from, read_frontmatter_with,
 };
 pub use read::{MAX_FILE_BYTES, MAX_FRONTMATTER_BYTES};
 

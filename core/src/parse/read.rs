@@ -107,7 +107,17 @@ pub fn read_frontmatter(path: &Path) -> Parsed {
 /// following symlinks): discovery stats every file for its cache stamp anyway, and a second
 /// path lookup per file is measurable on a 10k-skill tree.
 pub fn read_frontmatter_with(path: &Path, meta: &std::fs::Metadata) -> Parsed {
-    let mut parsed = read_prefix(path, meta);
+    read_frontmatter_from(path, None, meta)
+}
+
+/// [`read_frontmatter_with`] reading from `file` (already open, `meta` its `fstat`) when
+/// given: a cold discovery opens each file first and saves the path lookup of a `stat`.
+pub fn read_frontmatter_from(
+    path: &Path,
+    file: Option<std::fs::File>,
+    meta: &std::fs::Metadata,
+) -> Parsed {
+    let mut parsed = read_prefix(path, file, meta);
     for d in parsed
         .diagnostics
         .iter_mut()
@@ -120,7 +130,7 @@ pub fn read_frontmatter_with(path: &Path, meta: &std::fs::Metadata) -> Parsed {
     parsed
 }
 
-fn read_prefix(path: &Path, meta: &std::fs::Metadata) -> Parsed {
+fn read_prefix(path: &Path, file: Option<std::fs::File>, meta: &std::fs::Metadata) -> Parsed {
     if !meta.is_file() {
         return failed(
             Diagnostic::error(
@@ -144,7 +154,7 @@ fn read_prefix(path: &Path, meta: &std::fs::Metadata) -> Parsed {
             .with_hint("a SKILL.md should be short; move large content into references/"),
         );
     }
-    let file = match std::fs::File::open(path) {
+    let file = match file.map_or_else(|| std::fs::File::open(path), Ok) {
         Ok(f) => f,
         Err(err) => return failed(io_diagnostic(path, &err)),
     };
