@@ -114,6 +114,14 @@ export declare class Deck {
   load(): Promise<Catalog>
   /** `load()` on the calling thread. */
   loadSync(): Catalog
+  /**
+   * `load()` for a process that loads once and exits: nothing a later load could reuse
+   * is kept (no directory stamps, fingerprints or parse cache), which saves memory and
+   * time on large trees; a later `load()` or `reload()` discovers from scratch.
+   */
+  loadOnce(): Promise<Catalog>
+  /** `loadOnce()` on the calling thread. */
+  loadOnceSync(): Catalog
   /** Load again and report what changed since the previous snapshot. */
   reload(): Promise<Diff>
   /** `reload()` on the calling thread. */

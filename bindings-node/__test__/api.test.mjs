@@ -143,6 +143,17 @@ describe('async API', () => {
     assert.equal(JSON.parse(results[0]).skills.length, 20)
   })
 
+  test('loadOnce() equals load() and keeps nothing for the next load', async () => {
+    const tree = skillTree(2)
+    const once = await new Deck(isolated(tree)).loadOnce()
+    assert.deepEqual(canonical(once), canonical(await new Deck(isolated(tree)).load()))
+    const deck = new Deck(isolated(tree))
+    assert.deepEqual(canonical(deck.loadOnceSync()), canonical(once))
+    write(tree, 'extra/fresh/SKILL.md', skillMd('fresh', 'Added after the one-shot load.'))
+    const later = await deck.load()
+    assert.ok(later.skills.some((s) => s.id === 'fresh'))
+  })
+
   test('reload() reports an added skill', async () => {
     const tree = skillTree(1)
     const deck = new Deck(isolated(tree))

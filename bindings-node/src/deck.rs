@@ -59,6 +59,21 @@ impl Deck {
         check(&env, self.inner.load()).map(catalog)
     }
 
+    /// `load()` for a process that loads once and exits: nothing a later load could reuse
+    /// is kept (no directory stamps, fingerprints or parse cache), which saves memory and
+    /// time on large trees; a later `load()` or `reload()` discovers from scratch.
+    #[napi(ts_return_type = "Promise<Catalog>")]
+    pub fn load_once(&self) -> AsyncTask<CoreTask<Arc<skilldeck::Catalog>, Catalog>> {
+        let deck = self.inner.clone();
+        CoreTask::spawn(move || deck.load_once(), catalog)
+    }
+
+    /// `loadOnce()` on the calling thread.
+    #[napi]
+    pub fn load_once_sync(&self, env: Env) -> Result<Catalog> {
+        check(&env, self.inner.load_once()).map(catalog)
+    }
+
     /// Load again and report what changed since the previous snapshot.
     #[napi(ts_return_type = "Promise<Diff>")]
     pub fn reload(&self) -> AsyncTask<CoreTask<skilldeck::Diff, Diff>> {

@@ -96,6 +96,15 @@ impl PyDeck {
         Ok(PyCatalog { inner: catalog })
     }
 
+    /// `load()` for a script that loads once and exits: nothing a later load could reuse
+    /// is kept (no directory stamps, fingerprints or parse cache), which saves memory and
+    /// time on large trees; a later `load()` or `reload()` discovers from scratch.
+    fn load_once(&self, py: Python<'_>) -> PyResult<PyCatalog> {
+        let deck = self.inner.clone();
+        let catalog = py.detach(move || deck.load_once()).py()?;
+        Ok(PyCatalog { inner: catalog })
+    }
+
     /// Load again and report what changed since the previous snapshot.
     fn reload(&self, py: Python<'_>) -> PyResult<PyDiff> {
         let deck = self.inner.clone();

@@ -247,6 +247,22 @@ def test_reload_reports_changes(make_deck, tree: Path):
     assert diff == diff and diff.to_dict() == {"added": ["xlsx"], "removed": [], "changed": []}
 
 
+def test_load_once_equals_load_and_keeps_nothing(make_deck, tree: Path):
+    import os
+
+    once = make_deck().load_once()
+    assert once.to_dict() == make_deck().load().to_dict()
+    deck = make_deck()
+    deck.load_once()
+    skill = tree / "project" / ".agents" / "skills" / "xlsx" / "SKILL.md"
+    skill.parent.mkdir()
+    skill.write_text("---\nname: xlsx\ndescription: Spreadsheets.\n---\n", encoding="utf-8")
+    stat = skill.stat()
+    os.utime(skill, (stat.st_atime + 2, stat.st_mtime + 2))
+    # Nothing was kept to compare with: the next load discovers again and sees the skill.
+    assert "xlsx" in deck.load()
+
+
 def test_deck_options_and_roots(make_deck, tree: Path):
     extra = tree / "extra"
     (extra / "lint").mkdir(parents=True)

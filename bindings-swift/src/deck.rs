@@ -105,6 +105,13 @@ impl Deck {
         Ok(Arc::new(Catalog::new(self.inner.load()?)))
     }
 
+    /// `load()` for a process that loads once and exits: nothing a later load could reuse
+    /// is kept (no directory stamps, fingerprints or parse cache); a later `load()` or
+    /// `reload()` discovers from scratch.
+    pub fn load_once(&self) -> Result<Arc<Catalog>, SkillError> {
+        Ok(Arc::new(Catalog::new(self.inner.load_once()?)))
+    }
+
     /// Load again and report what changed since the previous load.
     pub fn reload(&self) -> Result<Diff, SkillError> {
         Ok(self.inner.reload()?.into())

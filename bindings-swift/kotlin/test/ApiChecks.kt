@@ -95,6 +95,20 @@ val apiChecks: List<Pair<String, () -> Unit>> = listOf(
             }
         }
     },
+    "api/load-once-keeps-nothing" to {
+        withProject { tree ->
+            isolatedDeck(tree).use { deck ->
+                val ids = deck.loadOnce().use { it.ids() }
+                check(ids == listOf("demo")) { "loadOnce ids $ids" }
+                val other = tree.resolve("project/.agents/skills/other")
+                Files.createDirectories(other)
+                Files.writeString(other.resolve("SKILL.md"), "---\nname: other\ndescription: Another one.\n---\nBody\n")
+                // Nothing was kept to compare with: the next load discovers again.
+                val later = deck.load().use { it.ids() }
+                check(later.contains("other")) { "load after loadOnce: $later" }
+            }
+        }
+    },
     "api/invalid-options" to {
         val e = expectThrows<SkillException.InvalidOptionsException> { PermissionRules("{not json") }
         check(e.code == "INVALID_OPTIONS") { "code ${e.code}" }

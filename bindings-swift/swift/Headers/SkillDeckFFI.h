@@ -354,6 +354,11 @@ RustBuffer uniffi_skilldeck_uniffi_fn_method_deck_get(uint64_t ptr, RustBuffer i
 uint64_t uniffi_skilldeck_uniffi_fn_method_deck_load(uint64_t ptr, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_DECK_LOAD_ONCE
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_DECK_LOAD_ONCE
+uint64_t uniffi_skilldeck_uniffi_fn_method_deck_load_once(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_DECK_RELOAD
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_DECK_RELOAD
 RustBuffer uniffi_skilldeck_uniffi_fn_method_deck_reload(uint64_t ptr, RustCallStatus *_Nonnull out_status
@@ -889,6 +894,12 @@ uint16_t uniffi_skilldeck_uniffi_checksum_method_deck_get(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_DECK_LOAD
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_DECK_LOAD
 uint16_t uniffi_skilldeck_uniffi_checksum_method_deck_load(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_DECK_LOAD_ONCE
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_DECK_LOAD_ONCE
+uint16_t uniffi_skilldeck_uniffi_checksum_method_deck_load_once(void
     
 );
 #endif

@@ -912,6 +912,13 @@ public protocol DeckProtocol: AnyObject, Sendable {
     func load() throws  -> Catalog
     
     /**
+     * `load()` for a process that loads once and exits: nothing a later load could reuse
+     * is kept (no directory stamps, fingerprints or parse cache); a later `load()` or
+     * `reload()` discovers from scratch.
+     */
+    func loadOnce() throws  -> Catalog
+    
+    /**
      * Load again and report what changed since the previous load.
      */
     func reload() throws  -> Diff
@@ -1056,6 +1063,20 @@ open func load()throws  -> Catalog  {
     return try  FfiConverterTypeCatalog_lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
         uniffiCallStatus in
     uniffi_skilldeck_uniffi_fn_method_deck_load(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * `load()` for a process that loads once and exits: nothing a later load could reuse
+     * is kept (no directory stamps, fingerprints or parse cache); a later `load()` or
+     * `reload()` discovers from scratch.
+     */
+open func loadOnce()throws  -> Catalog  {
+    return try  FfiConverterTypeCatalog_lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_method_deck_load_once(
             self.uniffiCloneHandle(),uniffiCallStatus
     )
 })
@@ -4847,6 +4868,9 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_skilldeck_uniffi_checksum_method_deck_load() != 43302) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_method_deck_load_once() != 42984) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_skilldeck_uniffi_checksum_method_deck_reload() != 59940) {

@@ -741,6 +741,8 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_skilldeck_uniffi_checksum_method_deck_load(
     ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_method_deck_load_once(
+    ): Int
     external fun uniffi_skilldeck_uniffi_checksum_method_deck_reload(
     ): Int
     external fun uniffi_skilldeck_uniffi_checksum_method_deck_render(
@@ -819,6 +821,8 @@ internal object UniffiLib {
     external fun uniffi_skilldeck_uniffi_fn_method_deck_get(`ptr`: Long,`id`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_skilldeck_uniffi_fn_method_deck_load(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_skilldeck_uniffi_fn_method_deck_load_once(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
     external fun uniffi_skilldeck_uniffi_fn_method_deck_reload(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -1061,6 +1065,9 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_skilldeck_uniffi_checksum_method_deck_load() and 0xFFFF) != 43302) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_method_deck_load_once() and 0xFFFF) != 42984) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_skilldeck_uniffi_checksum_method_deck_reload() and 0xFFFF) != 59940) {
@@ -2027,6 +2034,13 @@ public interface DeckInterface {
     fun `load`(): Catalog
     
     /**
+     * `load()` for a process that loads once and exits: nothing a later load could reuse
+     * is kept (no directory stamps, fingerprints or parse cache); a later `load()` or
+     * `reload()` discovers from scratch.
+     */
+    fun `loadOnce`(): Catalog
+    
+    /**
      * Load again and report what changed since the previous load.
      */
     fun `reload`(): Diff
@@ -2233,6 +2247,25 @@ open class Deck: Disposable, AutoCloseable, DeckInterface
     callWithHandle {
     uniffiRustCallWithError(SkillException) { _status ->
     UniffiLib.uniffi_skilldeck_uniffi_fn_method_deck_load(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * `load()` for a process that loads once and exits: nothing a later load could reuse
+     * is kept (no directory stamps, fingerprints or parse cache); a later `load()` or
+     * `reload()` discovers from scratch.
+     */
+    @Throws(SkillException::class)override fun `loadOnce`(): Catalog {
+            return FfiConverterTypeCatalog.lift(
+    callWithHandle {
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_method_deck_load_once(
         it,
         _status)
 }
