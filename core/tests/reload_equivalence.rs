@@ -279,3 +279,117 @@ fn a_one_shot_load_equals_a_load_and_later_loads_start_over() {
     assert_eq!(*later, *fresh(&tree, profile));
     reload_matches(&deck, &tree, profile, "reload after a one-shot load");
 }
+
+/// One edit of a small tree, picked at random below.
+#[derive(Clone, Debug)]
+enum Edit {
+    /// Rewrite skill `slot` with a new description (the same name).
+    Describe(usize, u8),
+    /// Give skill `slot` another name (a clash with another slot is possible).
+    Rename(usize, usize),
+    /// Turn the frontmatter of `slot` into invalid YAML.
+    Break(usize),
+    /// Add `disable-model-invocation` and an unmet requirement to `slot`.
+    Restrict(usize),
+    /// Delete the skill directory of `slot`.
+    Remove(usize),
+    /// Switch skill name `slot` off (or on again) in Claude Code's settings.
+    Override(usize, bool),
+    /// Rename the plugin.
+    Plugin(u8),
+}
+
+/// Skill directories the edits play with: project, user, a plugin, and a nested one.
+const SLOTS: [&str; 6] = [
+    "project/.agents/skills/a",
+    "project/.agents/skills/b",
+    "project/.claude/skills/c",
+    "home/.agents/skills/a",
+    "project/.agents/skills/plug/skills/d",
+    "project/.agents/skills/b/inner",
+];
+const NAMES: [&str; 4] = ["a", "b", "c", "d"];
+
+fn edit() -> impl proptest::strategy::Strategy<Value = Edit> {
+    use proptest::prelude::*;
+    let slot = 0..SLOTS.len();
+    prop_oneof![
+        4 => (slot.clone(), any::<u8>()).prop_map(|(s, d)| Edit::Describe(s, d)),
+        2 => (slot.clone(), 0..NAMES.len()).prop_map(|(s, n)| Edit::Rename(s, n)),
+        1 => slot.clone().prop_map(Edit::Break),
+        1 => slot.clone().prop_map(Edit::Restrict),
+        1 => slot.clone().prop_map(Edit::Remove),
+        2 => (0..NAMES.len(), any::<bool>()).prop_map(|(n, on)| Edit::Override(n, on)),
+        1 => any::<u8>().prop_map(Edit::Plugin),
+    ]
+}
+
+fn apply(tree: &mut Tree, edit: &Edit) {
+    match edit {
+        Edit::Describe(slot, d) => {
+            let name = NAMES[*slot % NAMES.len()];
+            tree.skill(SLOTS[*slot], name, &format!("Revision {d}."), "");
+        }
+        Edit::Rename(slot, n) => tree.skill(SLOTS[*slot], NAMES[*n], "Renamed.", ""),
+        Edit::Break(slot) => {
+            tree.write(
+                &format!("{}/SKILL.md", SLOTS[*slot]),
+                "---\nname: [x\n---\n",
+            );
+        }
+        Edit::Restrict(slot) => tree.skill(
+            SLOTS[*slot],
+            NAMES[*slot % NAMES.len()],
+            "Restricted.",
+            "disable-model-invocation: true\nrequires:\n  bins: [surely-not-installed-here]\n",
+        ),
+        Edit::Remove(slot) => {
+            let _ = std::fs::remove_dir_all(tree.path(SLOTS[*slot]));
+        }
+        Edit::Override(n, on) => {
+            let state = if *on { "on" } else { "off" };
+            tree.write(
+                "project/.claude/settings.json",
+                &format!("{{\"skillOverrides\": {{\"{}\": \"{state}\"}}}}", NAMES[*n]),
+            );
+        }
+        Edit::Plugin(v) => tree.write(
+            "project/.agents/skills/plug/.claude-plugin/plugin.json",
+            &format!("{{\"name\": \"pl{}\"}}", v % 3),
+        ),
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// Whatever sequence of edits, a long-lived deck's `load()` or `reload()` equals a fresh
+    /// deck's load of the same tree.
+    #[test]
+    fn random_edits_keep_a_long_lived_deck_exact(
+        profile in proptest::sample::select(vec!["universal", "claude-code", "codex"]),
+        edits in proptest::collection::vec((edit(), proptest::prelude::any::<bool>()), 1..8),
+    ) {
+        let mut tree = Tree::new();
+        for (slot, dir) in SLOTS.iter().enumerate() {
+            tree.skill(dir, NAMES[slot % NAMES.len()], "Initial.", "");
+        }
+        tree.write("project/.agents/skills/plug/.claude-plugin/plugin.json", "{\"name\": \"pl\"}");
+        let deck = Deck::new(tree.options(profile)).expect("deck");
+        deck.load().expect("load");
+        for (step, (edit, use_reload)) in edits.iter().enumerate() {
+            apply(&mut tree, edit);
+            let got = if *use_reload {
+                deck.reload().expect("reload");
+                deck.catalog().expect("catalog")
+            } else {
+                deck.load().expect("load")
+            };
+            let expected = fresh(&tree, profile);
+            proptest::prop_assert_eq!(
+                &*got, &*expected,
+                "{} after step {} ({:?}) of {:?}", profile, step, edit, edits
+            );
+        }
+    }
+}
