@@ -4,20 +4,23 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// `items.iter().map(f)` on every core, in order. Runs on the calling thread when there is
-/// one core or no more than one batch of work. A worker that panicked (a bug, never user
-/// input) loses its batches, not the whole result.
+/// `items.iter().map(f)` on every core; the results come back in item order, batch by
+/// batch (each batch's memory is freed as it is consumed, so a large result never exists
+/// twice). Runs on the calling thread when there is one core or no more than one batch of
+/// work. A worker that panicked (a bug, never user input) loses its batches, not the whole
+/// result.
 pub(crate) fn map<T: Sync, R: Send>(
     items: &[T],
     batch: usize,
     f: impl Fn(&T) -> R + Sync,
-) -> Vec<R> {
+) -> std::iter::Flatten<std::vec::IntoIter<Vec<R>>> {
     let batch = batch.max(1);
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, 16);
     if threads == 1 || items.len() <= batch {
-        return items.iter().map(&f).collect();
+        let all: Vec<R> = items.iter().map(&f).collect();
+        return vec![all].into_iter().flatten();
     }
     let next = AtomicUsize::new(0);
     let (f, next) = (&f, &next);
@@ -45,11 +48,8 @@ pub(crate) fn map<T: Sync, R: Send>(
             .collect()
     });
     done.sort_unstable_by_key(|(start, _)| *start);
-    let mut out = Vec::with_capacity(items.len());
-    for (_, results) in done {
-        out.extend(results);
-    }
-    out
+    let batches: Vec<Vec<R>> = done.into_iter().map(|(_, results)| results).collect();
+    batches.into_iter().flatten()
 }
 
 #[cfg(test)]
@@ -59,7 +59,7 @@ mod tests {
         let items: Vec<u32> = (0..1000).collect();
         for batch in [1, 7, 32, 5000] {
             assert_eq!(
-                super::map(&items, batch, |x| x * 2),
+                super::map(&items, batch, |x| x * 2).collect::<Vec<_>>(),
                 items.iter().map(|x| x * 2).collect::<Vec<_>>()
             );
         }

@@ -157,8 +157,20 @@ fn run_operation(tree: &Path, case: &Value) -> Result<Value, String> {
             to_json(Ok(skilldeck::validate(&path, &options)))
         }
         "discover" => {
-            let deck = Deck::new(deck_options(tree, &input["deck"])?);
-            to_json(deck.and_then(|d| d.load()).map(|c| (*c).clone()))
+            let options = deck_options(tree, &input["deck"])?;
+            // The one-shot load (what the CLI runs) must give exactly the same catalog.
+            let once = Deck::new(options.clone()).and_then(|d| d.load_once());
+            let loaded = Deck::new(options).and_then(|d| d.load());
+            if let (Ok(once), Ok(loaded)) = (&once, &loaded) {
+                if once != loaded {
+                    return Err(format!(
+                        "load_once() differs from load():\n{}\nvs\n{}",
+                        once.to_json(),
+                        loaded.to_json()
+                    ));
+                }
+            }
+            to_json(loaded.map(|c| (*c).clone()))
         }
         "reload" => {
             let deck = Deck::new(deck_options(tree, &input["deck"])?).map_err(|e| e.to_string())?;

@@ -14,7 +14,7 @@ use crate::validate;
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// A skill that could be loaded, before name clashes are settled.
 #[derive(Clone, Debug)]
@@ -63,7 +63,7 @@ pub fn collect(
     roots: &[Root],
     walked: &[(usize, Vec<Found>)],
     cache: &mut ParseCache,
-    plugins: &mut Plugins,
+    plugins_out: &mut Plugins,
     keep: super::Keep,
 ) -> Collected {
     let keep = keep == super::Keep::ForReload;
@@ -71,37 +71,62 @@ pub fn collect(
         .iter()
         .flat_map(|(root, files)| files.iter().map(move |f| (*root, f)))
         .collect();
+    // A one-shot discovery names each file right after reading it, on the worker: the
+    // parse's keys, notes and diagnostics are dropped there instead of piling up for the
+    // whole tree (a good part of the peak memory of `skilldeck list`). Plugin lookups share
+    // one cache behind a lock; their diagnostics are sorted, as lookup order now varies.
+    let shared_plugins = (!keep).then(|| Mutex::new(std::mem::take(plugins_out)));
     let reads = {
         let cache: &ParseCache = cache;
+        let shared_plugins = shared_plugins.as_ref();
         // Batches of 32: small enough to balance, large enough to keep hand-out cheap.
         crate::par::map(&items, 32, |(root, found)| {
-            read_one(*root, found, cache, profile)
+            let mut read = read_one(*root, found, cache, profile);
+            let named = match (shared_plugins, &read.entry) {
+                (Some(plugins), Some(entry)) => {
+                    Some(candidate(profile, &roots[*root], found, entry, plugins))
+                }
+                _ => None,
+            };
+            if named.is_some() {
+                read.entry = None;
+            }
+            (read, named)
         })
     };
+    if let Some(shared) = shared_plugins {
+        *plugins_out = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+        plugins_out.sort_diagnostics();
+    }
+    let plugins = Mutex::new(std::mem::take(plugins_out));
 
     let mut out = Collected::default();
     if keep {
-        out.files.reserve(reads.len());
+        out.files.reserve(items.len());
     }
     // Sized once: a candidate carries its manifest inline, and doubling a vector of 10k of
     // them copies megabytes and briefly holds both buffers.
-    out.candidates.reserve(reads.len());
-    let mut seen: HashMap<(u64, u64), Option<usize>> = HashMap::with_capacity(reads.len());
+    out.candidates.reserve(items.len());
+    let mut seen: HashMap<(u64, u64), Option<usize>> = HashMap::with_capacity(items.len());
     // Rebuilt from this walk rather than pruned: every file read has its entry (hit or
     // fresh), so the cache holds exactly the tree's files and never grows across reloads.
-    let mut next = ParseCache::with_capacity(if keep { reads.len() } else { 0 });
-    for read in reads {
+    let mut next = ParseCache::with_capacity(if keep { items.len() } else { 0 });
+    for (read, named) in reads {
         if keep {
             out.files
                 .push((read.root, read.found.path.clone(), read.stamp));
         }
-        let Some(entry) = read.entry else {
-            continue;
+        let named = match (named, read.entry) {
+            (Some(named), _) => named,
+            (None, Some(entry)) => {
+                let named = candidate(profile, &roots[read.root], read.found, &entry, &plugins);
+                if keep {
+                    next.insert(read.found.path.clone(), entry);
+                }
+                named
+            }
+            (None, None) => continue,
         };
-        if keep {
-            next.insert(read.found.path.clone(), entry.clone());
-        }
-        let root = &roots[read.root];
         // The same file reached twice (a symlinked directory, an overlapping root): the
         // first path wins and the second is reported, never loaded twice.
         let identity = read
@@ -109,7 +134,7 @@ pub fn collect(
             .map(|s| (s.device, s.inode))
             .filter(|(_, ino)| *ino != 0);
         let first = identity.and_then(|id| seen.get(&id).copied());
-        let candidate = match candidate(profile, root, read.found, &entry, plugins) {
+        let candidate = match named {
             Ok(Some(c)) => c,
             Ok(None) => continue,
             Err(diagnostics) => {
@@ -145,6 +170,7 @@ pub fn collect(
     if keep {
         *cache = next;
     }
+    *plugins_out = plugins.into_inner().unwrap_or_else(|e| e.into_inner());
     out
 }
 
@@ -241,7 +267,7 @@ pub(crate) fn candidate(
     root: &Root,
     found: &Found,
     entry: &CachedParse,
-    plugins: &mut Plugins,
+    plugins: &Mutex<Plugins>,
 ) -> Result<Option<Candidate>, Vec<Diagnostic>> {
     let location = entry.location.clone();
     let base_dir = location
@@ -426,7 +452,7 @@ pub(crate) fn candidate(
         .with_path(&location)
         .with_hint("put the SKILL.md in a directory named after the skill")]);
     }
-    let plugin = plugins.find(
+    let plugin = plugins.lock().unwrap_or_else(|e| e.into_inner()).find(
         &base_dir,
         &root.path,
         root.path.parent().unwrap_or(&root.path),

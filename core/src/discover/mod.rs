@@ -188,7 +188,7 @@ fn walk_all(
             .map(|&i| (i, walk::walk(&roots[i], 0, stamp_dirs)))
             .collect();
     }
-    crate::par::map(indices, 1, |&i| (i, walk::walk(&roots[i], 1, stamp_dirs)))
+    crate::par::map(indices, 1, |&i| (i, walk::walk(&roots[i], 1, stamp_dirs))).collect()
 }
 
 /// Read, name and resolve the files of `layout`.

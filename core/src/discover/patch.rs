@@ -42,6 +42,7 @@ pub fn patch(
     }
     let mut plugins = Plugins::default();
     plugins.mark(layout.plugin_dirs.iter().cloned());
+    let plugins = std::sync::Mutex::new(plugins);
     let mut replacements: Vec<(usize, Arc<Skill>)> = Vec::with_capacity(changed.len());
     let mut fresh = Vec::with_capacity(changed.len());
     for &index in changed {
@@ -56,18 +57,10 @@ pub fn patch(
             return None;
         }
         let old = loaded(candidates::candidate(
-            profile,
-            root,
-            found,
-            &old_entry,
-            &mut plugins,
+            profile, root, found, &old_entry, &plugins,
         ))?;
         let new = loaded(candidates::candidate(
-            profile,
-            root,
-            found,
-            &new_entry,
-            &mut plugins,
+            profile, root, found, &new_entry, &plugins,
         ))?;
         if !same_place(&old, &new) || old.nested_prefix.is_some() {
             return None;

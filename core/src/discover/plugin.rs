@@ -35,6 +35,12 @@ impl Plugins {
             .extend(dirs.into_iter().map(PathBuf::into_os_string));
     }
 
+    /// Put the diagnostics in path order (lookups may run in any order).
+    pub fn sort_diagnostics(&mut self) {
+        self.diagnostics
+            .sort_by(|a, b| (&a.path, &a.code, &a.message).cmp(&(&b.path, &b.code, &b.message)));
+    }
+
     /// The plugin owning `dir` (below the walked `root`), searching `dir` and its parents up
     /// to and including `limit`.
     pub fn find(&mut self, dir: &Path, root: &Path, limit: &Path) -> Option<String> {
