@@ -50,29 +50,29 @@ def corpus_env(corpus):
     return env
 
 
-def run_process(cmd, env, cwd, runs, parse_json=True, timeout=3600):
-    """Median wall time (ms) over `runs` runs after one warm-up; peak RSS (KiB); last output."""
+def run_once(cmd, env, cwd, timeout=3600):
+    """One timed run: wall time (ms), peak RSS (KiB, or None) and stdout."""
     time_bin = shutil.which("time", path="/usr/bin") or "/usr/bin/time"
     have_time = Path(time_bin).exists()
-    walls, rss, out = [], [], None
-    for i in range(runs + 1):
-        with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss_file:
-            full = ([time_bin, "-f", "%M", "-o", rss_file.name] if have_time else []) + cmd
-            t = time.perf_counter()
-            proc = subprocess.run(full, env=env, cwd=cwd, capture_output=True, text=True,
-                                  timeout=timeout)
-            wall = (time.perf_counter() - t) * 1000
-            if proc.returncode != 0:
-                detail = (proc.stdout.strip().splitlines() or proc.stderr.strip().splitlines() or ["?"])
-                raise Skip(f"exit {proc.returncode}: {detail[-1][:200]}")
-            if have_time:
-                try:
-                    rss.append(int(rss_file.read().strip().splitlines()[-1]))
-                except (ValueError, IndexError):
-                    pass
-        if i > 0:
-            walls.append(wall)
-        out = proc.stdout
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss_file:
+        full = ([time_bin, "-f", "%M", "-o", rss_file.name] if have_time else []) + cmd
+        t = time.perf_counter()
+        proc = subprocess.run(full, env=env, cwd=cwd, capture_output=True, text=True,
+                              timeout=timeout)
+        wall = (time.perf_counter() - t) * 1000
+        if proc.returncode != 0:
+            detail = (proc.stdout.strip().splitlines() or proc.stderr.strip().splitlines() or ["?"])
+            raise Skip(f"exit {proc.returncode}: {detail[-1][:200]}")
+        rss = None
+        if have_time:
+            try:
+                rss = int(rss_file.read().strip().splitlines()[-1])
+            except (ValueError, IndexError):
+                pass
+    return wall, rss, proc.stdout
+
+
+def summarise(walls, rss, out, parse_json):
     parsed = None
     if parse_json:
         try:
@@ -87,6 +87,45 @@ def run_process(cmd, env, cwd, runs, parse_json=True, timeout=3600):
         "stdout_bytes": len(out.encode()),
         "raw": None if parse_json else out,
     }
+
+
+def run_process(cmd, env, cwd, runs, parse_json=True, timeout=3600):
+    """Median wall time (ms) over `runs` runs after one warm-up; peak RSS (KiB); last output."""
+    return run_interleaved({"only": (cmd, parse_json)}, env, cwd, runs, timeout)["only"]
+
+
+def run_interleaved(cmds, env, cwd, runs, timeout=3600):
+    """`run_process` for several commands at once, taking turns run by run (one warm-up
+    round first): a ratio between them is then not skewed by the machine's load drifting
+    between two back-to-back blocks of runs. A command that fails is left out (its error
+    is returned under its key as a `Skip`)."""
+    walls = {k: [] for k in cmds}
+    rss = {k: [] for k in cmds}
+    out = {k: "" for k in cmds}
+    failed = {}
+    for i in range(runs + 1):
+        for key, (cmd, _) in cmds.items():
+            if key in failed:
+                continue
+            try:
+                wall, peak, stdout = run_once(cmd, env, cwd, timeout)
+            except (Skip, subprocess.TimeoutExpired) as e:
+                failed[key] = e
+                continue
+            if peak is not None:
+                rss[key].append(peak)
+            if i > 0:
+                walls[key].append(wall)
+            out[key] = stdout
+    results = {}
+    for key, (_, parse_json) in cmds.items():
+        if key in failed:
+            results[key] = failed[key]
+        else:
+            results[key] = summarise(walls[key], rss[key], out[key], parse_json)
+    if len(cmds) == 1 and "only" in failed:
+        raise failed["only"]
+    return results
 
 
 def strip_raw(r):
@@ -154,17 +193,23 @@ def measure(n, args):
             log("    skipped: timed out")
 
     floor = str(bins / "floor")
-    attempt("floor-1t", lambda: run_process([floor, "--threads", "1", "--corpus", corpus["base"]],
-                                            env, project, runs))
-    attempt("floor-2t", lambda: run_process([floor, "--threads", "2", "--corpus", corpus["base"]],
-                                            env, project, runs))
-
     cli = str(bins / "skilldeck")
     deck_flags = ["--profile", "universal", "--project", project, "--home", corpus["home"],
                   "--root", corpus["custom"]]
+    # The floor and the CLI take turns run by run, so their ratios compare like with like.
+    turns = {
+        "floor-1t": ([floor, "--threads", "1", "--corpus", corpus["base"]], True),
+        "floor-2t": ([floor, "--threads", "2", "--corpus", corpus["base"]], True),
+    }
+    if Path(cli).exists():
+        turns["cli-list"] = ([cli, "list", "--json", *deck_flags], False)
+        turns["cli-render"] = ([cli, "render", *deck_flags], False)
+    else:
+        skipped["cli-list"] = skipped["cli-render"] = f"{cli} not built"
+    log(f"  {', '.join(turns)} (interleaved) ...")
+    interleaved = run_interleaved(turns, env, project, runs)
 
-    def cli_list():
-        r = run_process([cli, "list", "--json", *deck_flags], env, project, runs, parse_json=False)
+    def cli_list(r):
         try:
             out = json.loads(r.pop("raw"))
         except json.JSONDecodeError:
@@ -174,12 +219,13 @@ def measure(n, args):
         r["diagnostics"] = len(out.get("diagnostics", []))
         return r
 
-    if not Path(cli).exists():
-        skipped["cli-list"] = skipped["cli-render"] = f"{cli} not built"
-    else:
-        attempt("cli-list", cli_list)
-        attempt("cli-render", lambda: strip_raw(run_process([cli, "render", *deck_flags], env,
-                                                            project, runs, parse_json=False)))
+    finish = {"cli-list": cli_list, "cli-render": strip_raw}
+    for key, r in interleaved.items():
+        if isinstance(r, Exception):
+            skipped[key] = "timed out" if isinstance(r, subprocess.TimeoutExpired) else str(r)
+            log(f"    {key}: skipped: {skipped[key]}")
+            continue
+        attempt(key, lambda r=r, key=key: finish.get(key, lambda x: x)(r))
 
     def api():
         data = in_process([str(bins / "api-bench"), "--corpus", corpus["base"], "--runs",
@@ -422,7 +468,7 @@ def render_results(results):
         "",
         "Generated by `./scripts/bench` (bench/run.py) — do not edit by hand; re-run to refresh.",
         "Medians of several warm runs (one warm-up discarded); the page cache is warm for every",
-        "contender (the floor runs first). Process rows are timed from outside, start to exit;",
+        "contender (the floor runs first, taking turns run by run with the CLI rows so that their ratios are not skewed by the machine's load drifting). Process rows are timed from outside, start to exit;",
         "in-process rows exclude interpreter/process start-up. Ratios are to the 1-thread floor",
         "measured in the same run. Raw numbers: `bench/results/n<N>.json`.",
         "",
