@@ -188,7 +188,26 @@ fn walk_all(
             .map(|&i| (i, walk::walk(&roots[i], 0, stamp_dirs)))
             .collect();
     }
-    crate::par::map(indices, 1, |&i| (i, walk::walk(&roots[i], 1, stamp_dirs))).collect()
+    // Biggest first, so that the walks still running at the end are small ones and no core
+    // idles behind one large root. A root's top-level entry count is the size estimate: one
+    // directory read each, which the walk then finds cached.
+    let mut order: Vec<(usize, usize)> = indices
+        .iter()
+        .map(|&i| {
+            let entries = std::fs::read_dir(&roots[i].path).map_or(0, |d| d.count());
+            (entries, i)
+        })
+        .collect();
+    order.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut walked: Vec<(usize, walk::Walked)> = crate::par::map(&order, 1, |&(_, i)| {
+        (i, walk::walk(&roots[i], 1, stamp_dirs))
+    })
+    .collect();
+    // Back in `indices` order (the callers' contract).
+    let rank: std::collections::HashMap<usize, usize> =
+        indices.iter().enumerate().map(|(r, &i)| (i, r)).collect();
+    walked.sort_by_key(|(i, _)| rank.get(i).copied().unwrap_or(usize::MAX));
+    walked
 }
 
 /// Read, name and resolve the files of `layout`.
