@@ -249,6 +249,32 @@ def measure(n, args):
         ["node", str(BENCH / "peers" / "skilldeck_node.mjs"), str(manifest), str(runs)],
         node_env, project))
 
+    # The bindings' cold loads against the Rust API's, taking turns one load at a time (one
+    # process each, after its own warm-up): run as separate blocks, the machine's drift
+    # between blocks moved the Python/Rust ratio by ±15% between runs of the same code.
+    if all(k in rows for k in ("rust-api", "python-binding", "node-binding")):
+        log(f"  rust-api, python-binding, node-binding cold loads ({runs} turns) ...")
+        turn_cmds = {
+            "rust-api": ([str(bins / "api-bench"), "--corpus", corpus["base"], "--runs", "1",
+                          "--reloads", "0"], env),
+            "python-binding": ([str(venv_py), str(BENCH / "peers" / "skilldeck_py.py"),
+                                str(manifest), "1"], env),
+            "node-binding": (["node", str(BENCH / "peers" / "skilldeck_node.mjs"), str(manifest),
+                              "1"], node_env),
+        }
+        turns = {k: [] for k in turn_cmds}
+        try:
+            for _ in range(runs):
+                for key, (cmd, cmd_env) in turn_cmds.items():
+                    turns[key].extend(in_process(cmd, cmd_env, project)["cold_ms"])
+            rust = statistics.median(turns["rust-api"])
+            for key in ("python-binding", "node-binding"):
+                rows[key]["turns_cold_ms"] = turns[key]
+                rows[key]["turns_median_ms"] = statistics.median(turns[key])
+                rows[key]["turns_rust_median_ms"] = rust
+        except (Skip, KeyError, subprocess.TimeoutExpired) as e:
+            log(f"    turns skipped: {e}")
+
     if not args.skip_peers:
         attempt("skills-ref", lambda: run_process(
             [str(venv_py), str(BENCH / "peers" / "skills_ref_peer.py"), *corpus["roots"]],
@@ -355,7 +381,11 @@ def table_rows(res):
                        ("node-binding", "Node binding: cold await load()")):
         if key in rows:
             b = rows[key]
-            out.append((label, b["cold_median_ms"], b.get("skills"), b.get("process_peak_rss_kib"), "in process"))
+            note = "in process"
+            if "turns_median_ms" in b:
+                note += (f"; taking turns with the Rust API ({len(b['turns_cold_ms'])} loads each): "
+                         f"{b['turns_median_ms']:.1f} ms vs Rust {b['turns_rust_median_ms']:.1f} ms")
+            out.append((label, b["cold_median_ms"], b.get("skills"), b.get("process_peak_rss_kib"), note))
         elif key in skipped:
             out.append((label, None, None, None, f"skipped: {skipped[key]}"))
     proc("skills-ref", "peer: skills-ref 0.1.1 read_properties + to_prompt (Python)",
@@ -432,8 +462,13 @@ def targets(res):
         for key, label in (("python-binding", "Python"), ("node-binding", "Node")):
             b = rows.get(key)
             if b:
-                r = b["cold_median_ms"] / cold
-                out.append((f"{label} in-process load ≤ 1.15× the Rust API", f"{r:.2f}×", verdict(r <= 1.15)))
+                if "turns_median_ms" in b:
+                    r = b["turns_median_ms"] / b["turns_rust_median_ms"]
+                    how = " (loads taking turns)"
+                else:
+                    r = b["cold_median_ms"] / cold
+                    how = ""
+                out.append((f"{label} in-process load ≤ 1.15× the Rust API", f"{r:.2f}×{how}", verdict(r <= 1.15)))
     rss = rows.get("cli-list", {}).get("peak_rss_kib")
     if rss:
         out.append(("peak RSS of `skilldeck list` ≤ 40 MiB" + (" (target is set at N = 10,000)" if n != 10000 else ""),
