@@ -31,7 +31,8 @@ pub fn run(args: Args) -> i32 {
         // Streamed straight from the catalog: building a `serde_json::Value` first doubled
         // the peak memory of a large listing (bench/PROFILE.md, cause 4).
         let stdout = std::io::stdout();
-        let mut out = std::io::BufWriter::new(stdout.lock());
+        // A large buffer: a 10k-skill listing is megabytes, written in few system calls.
+        let mut out = std::io::BufWriter::with_capacity(256 << 10, stdout.lock());
         let written = serde_json::to_writer_pretty(&mut out, &to_json(&catalog, args.all))
             .map_err(std::io::Error::from)
             .and_then(|()| writeln!(out))
