@@ -6,7 +6,7 @@
 //! The engine's own parser and validator are deliberately more lenient (they load what hosts
 //! load and repair common mistakes); this module answers "what would skills-ref say", which
 //! needs skills-ref's StrictYAML reading ([`super::strict_yaml`]) and its Python string
-//! semantics ([`super::pystr`]).
+//! semantics (the private `pystr` module).
 
 use super::pystr;
 use super::strict_yaml;
