@@ -165,15 +165,6 @@ impl Fingerprint {
         check_all(&[self]).iter().all(Changes::is_empty)
     }
 
-    /// The absolute path of entry `index`.
-    pub fn path(&self, index: usize) -> Option<PathBuf> {
-        let entry = self.entries.get(index)?;
-        Some(match entry.base {
-            Some(b) => self.bases.get(b as usize)?.join(&entry.path),
-            None => entry.path.clone(),
-        })
-    }
-
     fn markers_changed(&self) -> bool {
         self.exists
             .iter()
@@ -451,8 +442,6 @@ mod tests {
         fp.push_under(&root, file.clone(), Stamp::read(&file));
         fp.push_under(&root, root.join("a/absent"), None);
         fp.push_under(&root, t.path().join("outside"), None);
-        assert_eq!(fp.path(1), Some(file.clone()));
-        assert_eq!(fp.path(3), Some(t.path().join("outside")));
         assert!(fp.is_current());
 
         std::fs::write(&file, "ab").unwrap();

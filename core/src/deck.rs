@@ -158,12 +158,11 @@ impl Deck {
                 .lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
             let previous = self.current();
-            let (catalog, unchanged) = self.rebuild(&mut state, previous.as_ref(), mode);
-            if unchanged {
-                if let Some(previous) = previous {
-                    return (previous, Diff::default());
-                }
-            }
+            let catalog = match self.rebuild(&mut state, previous.as_ref(), mode) {
+                Some(catalog) => catalog,
+                // Only when a previous snapshot exists and still holds.
+                None => return (previous.unwrap_or_default(), Diff::default()),
+            };
             let empty = Catalog::default();
             let diff = diff(previous.as_deref().unwrap_or(&empty), &catalog);
             let catalog = Arc::new(catalog);
@@ -180,40 +179,28 @@ impl Deck {
         (catalog, diff)
     }
 
-    /// A new filtered catalog, or `(_, true)` when nothing on disk changed and `mode` is
-    /// [`Refresh::Load`] (the previous snapshot stands). One parallel `stat` pass over everything the last
-    /// discovery depended on decides how much to redo: nothing; only the skill files that
-    /// changed in place (a patch, see [`discover::patch`]); the reading and resolving with
-    /// the previous walk (no directory changed); or everything.
+    /// A new filtered catalog, or `None` when nothing on disk changed and `mode` is
+    /// [`Refresh::Load`] (the previous snapshot stands). One parallel `stat` pass over
+    /// everything the last discovery depended on decides how much to redo: nothing; only the
+    /// skill files that changed in place (a patch, see [`discover::patch`]); the reading and
+    /// resolving with the previous walk (no directory changed); or everything.
     fn rebuild(
         &self,
         state: &mut CacheState,
         previous: Option<&Arc<Catalog>>,
         mode: Refresh,
-    ) -> (Catalog, bool) {
+    ) -> Option<Catalog> {
         let options = &self.inner.options;
-        if mode == Refresh::Once {
+        let keep = if mode == Refresh::Once {
+            discover::Keep::Nothing
+        } else {
+            discover::Keep::ForReload
+        };
+        let mut layout = None;
+        if keep == discover::Keep::Nothing {
             state.last = None;
             state.parses = ParseCache::default();
-            let layout = discover::layout_for(
-                &self.inner.profile,
-                &self.inner.inputs,
-                options,
-                discover::Keep::Nothing,
-            );
-            let discovery = discover::finish_for(
-                &self.inner.profile,
-                layout,
-                &mut state.parses,
-                discover::Keep::Nothing,
-            );
-            state.roots = discovery.roots();
-            let mut catalog = discovery.catalog;
-            crate::filter::apply_with(&mut catalog, options, &HostRules::read(options));
-            return (catalog, false);
-        }
-        let mut layout = None;
-        if let (Some(previous), Some(last)) = (previous, state.last.as_mut()) {
+        } else if let (Some(previous), Some(last)) = (previous, state.last.as_mut()) {
             let changes = crate::cache::check_all(&[
                 &last.layout.fingerprint,
                 &last.files,
@@ -225,7 +212,7 @@ impl Deck {
             let changed_files = &changes[1].entries;
             if walk_holds && rest_holds {
                 if changed_files.is_empty() && mode == Refresh::Load {
-                    return (Catalog::default(), true);
+                    return None;
                 }
                 let patched = discover::patch::patch(
                     &self.inner.profile,
@@ -240,27 +227,30 @@ impl Deck {
                     }
                     let mut catalog = patched.catalog;
                     crate::filter::apply_with(&mut catalog, options, &last.host);
-                    return (catalog, false);
+                    return Some(catalog);
                 }
             }
             if walk_holds {
                 layout = state.last.take().map(|last| last.layout);
             }
         }
-        let layout = layout
-            .unwrap_or_else(|| discover::layout(&self.inner.profile, &self.inner.inputs, options));
-        let discovery = discover::finish(&self.inner.profile, layout, &mut state.parses);
+        let layout = layout.unwrap_or_else(|| {
+            discover::layout_for(&self.inner.profile, &self.inner.inputs, options, keep)
+        });
+        let discovery = discover::finish_for(&self.inner.profile, layout, &mut state.parses, keep);
         state.roots = discovery.roots();
         let mut catalog = discovery.catalog;
         let host = HostRules::read(options);
         crate::filter::apply_with(&mut catalog, options, &host);
-        state.last = Some(Last {
-            layout: discovery.layout,
-            files: discovery.files,
-            probes: discovery.probes,
-            host,
-        });
-        (catalog, false)
+        if keep == discover::Keep::ForReload {
+            state.last = Some(Last {
+                layout: discovery.layout,
+                files: discovery.files,
+                probes: discovery.probes,
+                host,
+            });
+        }
+        Some(catalog)
     }
 
     /// The events of a new snapshot. They copy every id and error diagnostic: only worth it

@@ -256,6 +256,7 @@ pub fn apply_with(catalog: &mut Catalog, options: &DeckOptions, host: &HostRules
     let mut on_path_memo: HashMap<String, bool> = HashMap::new();
     let rules = effective_rules(options, host);
     let agent = options.agent.as_deref();
+    let disabled = rules.tool_disabled(agent);
     for skill in &mut catalog.skills {
         // Computed afresh from resolve's status, so filtering a filtered catalog again
         // gives the same result; written only when it differs, so a skill shared with the
@@ -264,7 +265,7 @@ pub fn apply_with(catalog: &mut Catalog, options: &DeckOptions, host: &HostRules
         enablement(skill, &mut status, options, host);
         invocation(skill, &mut status);
         availability(skill, &mut status, options, &env, &mut on_path_memo);
-        permission(&mut status, &rules, &skill.id, agent);
+        permission(&mut status, &rules, disabled, &skill.id, agent);
         if status != skill.status {
             Arc::make_mut(skill).status = status;
         }
@@ -273,23 +274,30 @@ pub fn apply_with(catalog: &mut Catalog, options: &DeckOptions, host: &HostRules
 
 /// Re-evaluate only the permission part of every status (e.g. to render for another agent).
 pub fn apply_permissions(catalog: &mut Catalog, rules: &PermissionRules, agent: Option<&str>) {
+    let disabled = rules.tool_disabled(agent);
     for skill in &mut catalog.skills {
         let mut status = skill.status.clone();
-        permission(&mut status, rules, &skill.id, agent);
+        permission(&mut status, rules, disabled, &skill.id, agent);
         if status != skill.status {
             Arc::make_mut(skill).status = status;
         }
     }
 }
 
-/// The permission part of one status (replacing an earlier one).
-fn permission(status: &mut Status, rules: &PermissionRules, id: &str, agent: Option<&str>) {
+/// The permission part of one status (replacing an earlier one); `disabled`: the skill
+/// tool is off for `agent` (`rules.tool_disabled(agent)`, the same for every skill).
+fn permission(
+    status: &mut Status,
+    rules: &PermissionRules,
+    disabled: bool,
+    id: &str,
+    agent: Option<&str>,
+) {
     status.reasons.retain(|r| !r.starts_with(PERMISSION_REASON));
     if rules.is_empty() {
         status.permission = Decision::Allow;
         return;
     }
-    let disabled = rules.tool_disabled(agent);
     let eval = rules.evaluate(id, agent);
     status.permission = if disabled {
         Decision::Deny

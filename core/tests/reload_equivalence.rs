@@ -121,12 +121,18 @@ fn populate(tree: &mut Tree) {
     .expect("symlink");
 }
 
-#[test]
-fn every_reload_path_matches_a_fresh_load() {
-    let profile = "universal";
+/// A populated tree and a deck on it (nothing loaded yet).
+fn populated(profile: &str) -> (Tree, Deck) {
     let mut tree = Tree::new();
     populate(&mut tree);
     let deck = Deck::new(tree.options(profile)).expect("deck");
+    (tree, deck)
+}
+
+#[test]
+fn every_reload_path_matches_a_fresh_load() {
+    let profile = "universal";
+    let (mut tree, deck) = populated(profile);
     let first = deck.load().expect("load");
     assert_eq!(*first, *fresh(&tree, profile));
     assert!(first.get("alpha").is_some() && first.get("pl:delta").is_some());
@@ -267,9 +273,7 @@ fn a_vanished_root_and_its_return_are_noticed() {
 #[test]
 fn a_one_shot_load_equals_a_load_and_later_loads_start_over() {
     let profile = "universal";
-    let mut tree = Tree::new();
-    populate(&mut tree);
-    let deck = Deck::new(tree.options(profile)).expect("deck");
+    let (mut tree, deck) = populated(profile);
     let once = deck.load_once().expect("load_once");
     assert_eq!(*once, *fresh(&tree, profile));
     // Nothing was kept to compare with, so the next load discovers again, and sees edits.

@@ -73,16 +73,17 @@ pub fn collect(
         .collect();
     // A one-shot discovery names each file right after reading it, on the worker: the
     // parse's keys, notes and diagnostics are dropped there instead of piling up for the
-    // whole tree (a good part of the peak memory of `skilldeck list`). Plugin lookups share
-    // one cache behind a lock; their diagnostics are sorted, as lookup order now varies.
-    let shared_plugins = (!keep).then(|| Mutex::new(std::mem::take(plugins_out)));
+    // whole tree (a good part of the peak memory of `skilldeck list`). A reloadable one
+    // keeps them in the cache anyway and names in the loop below. Plugin lookups share one
+    // cache behind a lock.
+    let plugins = Mutex::new(std::mem::take(plugins_out));
     let reads = {
         let cache: &ParseCache = cache;
-        let shared_plugins = shared_plugins.as_ref();
+        let on_worker = (!keep).then_some(&plugins);
         // Batches of 32: small enough to balance, large enough to keep hand-out cheap.
         crate::par::map(&items, 32, |(root, found)| {
             let mut read = read_one(*root, found, cache, profile);
-            let named = match (shared_plugins, &read.entry) {
+            let named = match (on_worker, &read.entry) {
                 (Some(plugins), Some(entry)) => {
                     Some(candidate(profile, &roots[*root], found, entry, plugins))
                 }
@@ -94,11 +95,6 @@ pub fn collect(
             (read, named)
         })
     };
-    if let Some(shared) = shared_plugins {
-        *plugins_out = shared.into_inner().unwrap_or_else(|e| e.into_inner());
-        plugins_out.sort_diagnostics();
-    }
-    let plugins = Mutex::new(std::mem::take(plugins_out));
 
     let mut out = Collected::default();
     if keep {
@@ -171,6 +167,9 @@ pub fn collect(
         *cache = next;
     }
     *plugins_out = plugins.into_inner().unwrap_or_else(|e| e.into_inner());
+    // In path order whichever way the lookups ran, so a one-shot load reports exactly what
+    // a reloadable one does.
+    plugins_out.sort_diagnostics();
     out
 }
 

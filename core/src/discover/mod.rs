@@ -193,21 +193,22 @@ fn walk_all(
     // directory read each, which the walk then finds cached.
     let mut order: Vec<(usize, usize)> = indices
         .iter()
-        .map(|&i| {
+        .enumerate()
+        .map(|(pos, &i)| {
             let entries = std::fs::read_dir(&roots[i].path).map_or(0, |d| d.count());
-            (entries, i)
+            (entries, pos)
         })
         .collect();
     order.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    let mut walked: Vec<(usize, walk::Walked)> = crate::par::map(&order, 1, |&(_, i)| {
-        (i, walk::walk(&roots[i], 1, stamp_dirs))
-    })
-    .collect();
+    let mut walked: Vec<(usize, (usize, walk::Walked))> =
+        crate::par::map(&order, 1, |&(_, pos)| {
+            let i = indices[pos];
+            (pos, (i, walk::walk(&roots[i], 1, stamp_dirs)))
+        })
+        .collect();
     // Back in `indices` order (the callers' contract).
-    let rank: std::collections::HashMap<usize, usize> =
-        indices.iter().enumerate().map(|(r, &i)| (i, r)).collect();
-    walked.sort_by_key(|(i, _)| rank.get(i).copied().unwrap_or(usize::MAX));
-    walked
+    walked.sort_by_key(|(pos, _)| *pos);
+    walked.into_iter().map(|(_, walk)| walk).collect()
 }
 
 /// Read, name and resolve the files of `layout`.
