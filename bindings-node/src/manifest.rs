@@ -96,96 +96,97 @@ macro_rules! manifest_getters {
             }
             #[napi(getter)]
             pub fn when_to_use(&self) -> Option<String> {
-                self.manifest_ref().when_to_use.clone()
+                self.manifest_ref().claude_code.when_to_use.clone()
             }
             #[napi(getter)]
             pub fn argument_hint(&self) -> Option<String> {
-                self.manifest_ref().argument_hint.clone()
+                self.manifest_ref().claude_code.argument_hint.clone()
             }
             #[napi(getter)]
             pub fn arguments(&self) -> Vec<String> {
-                self.manifest_ref().arguments.clone()
+                self.manifest_ref().claude_code.arguments.clone()
             }
             #[napi(getter)]
             pub fn disable_model_invocation(&self) -> Option<bool> {
-                self.manifest_ref().disable_model_invocation
+                self.manifest_ref().claude_code.disable_model_invocation
             }
             #[napi(getter)]
             pub fn user_invocable(&self) -> Option<bool> {
-                self.manifest_ref().user_invocable
+                self.manifest_ref().claude_code.user_invocable
             }
             #[napi(getter)]
             pub fn disallowed_tools(&self) -> Vec<String> {
-                self.manifest_ref().disallowed_tools.clone()
+                self.manifest_ref().claude_code.disallowed_tools.clone()
             }
             #[napi(getter)]
             pub fn model(&self) -> Option<String> {
-                self.manifest_ref().model.clone()
+                self.manifest_ref().claude_code.model.clone()
             }
             #[napi(getter)]
             pub fn effort(&self) -> Option<String> {
-                self.manifest_ref().effort.clone()
+                self.manifest_ref().claude_code.effort.clone()
             }
             #[napi(getter)]
             pub fn context(&self) -> Option<String> {
-                self.manifest_ref().context.clone()
+                self.manifest_ref().claude_code.context.clone()
             }
             #[napi(getter)]
             pub fn agent(&self) -> Option<String> {
-                self.manifest_ref().agent.clone()
+                self.manifest_ref().claude_code.agent.clone()
             }
             #[napi(getter)]
             pub fn background(&self) -> Option<bool> {
-                self.manifest_ref().background
+                self.manifest_ref().claude_code.background
             }
             #[napi(getter, ts_return_type = "unknown")]
             pub fn hooks(&self) -> Option<serde_json::Value> {
-                self.manifest_ref().hooks.clone()
+                self.manifest_ref().claude_code.hooks.clone()
             }
             #[napi(getter)]
             pub fn paths(&self) -> Vec<String> {
-                self.manifest_ref().paths.clone()
+                self.manifest_ref().claude_code.paths.clone()
             }
             #[napi(getter)]
             pub fn shell(&self) -> Option<String> {
-                self.manifest_ref().shell.clone()
+                self.manifest_ref().claude_code.shell.clone()
             }
             #[napi(getter)]
             pub fn version(&self) -> Option<String> {
-                self.manifest_ref().version.clone()
+                self.manifest_ref().tool.version.clone()
             }
             #[napi(getter)]
             pub fn max_thinking_tokens(&self) -> Option<f64> {
-                crate::manifest::number(self.manifest_ref().max_thinking_tokens)
+                crate::manifest::number(self.manifest_ref().tool.max_thinking_tokens)
             }
             #[napi(getter)]
             pub fn category(&self) -> Option<String> {
-                self.manifest_ref().category.clone()
+                self.manifest_ref().tool.category.clone()
             }
             #[napi(getter)]
             pub fn tags(&self) -> Vec<String> {
-                self.manifest_ref().tags.clone()
+                self.manifest_ref().tool.tags.clone()
             }
             #[napi(getter)]
             pub fn os(&self) -> Vec<String> {
-                self.manifest_ref().os.clone()
+                self.manifest_ref().tool.os.clone()
             }
             #[napi(getter)]
             pub fn enabled(&self) -> Option<bool> {
-                self.manifest_ref().enabled
+                self.manifest_ref().tool.enabled
             }
             /// Timeout in seconds.
             #[napi(getter)]
             pub fn timeout(&self) -> Option<f64> {
-                crate::manifest::number(self.manifest_ref().timeout)
+                crate::manifest::number(self.manifest_ref().tool.timeout)
             }
             #[napi(getter)]
             pub fn command(&self) -> Option<String> {
-                self.manifest_ref().command.clone()
+                self.manifest_ref().tool.command.clone()
             }
             #[napi(getter)]
             pub fn parameters(&self) -> Vec<crate::manifest::SkillParameter> {
                 self.manifest_ref()
+                    .tool
                     .parameters
                     .iter()
                     .map(crate::manifest::parameter)
@@ -194,6 +195,7 @@ macro_rules! manifest_getters {
             #[napi(getter)]
             pub fn requires(&self) -> Option<crate::manifest::Requirements> {
                 self.manifest_ref()
+                    .tool
                     .requires
                     .as_ref()
                     .map(|r| crate::manifest::Requirements {
@@ -204,6 +206,7 @@ macro_rules! manifest_getters {
             #[napi(getter)]
             pub fn install(&self) -> Vec<crate::manifest::InstallSpec> {
                 self.manifest_ref()
+                    .tool
                     .install
                     .iter()
                     .map(crate::manifest::install)

@@ -132,7 +132,7 @@ impl Skill {
     }
     #[napi(getter)]
     pub fn description(&self) -> String {
-        self.inner.description.clone()
+        self.inner.description().to_string()
     }
     /// Absolute path of the SKILL.md.
     #[napi(getter)]

@@ -116,13 +116,30 @@ pub trait HasManifest {
 /// its serde form, so `metadata`, `parameters`, `requires`, ... come out as plain Python
 /// values) plus the class's own methods.
 macro_rules! with_manifest_getters {
-    ($ty:ty; $($field:ident),* ; { $($rest:tt)* }) => {
+    // The core groups the hosts' fields (`claude_code`, `tool`); Python reads them flat,
+    // as the canonical JSON shows them.
+    ($ty:ty; $($field:ident),* ;
+     claude_code: $($claude:ident),* ;
+     tool: $($tool:ident),* ;
+     { $($rest:tt)* }) => {
         #[pymethods]
         impl $ty {
             $(
                 #[getter]
                 fn $field(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
                     to_py(py, &HasManifest::manifest(self).$field)
+                }
+            )*
+            $(
+                #[getter]
+                fn $claude(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+                    to_py(py, &HasManifest::manifest(self).claude_code.$claude)
+                }
+            )*
+            $(
+                #[getter]
+                fn $tool(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+                    to_py(py, &HasManifest::manifest(self).tool.$tool)
                 }
             )*
             $($rest)*
@@ -144,11 +161,13 @@ impl HasManifest for PyManifest {
 }
 
 with_manifest_getters!(PyManifest;
-    name, description, license, compatibility, metadata, allowed_tools, when_to_use,
-    argument_hint, arguments, disable_model_invocation, user_invocable, disallowed_tools,
-    model, effort, context, agent, background, hooks, paths, shell, version,
-    max_thinking_tokens, category, tags, os, enabled, timeout, command, parameters, requires,
-    install, mcp, short_description, extra;
+    name, description, license, compatibility, metadata, allowed_tools, mcp, short_description,
+    extra;
+    claude_code: when_to_use, argument_hint, arguments, disable_model_invocation,
+    user_invocable, disallowed_tools, model, effort, context, agent, background, hooks, paths,
+    shell;
+    tool: version, max_thinking_tokens, category, tags, os, enabled, timeout, command,
+    parameters, requires, install;
 {
     fn to_dict(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         to_py(py, &self.inner)
@@ -319,10 +338,12 @@ impl HasManifest for PySkill {
 }
 
 with_manifest_getters!(PySkill;
-    license, compatibility, metadata, allowed_tools, when_to_use, argument_hint, arguments,
-    disable_model_invocation, user_invocable, disallowed_tools, model, effort, context, agent,
-    background, hooks, paths, shell, version, max_thinking_tokens, category, tags, os, enabled,
-    timeout, command, parameters, requires, install, mcp, short_description, extra;
+    license, compatibility, metadata, allowed_tools, mcp, short_description, extra;
+    claude_code: when_to_use, argument_hint, arguments, disable_model_invocation,
+    user_invocable, disallowed_tools, model, effort, context, agent, background, hooks, paths,
+    shell;
+    tool: version, max_thinking_tokens, category, tags, os, enabled, timeout, command,
+    parameters, requires, install;
 {
     #[getter]
     fn id(&self) -> &str {
@@ -334,7 +355,7 @@ with_manifest_getters!(PySkill;
     }
     #[getter]
     fn description(&self) -> &str {
-        &self.inner.description
+        self.inner.description()
     }
     #[getter]
     fn location(&self) -> PathBuf {

@@ -5,7 +5,8 @@
 //! methods on each record.
 
 use crate::records::canonical_json;
-use skilldeck::{Diagnostic, Manifest, Shadowed, Status};
+use crate::Manifest;
+use skilldeck::{Diagnostic, Shadowed, Status};
 
 /// Canonical JSON of a diagnostic (prefer `diagnostic.toJson()`).
 #[uniffi::export]
@@ -28,5 +29,5 @@ pub fn shadowed_to_json(shadowed: Shadowed) -> String {
 /// Canonical JSON of a manifest, keys as written in SKILL.md (prefer `manifest.toJson()`).
 #[uniffi::export]
 pub fn manifest_to_json(manifest: Manifest) -> String {
-    canonical_json(&manifest)
+    canonical_json(&skilldeck::Manifest::from(manifest))
 }

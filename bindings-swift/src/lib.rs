@@ -13,6 +13,7 @@ mod deck;
 mod error;
 mod events;
 mod json;
+mod manifest;
 mod permissions;
 mod records;
 mod remote;
@@ -22,6 +23,7 @@ pub use deck::Deck;
 pub use error::SkillError;
 pub use events::{Event, EventListener};
 pub use json::{diagnostic_to_json, manifest_to_json, shadowed_to_json, status_to_json};
+pub use manifest::Manifest;
 pub use permissions::PermissionRules;
 pub use records::{
     Activation, Diff, Parsed, RenderReport, Rendered, Skill, Truncation, ValidationReport,

@@ -4,9 +4,10 @@
 //! engine's canonical JSON, never a hand-written field list.
 
 use crate::remote::{FsPath, JsonObject, JsonValue};
+use crate::Manifest;
 use serde::Serialize;
 use skilldeck::{
-    Diagnostic, InstallSpec, Manifest, McpRef, Parameter, Requirements, Scope, SkillKind, Status,
+    Diagnostic, InstallSpec, McpRef, Parameter, Requirements, Scope, SkillKind, Status,
 };
 
 /// The canonical JSON text of a core value.
@@ -75,11 +76,12 @@ pub struct Skill {
 
 impl From<skilldeck::Skill> for Skill {
     fn from(s: skilldeck::Skill) -> Self {
-        let m = skilldeck::Manifest::clone(&s.manifest);
+        let description = s.description().to_string();
+        let m = Manifest::from(skilldeck::Manifest::clone(&s.manifest));
         Skill {
             id: s.id,
             name: s.name,
-            description: s.description,
+            description,
             location: s.location,
             base_dir: s.base_dir,
             scope: s.scope,
@@ -88,7 +90,7 @@ impl From<skilldeck::Skill> for Skill {
             kind: s.kind,
             status: s.status,
             diagnostics: s.diagnostics,
-            manifest: skilldeck::Manifest::clone(&s.manifest),
+            manifest: m.clone(),
             license: m.license,
             compatibility: m.compatibility,
             metadata: m.metadata,
@@ -126,19 +128,21 @@ impl From<skilldeck::Skill> for Skill {
 }
 
 impl Skill {
-    /// The core skill; `manifest` is authoritative over the copied fields.
+    /// The core skill; `manifest` is authoritative over the copied fields (a record built
+    /// by hand with a `description` its manifest lacks keeps it, as the JSON form does).
     pub(crate) fn to_core(&self) -> skilldeck::Skill {
+        let manifest = skilldeck::Manifest::from(self.manifest.clone())
+            .or_description(self.description.clone());
         skilldeck::Skill {
             id: self.id.clone(),
             name: self.name.clone(),
-            description: self.description.clone(),
             location: self.location.clone(),
             base_dir: self.base_dir.clone(),
             scope: self.scope,
             source: self.source.clone(),
             plugin: self.plugin.clone(),
             kind: self.kind,
-            manifest: std::sync::Arc::new(self.manifest.clone()),
+            manifest: std::sync::Arc::new(manifest),
             diagnostics: self.diagnostics.clone(),
             status: self.status.clone(),
         }
@@ -195,7 +199,7 @@ pub struct Parsed {
 impl From<skilldeck::Parsed> for Parsed {
     fn from(p: skilldeck::Parsed) -> Self {
         Parsed {
-            manifest: p.manifest,
+            manifest: p.manifest.into(),
             diagnostics: p.diagnostics,
             body_line: p.body_line,
         }
@@ -207,7 +211,7 @@ impl Parsed {
     /// Canonical JSON.
     pub fn to_json(&self) -> String {
         canonical_json(&skilldeck::Parsed {
-            manifest: self.manifest.clone(),
+            manifest: self.manifest.clone().into(),
             diagnostics: self.diagnostics.clone(),
             body_line: self.body_line,
             // The remaining fields are validation internals that serde skips.
@@ -411,7 +415,6 @@ mod tests {
         skilldeck::Skill {
             id: "demo".into(),
             name: "demo".into(),
-            description: "Demo.".into(),
             location: "/p/demo/SKILL.md".into(),
             base_dir: "/p/demo".into(),
             scope: Scope::Project,

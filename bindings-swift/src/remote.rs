@@ -8,8 +8,8 @@
 
 use crate::error::SkillError;
 use skilldeck::{
-    Decision, Diagnostic, InstallSpec, Manifest, McpRef, Parameter, Requirements, RootSpec, Scope,
-    Severity, Shadowed, SkillKind, Status,
+    Decision, Diagnostic, InstallSpec, McpRef, Parameter, Requirements, RootSpec, Scope, Severity,
+    Shadowed, SkillKind, Status,
 };
 
 /// A filesystem path, as a string (non-UTF-8 bytes are replaced when going out).
@@ -175,55 +175,4 @@ pub struct InstallSpec {
 pub struct McpRef {
     pub server: Option<String>,
     pub tool: Option<String>,
-}
-
-/// Everything a SKILL.md frontmatter can say: the Agent Skills specification plus every
-/// host's extensions. Unknown keys are kept in `extra`. String fields keep their source text.
-#[uniffi::remote(Record)]
-pub struct Manifest {
-    pub name: Option<String>,
-    pub description: Option<String>,
-    pub license: Option<String>,
-    pub compatibility: Option<String>,
-    /// `metadata` as written, as a JSON object.
-    pub metadata: JsonObject,
-    /// `allowed-tools`, normalised to a list.
-    pub allowed_tools: Vec<String>,
-    pub when_to_use: Option<String>,
-    pub argument_hint: Option<String>,
-    /// Named positional arguments.
-    pub arguments: Vec<String>,
-    pub disable_model_invocation: Option<bool>,
-    pub user_invocable: Option<bool>,
-    pub disallowed_tools: Vec<String>,
-    pub model: Option<String>,
-    pub effort: Option<String>,
-    /// `context: fork` runs the skill in a sub-agent.
-    pub context: Option<String>,
-    pub agent: Option<String>,
-    pub background: Option<bool>,
-    /// `hooks` as JSON text.
-    pub hooks: Option<JsonValue>,
-    /// Glob patterns of files the skill applies to.
-    pub paths: Vec<String>,
-    pub shell: Option<String>,
-    pub version: Option<String>,
-    pub max_thinking_tokens: Option<u64>,
-    pub category: Option<String>,
-    pub tags: Vec<String>,
-    /// Operating systems the skill supports.
-    pub os: Vec<String>,
-    pub enabled: Option<bool>,
-    /// Timeout in seconds.
-    pub timeout: Option<u64>,
-    pub command: Option<String>,
-    pub parameters: Vec<Parameter>,
-    pub requires: Option<Requirements>,
-    pub install: Vec<InstallSpec>,
-    /// `metadata.mcp`.
-    pub mcp: Option<McpRef>,
-    /// Codex's `metadata.short-description`.
-    pub short_description: Option<String>,
-    /// Every top-level key the model does not know, as a JSON object.
-    pub extra: JsonObject,
 }

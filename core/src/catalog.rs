@@ -5,7 +5,7 @@ use crate::diagnostic::Diagnostic;
 use crate::manifest::Manifest;
 use crate::permissions::Decision;
 use serde::{Deserialize, Serialize};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Where a skill came from. Ordered by the usual precedence (earlier = more authoritative)
@@ -124,12 +124,15 @@ impl Status {
 }
 
 /// One resolved skill.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+///
+/// Its description is [`Skill::description`], read from the manifest: a catalog keeps one
+/// copy of each description, not two. The JSON form still has a `description` key.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(from = "SkillJson")]
 pub struct Skill {
     /// Unique id in the catalog: the name, or `plugin:name`, or a directory-qualified name.
     pub id: String,
     pub name: String,
-    pub description: String,
     /// Absolute path of the SKILL.md (or command file).
     pub location: PathBuf,
     /// Directory holding the skill's files.
@@ -137,16 +140,103 @@ pub struct Skill {
     pub scope: Scope,
     /// The root directory the skill was found under.
     pub source: PathBuf,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub plugin: Option<String>,
     pub kind: SkillKind,
     /// Shared with the deck's parse cache and with the skill's previous snapshots while its
     /// file is unchanged, so a reload neither copies nor compares unchanged manifests field
     /// by field (`Arc`'s equality checks identity first).
     pub manifest: Arc<Manifest>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub diagnostics: Vec<Diagnostic>,
     pub status: Status,
+}
+
+impl Skill {
+    /// What the skill does and when to use it: the manifest's `description` (for a command
+    /// without one, the first line of its body), empty when there is none.
+    pub fn description(&self) -> &str {
+        self.manifest.description.as_deref().unwrap_or_default()
+    }
+}
+
+/// The JSON form of a [`Skill`]: its fields plus `description`, in this order.
+#[derive(Serialize)]
+struct SkillJsonRef<'a> {
+    id: &'a str,
+    name: &'a str,
+    description: &'a str,
+    location: &'a Path,
+    base_dir: &'a Path,
+    scope: Scope,
+    source: &'a Path,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    plugin: Option<&'a str>,
+    kind: SkillKind,
+    manifest: &'a Manifest,
+    #[serde(skip_serializing_if = "<[Diagnostic]>::is_empty")]
+    diagnostics: &'a [Diagnostic],
+    status: &'a Status,
+}
+
+impl Serialize for Skill {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        SkillJsonRef {
+            id: &self.id,
+            name: &self.name,
+            description: self.description(),
+            location: &self.location,
+            base_dir: &self.base_dir,
+            scope: self.scope,
+            source: &self.source,
+            plugin: self.plugin.as_deref(),
+            kind: self.kind,
+            manifest: &self.manifest,
+            diagnostics: &self.diagnostics,
+            status: &self.status,
+        }
+        .serialize(serializer)
+    }
+}
+
+/// A [`Skill`] as JSON has it. A `description` key the manifest lacks (JSON written by
+/// hand) moves into the manifest, so it is not lost.
+#[derive(Deserialize)]
+struct SkillJson {
+    id: String,
+    name: String,
+    #[serde(default)]
+    description: String,
+    location: PathBuf,
+    base_dir: PathBuf,
+    scope: Scope,
+    source: PathBuf,
+    #[serde(default)]
+    plugin: Option<String>,
+    kind: SkillKind,
+    #[serde(default)]
+    manifest: Manifest,
+    #[serde(default)]
+    diagnostics: Vec<Diagnostic>,
+    #[serde(default)]
+    status: Status,
+}
+
+impl From<SkillJson> for Skill {
+    fn from(json: SkillJson) -> Self {
+        let manifest = json.manifest.or_description(json.description);
+        Skill {
+            id: json.id,
+            name: json.name,
+            location: json.location,
+            base_dir: json.base_dir,
+            scope: json.scope,
+            source: json.source,
+            plugin: json.plugin,
+            kind: json.kind,
+            manifest: Arc::new(manifest),
+            diagnostics: json.diagnostics,
+            status: json.status,
+        }
+    }
 }
 
 /// A skill that lost a name clash (or a duplicate path) to another.
@@ -215,5 +305,60 @@ pub struct Diff {
 impl Diff {
     pub fn is_empty(&self) -> bool {
         self.added.is_empty() && self.removed.is_empty() && self.changed.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn skill() -> Skill {
+        Skill {
+            id: "demo".into(),
+            name: "demo".into(),
+            location: "/p/demo/SKILL.md".into(),
+            base_dir: "/p/demo".into(),
+            scope: Scope::Project,
+            source: "/p".into(),
+            plugin: None,
+            kind: SkillKind::Skill,
+            manifest: Arc::new(Manifest {
+                description: Some("Demo.".into()),
+                ..Manifest::default()
+            }),
+            diagnostics: Vec::new(),
+            status: Status::default(),
+        }
+    }
+
+    #[test]
+    fn the_description_is_the_manifests() {
+        let mut s = skill();
+        assert_eq!(s.description(), "Demo.");
+        Arc::make_mut(&mut s.manifest).description = None;
+        assert_eq!(s.description(), "");
+    }
+
+    #[test]
+    fn json_has_the_description_after_the_name_and_reads_back() {
+        let s = skill();
+        let json = serde_json::to_string(&s).unwrap_or_default();
+        assert!(
+            json.starts_with(r#"{"id":"demo","name":"demo","description":"Demo.","location":"#),
+            "{json}"
+        );
+        let back: Skill = serde_json::from_str(&json).unwrap_or_else(|_| skill());
+        assert_eq!(back, s);
+    }
+
+    #[test]
+    fn a_json_description_the_manifest_lacks_moves_into_it() {
+        let json = serde_json::json!({
+            "id": "x", "name": "x", "description": "Hand written.", "location": "/x/SKILL.md",
+            "base_dir": "/x", "scope": "project", "source": "/", "kind": "skill"
+        });
+        let parsed: Result<Skill, _> = serde_json::from_value(json);
+        let description = parsed.as_ref().map(|s| s.description().to_string());
+        assert_eq!(description.ok().as_deref(), Some("Hand written."));
     }
 }

@@ -603,7 +603,7 @@ mod tests {
         let bumped = filetime::FileTime::from_unix_time(2_000_000_000, 0);
         filetime::set_file_mtime(&a, bumped).expect("mtime");
         let third = deck.load().expect("load");
-        assert_eq!(third.get("a").map(|s| s.description.as_str()), Some("Z."));
+        assert_eq!(third.get("a").map(|s| s.description()), Some("Z."));
         assert!(!Arc::ptr_eq(&first, &third));
     }
 

@@ -333,7 +333,7 @@ pub fn denying_rule(rules: &PermissionRules, id: &str, agent: Option<&str>) -> O
 
 fn enablement(skill: &Skill, status: &mut Status, options: &DeckOptions, host: &HostRules) {
     let mut off: Vec<String> = Vec::new();
-    if skill.manifest.enabled == Some(false) {
+    if skill.manifest.tool.enabled == Some(false) {
         off.push("`enabled: false` in SKILL.md".to_string());
     }
     let mut codex_verdict = None;
@@ -397,13 +397,13 @@ fn enablement(skill: &Skill, status: &mut Status, options: &DeckOptions, host: &
 }
 
 fn invocation(skill: &Skill, status: &mut Status) {
-    if skill.manifest.disable_model_invocation == Some(true) {
+    if skill.manifest.claude_code.disable_model_invocation == Some(true) {
         status.model_invocable = false;
         status
             .reasons
             .push("`disable-model-invocation: true`: only the user can invoke it".to_string());
     }
-    if skill.manifest.user_invocable == Some(false) {
+    if skill.manifest.claude_code.user_invocable == Some(false) {
         status.user_invocable = false;
         status
             .reasons
@@ -419,14 +419,14 @@ fn availability(
     on_path_memo: &mut HashMap<String, bool>,
 ) {
     let mut unmet = Vec::new();
-    if !skill.manifest.os.is_empty() && !skill.manifest.os.iter().any(|o| os_matches(o)) {
+    if !skill.manifest.tool.os.is_empty() && !skill.manifest.tool.os.iter().any(|o| os_matches(o)) {
         unmet.push(format!(
             "needs os {} (running on {})",
-            skill.manifest.os.join(", "),
+            skill.manifest.tool.os.join(", "),
             std::env::consts::OS
         ));
     }
-    if let Some(req) = &skill.manifest.requires {
+    if let Some(req) = &skill.manifest.tool.requires {
         let path = env.get("PATH").map(String::as_str).unwrap_or("");
         for bin in &req.bins {
             let found = match on_path_memo.get(bin) {
@@ -535,14 +535,16 @@ mod tests {
         Skill {
             id: id.to_string(),
             name: id.to_string(),
-            description: format!("{id} description"),
             location: PathBuf::from(format!("/p/.claude/skills/{id}/SKILL.md")),
             base_dir: PathBuf::from(format!("/p/.claude/skills/{id}")),
             scope: Scope::Project,
             source: PathBuf::from("/p/.claude/skills"),
             plugin: None,
             kind: Default::default(),
-            manifest: Default::default(),
+            manifest: std::sync::Arc::new(crate::manifest::Manifest {
+                description: Some(format!("{id} description")),
+                ..Default::default()
+            }),
             diagnostics: Vec::new(),
             status: Default::default(),
         }
@@ -571,12 +573,16 @@ mod tests {
     #[test]
     fn overrides_and_flags() {
         let mut a = skill("a");
-        std::sync::Arc::make_mut(&mut a.manifest).enabled = Some(false);
+        std::sync::Arc::make_mut(&mut a.manifest).tool.enabled = Some(false);
         let mut b = skill("b");
-        std::sync::Arc::make_mut(&mut b.manifest).disable_model_invocation = Some(true);
+        std::sync::Arc::make_mut(&mut b.manifest)
+            .claude_code
+            .disable_model_invocation = Some(true);
         let c = skill("c");
         let mut d = skill("d");
-        std::sync::Arc::make_mut(&mut d.manifest).user_invocable = Some(false);
+        std::sync::Arc::make_mut(&mut d.manifest)
+            .claude_code
+            .user_invocable = Some(false);
         let mut cat = catalog(vec![a, b, c, d]);
         let mut opts = options();
         opts.disable = vec![".claude/skills/c".into()];
@@ -593,12 +599,12 @@ mod tests {
     #[test]
     fn requirements() {
         let mut a = skill("a");
-        std::sync::Arc::make_mut(&mut a.manifest).requires = Some(Requirements {
+        std::sync::Arc::make_mut(&mut a.manifest).tool.requires = Some(Requirements {
             bins: vec!["definitely-not-a-binary-xyz".into()],
             env: vec!["SOME_TOKEN".into()],
         });
         let mut b = skill("b");
-        std::sync::Arc::make_mut(&mut b.manifest).os = vec!["no-such-os".into()];
+        std::sync::Arc::make_mut(&mut b.manifest).tool.os = vec!["no-such-os".into()];
         let mut cat = catalog(vec![a, b]);
         apply(&mut cat, &options());
         assert!(!cat.skills[0].status.available);

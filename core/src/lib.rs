@@ -14,7 +14,7 @@
 //! let deck = Deck::new(DeckOptions { project_dir: ".".into(), ..Default::default() })?;
 //! let catalog = deck.load()?;
 //! for skill in catalog.listed() {
-//!     println!("{}: {}", skill.id, skill.description);
+//!     println!("{}: {}", skill.id, skill.description());
 //! }
 //! let prompt = deck.render(&RenderOptions::default())?;
 //! println!("{}", prompt.text);
@@ -46,7 +46,10 @@ pub use deck::Deck;
 pub use diagnostic::{Diagnostic, Severity};
 pub use error::{Error, Result};
 pub use events::{Event, SubscriptionId};
-pub use manifest::{InstallSpec, Manifest, McpRef, Parameter, Requirements};
+pub use manifest::{
+    ClaudeCodeFields, InstallSpec, Manifest, McpRef, Parameter, Requirements, Section,
+    SectionFields, ToolFields,
+};
 pub use options::{DeckOptions, RootSpec};
 pub use parse::{parse, Parsed};
 pub use permissions::{Decision, PermissionRules, Rule, Semantics};

@@ -146,7 +146,7 @@ fn every_reload_path_matches_a_fresh_load() {
     tree.skill("project/.agents/skills/beta", "beta", "Beta, edited.", "");
     let patched = reload_matches(&deck, &tree, profile, "description edit");
     assert_eq!(
-        patched.get("beta").map(|s| s.description.as_str()),
+        patched.get("beta").map(|s| s.description()),
         Some("Beta, edited.")
     );
     assert!(

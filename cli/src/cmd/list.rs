@@ -95,7 +95,7 @@ pub fn to_json(catalog: &Catalog, all: bool) -> ListJson<'_> {
         .map(|s| ListedSkill {
             id: &s.id,
             name: &s.name,
-            description: &s.description,
+            description: s.description(),
             location: &s.location,
             base_dir: &s.base_dir,
             scope: s.scope,
@@ -155,10 +155,10 @@ fn print_table(deck: &Deck, catalog: &Catalog, all: bool) {
             "ID", "SCOPE", "DESCRIPTION"
         );
         for s in rows {
-            let mut description = one_line(&s.description, 50);
+            let mut description = one_line(s.description(), 50);
             if all && !s.status.is_listed() {
                 description = one_line(
-                    &format!("[off: {}] {}", s.status.reasons.join("; "), s.description),
+                    &format!("[off: {}] {}", s.status.reasons.join("; "), s.description()),
                     50,
                 );
             }
@@ -220,14 +220,16 @@ mod tests {
         Skill {
             id: id.into(),
             name: id.into(),
-            description: "D.".into(),
             location: format!("/p/{id}/SKILL.md").into(),
             base_dir: format!("/p/{id}").into(),
             scope: skilldeck::Scope::Project,
             source: "/p".into(),
             plugin: None,
             kind: skilldeck::SkillKind::Skill,
-            manifest: Default::default(),
+            manifest: std::sync::Arc::new(skilldeck::Manifest {
+                description: Some("D.".into()),
+                ..Default::default()
+            }),
             diagnostics: vec![],
             status: skilldeck::Status {
                 enabled,

@@ -48,7 +48,7 @@ pub fn run(args: Args) -> i32 {
     }
     println!("{}  ({} {})", skill.id, skill.scope.as_str(), kind(skill));
     println!("  name:        {}", skill.name);
-    println!("  description: {}", skill.description);
+    println!("  description: {}", skill.description());
     println!("  location:    {}", skill.location.display());
     println!("  base dir:    {}", skill.base_dir.display());
     println!("  found under: {}", display_path(&skill.source, &deck));

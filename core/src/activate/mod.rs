@@ -110,7 +110,7 @@ pub fn activate_with(
     vars.extend(options.vars.iter().map(|(k, v)| (k.clone(), v.clone())));
     let ctx = substitute::Context {
         args: &options.args,
-        names: &skill.manifest.arguments,
+        names: &skill.manifest.claude_code.arguments,
         vars: &vars,
     };
     let (mut body, saw_argument) = substitute::substitute(&raw, &ctx);
@@ -150,10 +150,10 @@ pub fn activate_with(
         base_dir: skill.base_dir.clone(),
         resources,
         allowed_tools: m.allowed_tools.clone(),
-        model: m.model.clone(),
-        effort: m.effort.clone(),
-        context: m.context.clone(),
-        agent: m.agent.clone(),
+        model: m.claude_code.model.clone(),
+        effort: m.claude_code.effort.clone(),
+        context: m.claude_code.context.clone(),
+        agent: m.claude_code.agent.clone(),
     })
 }
 
@@ -243,14 +243,16 @@ mod tests {
         Skill {
             id: "greet".into(),
             name: "greet".into(),
-            description: "Greets".into(),
             location: base.join("SKILL.md"),
             base_dir: base,
             scope: Scope::Project,
             source: dir.to_path_buf(),
             plugin: None,
             kind: Default::default(),
-            manifest: Default::default(),
+            manifest: std::sync::Arc::new(crate::manifest::Manifest {
+                description: Some("Greets".to_string()),
+                ..Default::default()
+            }),
             diagnostics: Vec::new(),
             status: Default::default(),
         }

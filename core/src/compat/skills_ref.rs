@@ -11,6 +11,7 @@
 use super::pystr;
 use super::strict_yaml;
 use crate::catalog::{Catalog, Scope, Skill, SkillKind, Status};
+use crate::manifest::Manifest;
 use crate::render::{self, RenderFormat, RenderOptions};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -330,14 +331,16 @@ pub fn to_prompt<P: AsRef<Path>>(skill_dirs: &[P]) -> Result<String, CompatError
         skills.push(std::sync::Arc::new(Skill {
             id: props.name.clone(),
             name: props.name,
-            description: props.description,
             location,
             base_dir: dir.clone(),
             scope: Scope::Extra,
             source: dir,
             plugin: None,
             kind: SkillKind::Skill,
-            manifest: Default::default(),
+            manifest: std::sync::Arc::new(Manifest {
+                description: Some(props.description),
+                ..Manifest::default()
+            }),
             diagnostics: Vec::new(),
             status: Status::default(),
         }));

@@ -28,7 +28,6 @@ pub struct Candidate {
     pub name: String,
     pub id: String,
     pub plugin: Option<String>,
-    pub description: String,
     pub manifest: Arc<Manifest>,
     /// Warnings and infos (a candidate with errors is not loaded).
     pub diagnostics: Vec<Diagnostic>,
@@ -464,7 +463,6 @@ pub(crate) fn candidate(
         scope: root.scope,
         kind: root.kind,
         source: root.path.clone(),
-        description: manifest.description.clone().unwrap_or_default(),
         location,
         base_dir,
         name,

@@ -195,7 +195,6 @@ pub(crate) fn into_skill(c: Candidate, ambiguous: bool) -> Skill {
     Skill {
         id: c.id,
         name: c.name,
-        description: c.description,
         location: c.location,
         base_dir: c.base_dir,
         scope: c.scope,
@@ -223,7 +222,6 @@ mod tests {
             name: name.into(),
             id: name.into(),
             plugin: None,
-            description: String::new(),
             manifest: Default::default(),
             diagnostics: vec![],
             nested_prefix: None,

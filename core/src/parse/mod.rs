@@ -370,10 +370,10 @@ mod tests {
     fn source_text_and_spellings() {
         let p = parse("---\nname: yes\nversion: 1.10\nallowed_tools: Read Grep\nuser-invocable: Off\nmaxThinkingTokens: 2048\nauthor: me\n---\n");
         assert_eq!(p.manifest.name.as_deref(), Some("yes"));
-        assert_eq!(p.manifest.version.as_deref(), Some("1.10"));
+        assert_eq!(p.manifest.tool.version.as_deref(), Some("1.10"));
         assert_eq!(p.manifest.allowed_tools, ["Read", "Grep"]);
-        assert_eq!(p.manifest.user_invocable, Some(false));
-        assert_eq!(p.manifest.max_thinking_tokens, Some(2048));
+        assert_eq!(p.manifest.claude_code.user_invocable, Some(false));
+        assert_eq!(p.manifest.tool.max_thinking_tokens, Some(2048));
         assert_eq!(p.manifest.extra["author"], "me");
         assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
     }

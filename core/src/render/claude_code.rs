@@ -21,9 +21,10 @@ impl Layout for ClaudeCode {
     }
 
     fn description(&self, skill: &Skill) -> (String, usize) {
-        let mut text = skill.description.clone();
+        let mut text = skill.description().to_string();
         if let Some(when) = skill
             .manifest
+            .claude_code
             .when_to_use
             .as_deref()
             .filter(|w| !w.is_empty())

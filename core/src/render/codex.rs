@@ -88,7 +88,7 @@ impl Layout for Codex {
 
     fn description(&self, skill: &Skill) -> (String, usize) {
         let one_line = skill
-            .description
+            .description()
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");

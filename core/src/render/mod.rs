@@ -275,7 +275,10 @@ pub trait Layout {
     /// The description text of an entry (after any cap the format itself applies, like
     /// Claude Code's) and the length in characters of the uncapped original.
     fn description(&self, skill: &Skill) -> (String, usize) {
-        (skill.description.clone(), text::chars(&skill.description))
+        (
+            skill.description().to_string(),
+            text::chars(skill.description()),
+        )
     }
     /// One entry; `description` is empty when dropped.
     fn entry(&self, skill: &Skill, description: &str) -> String;
@@ -314,14 +317,16 @@ mod tests {
         Skill {
             id: name.to_string(),
             name: name.to_string(),
-            description: description.to_string(),
             location: PathBuf::from(format!("/s/{name}/SKILL.md")),
             base_dir: PathBuf::from(format!("/s/{name}")),
             scope: Scope::User,
             source: PathBuf::from("/s"),
             plugin: None,
             kind: Default::default(),
-            manifest: Default::default(),
+            manifest: std::sync::Arc::new(crate::manifest::Manifest {
+                description: Some(description.to_string()),
+                ..Default::default()
+            }),
             diagnostics: Vec::new(),
             status: Default::default(),
         }

@@ -13,7 +13,7 @@ Use the skill tool to load a skill when a task matches its description.";
 const NONE: &str = "No skills are currently available.";
 
 fn by_name(skills: &mut Vec<&Skill>) {
-    skills.retain(|s| !s.description.is_empty());
+    skills.retain(|s| !s.description().is_empty());
     skills.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.id.cmp(&b.id)));
 }
 

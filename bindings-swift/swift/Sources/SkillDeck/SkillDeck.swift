@@ -4819,7 +4819,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_skilldeck_uniffi_checksum_func_diagnostic_to_json() != 40716) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_skilldeck_uniffi_checksum_func_manifest_to_json() != 61542) {
+    if (uniffi_skilldeck_uniffi_checksum_func_manifest_to_json() != 56467) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_skilldeck_uniffi_checksum_func_shadowed_to_json() != 53283) {

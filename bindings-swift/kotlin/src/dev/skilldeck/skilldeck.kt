@@ -1016,7 +1016,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_skilldeck_uniffi_checksum_func_diagnostic_to_json() and 0xFFFF) != 40716) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_skilldeck_uniffi_checksum_func_manifest_to_json() and 0xFFFF) != 61542) {
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_manifest_to_json() and 0xFFFF) != 56467) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_skilldeck_uniffi_checksum_func_shadowed_to_json() and 0xFFFF) != 53283) {

@@ -9,6 +9,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+mod section;
+pub use section::{Section, SectionFields};
+
 fn is_false(b: &bool) -> bool {
     !*b
 }
@@ -86,7 +89,43 @@ pub struct Manifest {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub allowed_tools: Vec<String>,
 
-    // --- Claude Code ---
+    /// Claude Code's fields (`when_to_use`, `model`, `context`, `hooks`, ...).
+    #[serde(flatten)]
+    pub claude_code: Section<ClaudeCodeFields>,
+    /// Fields of tool-style skills and Kode (`version`, `command`, `requires`, ...).
+    #[serde(flatten)]
+    pub tool: Section<ToolFields>,
+
+    // --- lifted out of `metadata` ---
+    /// `metadata.mcp`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mcp: Option<McpRef>,
+    /// Codex's `metadata.short-description`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub short_description: Option<String>,
+
+    /// Every top-level key this model does not know, with its value, in source order.
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub extra: Map<String, Value>,
+}
+
+impl Manifest {
+    /// Give the manifest `description` when it has none (and it is not empty): how a skill
+    /// built from parts (a JSON skill, a binding's record) keeps a description that was
+    /// given beside its manifest rather than in it.
+    pub fn or_description(mut self, description: String) -> Self {
+        if self.description.is_none() && !description.is_empty() {
+            self.description = Some(description);
+        }
+        self
+    }
+}
+
+/// Claude Code's extensions to the specification. Stored in [`Manifest::claude_code`]
+/// only when the frontmatter sets one of them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct ClaudeCodeFields {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub when_to_use: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -118,8 +157,36 @@ pub struct Manifest {
     pub paths: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shell: Option<String>,
+}
 
-    // --- Kode / tool-style skills ---
+static NO_CLAUDE_CODE_FIELDS: ClaudeCodeFields = ClaudeCodeFields {
+    when_to_use: None,
+    argument_hint: None,
+    arguments: Vec::new(),
+    disable_model_invocation: None,
+    user_invocable: None,
+    disallowed_tools: Vec::new(),
+    model: None,
+    effort: None,
+    context: None,
+    agent: None,
+    background: None,
+    hooks: None,
+    paths: Vec::new(),
+    shell: None,
+};
+
+impl SectionFields for ClaudeCodeFields {
+    fn empty() -> &'static Self {
+        &NO_CLAUDE_CODE_FIELDS
+    }
+}
+
+/// Fields of tool-style skills (and Kode's `version`, `max-thinking-tokens`). Stored in
+/// [`Manifest::tool`] only when the frontmatter sets one of them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct ToolFields {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -144,16 +211,85 @@ pub struct Manifest {
     pub requires: Option<Requirements>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub install: Vec<InstallSpec>,
+}
 
-    // --- lifted out of `metadata` ---
-    /// `metadata.mcp`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mcp: Option<McpRef>,
-    /// Codex's `metadata.short-description`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub short_description: Option<String>,
+static NO_TOOL_FIELDS: ToolFields = ToolFields {
+    version: None,
+    max_thinking_tokens: None,
+    category: None,
+    tags: Vec::new(),
+    os: Vec::new(),
+    enabled: None,
+    timeout: None,
+    command: None,
+    parameters: Vec::new(),
+    requires: None,
+    install: Vec::new(),
+};
 
-    /// Every top-level key this model does not know, with its value, in source order.
-    #[serde(default, skip_serializing_if = "Map::is_empty")]
-    pub extra: Map<String, Value>,
+impl SectionFields for ToolFields {
+    fn empty() -> &'static Self {
+        &NO_TOOL_FIELDS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_specification_only_manifest_stores_no_host_section() {
+        let parsed = crate::parse(
+            "---\nname: demo\ndescription: Demo.\nlicense: MIT\nallowed-tools: Read\n---\nBody\n",
+        );
+        assert!(!parsed.manifest.claude_code.is_set());
+        assert!(!parsed.manifest.tool.is_set());
+        assert_eq!(parsed.manifest.claude_code.model, None);
+        assert!(parsed.manifest.tool.tags.is_empty());
+    }
+
+    #[test]
+    fn host_fields_land_in_their_section_and_json_keeps_them_flat() {
+        let parsed = crate::parse(
+            "---\nname: demo\ndescription: Demo.\nmodel: opus\nversion: 1.0\ntags: [a, b]\nx-own: 1\n---\n",
+        );
+        let m = &parsed.manifest;
+        assert_eq!(m.claude_code.model.as_deref(), Some("opus"));
+        assert_eq!(m.tool.version.as_deref(), Some("1.0"));
+        assert_eq!(m.tool.tags, ["a", "b"]);
+        let json = serde_json::to_value(m).unwrap_or_default();
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "name": "demo", "description": "Demo.", "model": "opus", "version": "1.0",
+                "tags": ["a", "b"], "extra": {"x-own": 1}
+            })
+        );
+        let back: Manifest = serde_json::from_value(json).unwrap_or_default();
+        assert_eq!(&back, m);
+    }
+
+    #[test]
+    fn an_ordinary_manifest_stays_small() {
+        // A catalog holds one manifest per skill; the hosts' fields live behind pointers.
+        assert!(
+            std::mem::size_of::<Manifest>() <= 384,
+            "{}",
+            std::mem::size_of::<Manifest>()
+        );
+    }
+
+    #[test]
+    fn or_description_fills_only_a_missing_description() {
+        let given = Manifest::default().or_description("Given.".into());
+        assert_eq!(given.description.as_deref(), Some("Given."));
+        let kept = given.or_description("Other.".into());
+        assert_eq!(kept.description.as_deref(), Some("Given."));
+        assert_eq!(
+            Manifest::default()
+                .or_description(String::new())
+                .description,
+            None
+        );
+    }
 }
