@@ -2,9 +2,13 @@
 //! extensions. Every known key gets a typed field; every unknown key is kept in `extra`
 //! with its original value, so nothing a user wrote is lost.
 //!
+//! The specification's fields sit in [`Manifest`] itself; the hosts' extensions are grouped
+//! in [`Section`]s (`manifest.claude_code`, `manifest.tool`) that cost one pointer until the
+//! frontmatter sets one of their fields, because a catalog keeps a manifest per skill.
+//!
 //! The canonical JSON form (used by the conformance vectors and every binding's
 //! `to_dict()` / `toJSON()`) is this struct's serde serialisation: keys in kebab-case as in
-//! the spec, absent/empty fields omitted.
+//! the spec, absent/empty fields omitted, the sections' keys flat beside the spec's.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
