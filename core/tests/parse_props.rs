@@ -1,11 +1,13 @@
 //! Property tests for the frontmatter splitter and the manifest parser: they never panic on
-//! any input, and splitting keeps its invariants whatever the line endings.
+//! any input, splitting keeps its invariants whatever the line endings, and a manifest's
+//! canonical JSON reads back to the same manifest.
 //!
 //! Run with `cargo test -p skilldeck --test parse_props`; `PROPTEST_CASES=20000` for a
 //! longer search.
 
 use proptest::prelude::*;
 use skilldeck::parse::{self, Fences};
+use skilldeck::Manifest;
 
 /// Lines that are never a fence on their own.
 fn yaml_line() -> impl Strategy<Value = String> {
@@ -33,7 +35,70 @@ fn yamlish() -> impl Strategy<Value = String> {
     prop::collection::vec(piece, 0..12).prop_map(|lines| lines.join("\n"))
 }
 
+/// One line of every key the manifest types (spec, Claude Code, tool-style, lifted from
+/// `metadata`) and an unknown one, with values of every shape.
+fn known_field() -> impl Strategy<Value = String> {
+    let key = prop::sample::select(vec![
+        "name",
+        "description",
+        "license",
+        "compatibility",
+        "allowed-tools",
+        "when_to_use",
+        "argument-hint",
+        "arguments",
+        "disable-model-invocation",
+        "user-invocable",
+        "disallowed-tools",
+        "model",
+        "effort",
+        "context",
+        "agent",
+        "background",
+        "hooks",
+        "paths",
+        "shell",
+        "version",
+        "max-thinking-tokens",
+        "category",
+        "tags",
+        "os",
+        "enabled",
+        "timeout",
+        "command",
+        "parameters",
+        "requires",
+        "install",
+        "metadata",
+        "x-own",
+    ]);
+    let value = prop_oneof![
+        "[a-z]{1,8}",
+        "(true|false|~|1\\.0)",
+        "[0-9]{1,4}",
+        "\\[[a-z]{1,4}, [a-z]{1,4}\\]",
+        "\\{bins: \\[[a-z]{1,4}\\], env: \\[[A-Z]{1,4}\\]\\}",
+        "\\{mcp: \\{server: [a-z]{1,4}, tool: [a-z]{1,4}\\}, short-description: [a-z]{1,8}\\}",
+        "\\{[a-z]{1,4}: \\{type: string, required: (true|false), default: (~|x|1)\\}\\}",
+        "\\[\\{kind: brew, formula: [a-z]{1,4}\\}\\]",
+    ];
+    (key, value).prop_map(|(k, v)| format!("{k}: {v}"))
+}
+
 proptest! {
+    #[test]
+    fn manifests_read_back_from_their_json(lines in prop::collection::vec(known_field(), 0..10)) {
+        let text = format!("---\n{}\n---\n", lines.join("\n"));
+        let parsed = parse::parse(&text);
+        let json = serde_json::to_value(&parsed.manifest)
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let back: Manifest = serde_json::from_value(json.clone())
+            .map_err(|e| TestCaseError::fail(format!("{e}: {json}")))?;
+        prop_assert_eq!(&back, &parsed.manifest, "{}", json);
+        prop_assert_eq!(back.claude_code.is_set(), parsed.manifest.claude_code.is_set());
+        prop_assert_eq!(back.tool.is_set(), parsed.manifest.tool.is_set());
+    }
+
     #[test]
     fn split_never_panics(text in "\\PC*") {
         let _ = parse::split(&text);

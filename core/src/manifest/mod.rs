@@ -20,6 +20,11 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
+/// A key that is there, even with a `null` value, is `Some` (serde reads a `null` as `None`).
+fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(deserializer).map(Some)
+}
+
 /// A declared parameter of a tool-style skill (`parameters: {name: {type, description, ...}}`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -31,7 +36,13 @@ pub struct Parameter {
     pub description: Option<String>,
     #[serde(default, skip_serializing_if = "is_false")]
     pub required: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// `default: null` is kept as `Some(Value::Null)`: a declared null default, unlike no
+    /// `default` at all.
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub default: Option<Value>,
     #[serde(rename = "enum", default, skip_serializing_if = "Vec::is_empty")]
     pub enum_values: Vec<Value>,

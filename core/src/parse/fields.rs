@@ -212,7 +212,11 @@ fn apply(m: &mut Manifest, folded: &str, entry: &Entry, cx: &mut Cx) -> bool {
         "maxthinkingtokens" => set!(m.tool.max_thinking_tokens, number(entry, cx)),
         "timeout" => set!(m.tool.timeout, number(entry, cx)),
         "hooks" => {
-            m.claude_code.hooks = Some(entry.value.clone());
+            // `hooks: ~` declares none, as an empty value does for every other field (and
+            // leaves the Claude Code section unallocated).
+            if !entry.value.is_null() {
+                m.claude_code.hooks = Some(entry.value.clone());
+            }
             true
         }
         "metadata" => metadata(m, &entry.value),
