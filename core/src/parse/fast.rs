@@ -12,7 +12,7 @@
 //!
 //! Shapes read here, at the top level (column 1):
 //! - `key: plain text`, `key: "double quoted"`, `key: 'single quoted'`, each on one line;
-//! - `key: |`, `|-`, `>`, `>-` block scalars;
+//! - `key: |`, `|-`, `|+`, `>`, `>-`, `>+` block scalars;
 //! - `key:` followed by a block list of one-line scalars (`- item`, indented or not) or by
 //!   an indented block mapping of one-line scalars (`  k: v`);
 //! - one-line flow collections of such scalars (`[a, "b"]`, `{k: v, k2: 'w'}`) as a value
@@ -320,8 +320,18 @@ fn single_quoted(text: &str) -> Option<String> {
 #[derive(Clone, Copy)]
 struct BlockHeader {
     folded: bool,
-    /// `-`: no final line break.
-    strip: bool,
+    chomp: Chomp,
+}
+
+/// What a block scalar does with its final line break and the blank lines after it.
+#[derive(Clone, Copy, PartialEq)]
+enum Chomp {
+    /// `-`: drops them all.
+    Strip,
+    /// No indicator: keeps the final line break only.
+    Clip,
+    /// `+`: keeps the final line break and every blank line after it.
+    Keep,
 }
 
 fn block_header(rest: &str) -> Option<BlockHeader> {
@@ -331,19 +341,15 @@ fn block_header(rest: &str) -> Option<BlockHeader> {
         b'>' => true,
         _ => return None,
     };
-    match &header[1..] {
-        "" => Some(BlockHeader {
-            folded,
-            strip: false,
-        }),
-        "-" => Some(BlockHeader {
-            folded,
-            strip: true,
-        }),
-        // Keep (`+`), explicit indentation and comments are left to the full parser;
-        // `scalar` declines anything else starting with `|` / `>` as well.
-        _ => None,
-    }
+    let chomp = match &header[1..] {
+        "" => Chomp::Clip,
+        "-" => Chomp::Strip,
+        "+" => Chomp::Keep,
+        // Explicit indentation and comments are left to the full parser; `scalar` declines
+        // anything else starting with `|` / `>` as well.
+        _ => return None,
+    };
+    Some(BlockHeader { folded, chomp })
 }
 
 /// The text of a block scalar whose content starts at `lines[start]`, and the index of the
@@ -377,9 +383,15 @@ fn block_scalar(lines: &[&str], start: usize, header: BlockHeader) -> Option<(St
         }
         end += 1;
     }
-    // The split of a text ending in a line break yields a last empty line: not content.
+    let mut trailing_blank: usize = 0;
     while content.last() == Some(&"") {
         content.pop();
+        trailing_blank += 1;
+    }
+    // The split of a text ending in a line break yields a last empty line: not a blank line
+    // of the document.
+    if end == lines.len() {
+        trailing_blank = trailing_blank.saturating_sub(1);
     }
     let mut text = String::new();
     if header.folded {
@@ -402,8 +414,10 @@ fn block_scalar(lines: &[&str], start: usize, header: BlockHeader) -> Option<(St
     } else {
         text = content.join("\n");
     }
-    if !header.strip {
-        text.push('\n');
+    match header.chomp {
+        Chomp::Strip => {}
+        Chomp::Clip => text.push('\n'),
+        Chomp::Keep => text.extend(std::iter::repeat_n('\n', 1 + trailing_blank)),
     }
     Some((text, end))
 }
@@ -510,7 +524,6 @@ mod tests {
             "a: plain\n  continued\n",
             "a: \"multi\n  line\"\n",
             "a: \"\\u00e9\"\n",
-            "a: |+\n  x\n",
             "a: >\n  x\n    more indented\n",
             "a:\n",
             "a:\tb\n",
@@ -621,7 +634,7 @@ mod differential {
 
     fn value() -> impl Strategy<Value = String> {
         let block = (
-            prop::sample::select(&["|", "|-", ">", ">-", "|+", "|2", "> # c"][..]),
+            prop::sample::select(&["|", "|-", ">", ">-", "|+", ">+", "|2", "> # c"][..]),
             prop::collection::vec((0usize..3, text()), 1..5),
             1usize..4,
         )
@@ -702,6 +715,8 @@ mod differential {
             "name: pdf\ndescription: Extract text from PDF files.\n",
             "name: pdf\ndescription: \"Says \\\"hi\\\" / é\"\nlicense: 'It''s MIT'\n",
             "name: a\ndescription: |\n  Line one.\n\n  Line two.\n\nlicense: MIT\n",
+            "name: a\ndescription: >+\n  Kept\n  breaks.\n\n\nlicense: MIT\n",
+            "name: a\ndescription: |+\n  Kept to the end.\n\n",
             "name: a\ndescription: >-\n  Folded\n  text.\n\n  Para.\nmetadata:\n  author: me\n  version: \"1.0\"\n",
             "name: a\nuser-invocable: false\nversion: 1.2.10\nmetadata:\n  beta: True\n",
             "name: a\nos: [linux, macos]\nmetadata: { author: acme, version: \"1.0\" }\nrequires:\n  bins: [git, jq]\n",
