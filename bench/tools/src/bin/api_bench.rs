@@ -1,8 +1,9 @@
 //! `api-bench --corpus DIR [--runs R] [--reloads K]`: the Rust API in process.
 //!
 //! Measures, on a page-cache-warm corpus: cold `load()` on a fresh `Deck` (median of R),
-//! a no-change `load()` on a loaded deck, `reload()` after rewriting one skill, `render()`,
-//! and resident memory after the first and after K reloads (each after a rewrite).
+//! a no-change `load()` on a loaded deck and `reload()` after rewriting one skill (the
+//! three take turns, R rounds), `render()`, and resident memory after the first and after
+//! K reloads (each after a rewrite).
 //! Prints one JSON object. The rewritten skill is restored before exit.
 
 use skilldeck::{Deck, DeckOptions, RenderOptions, RootSpec};
@@ -115,26 +116,72 @@ fn main() {
     let layout = Layout::new(manifest["base"].as_str().unwrap_or(corpus));
     let touch_path = manifest["touch"].as_str().map(PathBuf::from);
 
-    // Cold: a fresh Deck each time (no cache), one warm-up run not counted.
-    let mut cold = Vec::new();
-    let mut deck = None;
-    for i in 0..=runs {
-        let d = Deck::new(options(&layout)).unwrap_or_else(|e| fail("Deck::new", &e));
-        let (res, ms) = time_ms(|| d.load());
-        let catalog = res.unwrap_or_else(|e| fail("load", &e));
-        if i > 0 {
-            cold.push(ms);
-        }
-        deck = Some((d, catalog));
-    }
-    let Some((deck, catalog)) = deck else { return };
+    // The long-lived deck: its first load is the warm-up and is not counted.
+    let deck = Deck::new(options(&layout)).unwrap_or_else(|e| fail("Deck::new", &e));
+    let catalog = deck.load().unwrap_or_else(|e| fail("load", &e));
 
-    let mut noop = Vec::new();
-    for _ in 0..runs {
-        let (res, ms) = time_ms(|| deck.load());
-        res.unwrap_or_else(|e| fail("no-change load", &e));
-        noop.push(ms);
+    let mut toucher = match touch_path.as_deref().map(Toucher::new) {
+        Some(Ok(toucher)) => Ok(toucher),
+        Some(Err(err)) => Err(format!("reading the touch file: {err}")),
+        None => Err("corpus.json names no touch file".to_string()),
+    };
+    let mut reload_error = toucher.as_ref().err().cloned();
+    let (mut cold, mut noop, mut reload, mut changed) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    // RSS after the first reload, after the tenth (allocator arenas of the walker threads
+    // have settled by then), and after the last: growth from the tenth on is what a leak
+    // would show.
+    let (mut rss_first, mut rss_tenth, mut rss_last) = (None, None, None);
+    // A cold load (fresh Deck, no cache), a no-change load and a reload after one rewrite
+    // take turns, so the machine's drift cannot skew the no-change/cold and reload/cold
+    // ratios (on this shared machine, block runs of the same code moved them by ±1 point).
+    // The reloads past `runs` only serve the RSS check.
+    for i in 0..reloads.max(runs) {
+        if i < runs {
+            let fresh = Deck::new(options(&layout)).unwrap_or_else(|e| fail("Deck::new", &e));
+            let (res, ms) = time_ms(|| fresh.load());
+            res.unwrap_or_else(|e| fail("load", &e));
+            cold.push(ms);
+            drop(fresh);
+            let (res, ms) = time_ms(|| deck.load());
+            res.unwrap_or_else(|e| fail("no-change load", &e));
+            noop.push(ms);
+        }
+        let Ok(t) = toucher.as_mut() else {
+            if i >= runs {
+                break;
+            }
+            continue;
+        };
+        if let Err(err) = t.touch() {
+            reload_error = Some(format!("rewriting {}: {err}", t.path.display()));
+            toucher = Err(String::new());
+            continue;
+        }
+        let (res, ms) = time_ms(|| deck.reload());
+        match res {
+            Ok(diff) => {
+                if i < runs {
+                    reload.push(ms);
+                    changed.push(diff.added.len() + diff.removed.len() + diff.changed.len());
+                }
+            }
+            Err(e) => {
+                reload_error = Some(format!("reload: {e}"));
+                toucher = Err(String::new());
+                continue;
+            }
+        }
+        if i == 0 {
+            rss_first = rss::current_kib();
+        }
+        if i == 9 {
+            rss_tenth = rss::current_kib();
+        }
+        rss_last = rss::current_kib();
     }
+    // Put the rewritten skill back as the corpus made it.
+    drop(toucher);
 
     let render = (0..runs)
         .map(|_| {
@@ -145,47 +192,6 @@ fn main() {
             }
         })
         .collect::<Result<Vec<_>, _>>();
-
-    let mut reload = Vec::new();
-    let mut changed = Vec::new();
-    // RSS after the first reload, after the tenth (allocator arenas of the walker threads
-    // have settled by then), and after the last: growth from the tenth on is what a leak
-    // would show.
-    let (mut rss_first, mut rss_tenth, mut rss_last) = (None, None, None);
-    let mut reload_error = None;
-    match touch_path.as_deref().map(Toucher::new) {
-        Some(Ok(mut toucher)) => {
-            for i in 0..reloads.max(runs) {
-                if let Err(err) = toucher.touch() {
-                    reload_error = Some(format!("rewriting {}: {err}", toucher.path.display()));
-                    break;
-                }
-                let (res, ms) = time_ms(|| deck.reload());
-                match res {
-                    Ok(diff) => {
-                        if i < runs {
-                            reload.push(ms);
-                            changed
-                                .push(diff.added.len() + diff.removed.len() + diff.changed.len());
-                        }
-                    }
-                    Err(e) => {
-                        reload_error = Some(format!("reload: {e}"));
-                        break;
-                    }
-                }
-                if i == 0 {
-                    rss_first = rss::current_kib();
-                }
-                if i == 9 {
-                    rss_tenth = rss::current_kib();
-                }
-                rss_last = rss::current_kib();
-            }
-        }
-        Some(Err(err)) => reload_error = Some(format!("reading the touch file: {err}")),
-        None => reload_error = Some("corpus.json names no touch file".into()),
-    }
 
     let (render_ms, render_chars, render_error) = match render {
         Ok(v) => {
