@@ -76,6 +76,10 @@ impl Stamp {
 pub struct Fingerprint {
     bases: Vec<PathBuf>,
     entries: Vec<Entry>,
+    /// The base-relative paths, each NUL-terminated, back to back: a check walks them in
+    /// order from one buffer (a buffer per path scattered them over the heap), and hands
+    /// each to `fstatat` as the C string it already is.
+    relative: Vec<u8>,
     /// Paths whose mere existence matters (`.git` markers: their mtimes change with every
     /// git command, which must not invalidate the cache).
     exists: Vec<(PathBuf, bool)>,
@@ -83,10 +87,18 @@ pub struct Fingerprint {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Entry {
-    /// Index into `bases` when `path` is relative to that base.
-    base: Option<u32>,
-    path: PathBuf,
+    path: EntryPath,
     stamp: Option<Stamp>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum EntryPath {
+    Absolute(PathBuf),
+    /// Below `bases[base]`, at offset `start` of `relative` (an empty string: the base).
+    Under {
+        base: u32,
+        start: u32,
+    },
 }
 
 /// What a check found: the entries whose stamp differs now, by push index.
@@ -107,18 +119,20 @@ impl Changes {
 impl Fingerprint {
     pub fn push(&mut self, path: PathBuf, stamp: Option<Stamp>) {
         self.entries.push(Entry {
-            base: None,
-            path,
+            path: EntryPath::Absolute(path),
             stamp,
         });
     }
 
     /// Record `path`, found below `base` (a walked root), relative to it.
+    #[cfg(unix)]
     pub fn push_under(&mut self, base: &Path, path: PathBuf, stamp: Option<Stamp>) {
-        let path = match into_relative(path, base) {
+        use std::os::unix::ffi::OsStrExt;
+        let rel = match into_relative(path, base) {
             Ok(rel) => rel,
             Err(path) => return self.push(path, stamp),
         };
+        let bytes = rel.as_os_str().as_bytes();
         let index = match self
             .bases
             .iter()
@@ -130,14 +144,28 @@ impl Fingerprint {
                 self.bases.len() - 1
             }
         };
-        let Ok(index) = u32::try_from(index) else {
-            return self.push(base.join(path), stamp);
+        // A NUL cannot be in a path the system listed; a buffer past 4 GiB would need
+        // wider offsets. Either way the path is kept whole instead.
+        let (Ok(index), Ok(start)) = (u32::try_from(index), u32::try_from(self.relative.len()))
+        else {
+            return self.push(base.join(rel), stamp);
         };
+        if bytes.contains(&0) {
+            return self.push(base.join(rel), stamp);
+        }
+        self.relative.extend_from_slice(bytes);
+        self.relative.push(0);
         self.entries.push(Entry {
-            base: Some(index),
-            path,
+            path: EntryPath::Under { base: index, start },
             stamp,
         });
+    }
+
+    /// Record `path` (found below `base`). Only unix checks from an open base; elsewhere
+    /// the path is kept whole.
+    #[cfg(not(unix))]
+    pub fn push_under(&mut self, _base: &Path, path: PathBuf, stamp: Option<Stamp>) {
+        self.push(path, stamp);
     }
 
     pub fn push_exists(&mut self, path: PathBuf) {
@@ -176,9 +204,13 @@ impl Fingerprint {
         let mut bases = OpenBases::new(&self.bases);
         let mut changed = Vec::new();
         for (index, entry) in self.entries[range.clone()].iter().enumerate() {
-            let now = match entry.base {
-                Some(b) => bases.stamp(b as usize, &entry.path),
-                None => Stamp::read(&entry.path),
+            let now = match &entry.path {
+                EntryPath::Absolute(path) => Stamp::read(path),
+                EntryPath::Under { base, start } => self
+                    .relative
+                    .get(*start as usize..)
+                    .and_then(|rest| std::ffi::CStr::from_bytes_until_nul(rest).ok())
+                    .and_then(|rel| bases.stamp(*base as usize, rel)),
             };
             if now != entry.stamp {
                 changed.push(range.start + index);
@@ -250,6 +282,8 @@ pub fn check_all(prints: &[&Fingerprint]) -> Vec<Changes> {
 
 /// The bases of one fingerprint, each opened on first use during one check.
 struct OpenBases<'a> {
+    // Read only where entries can be base-relative (unix).
+    #[cfg_attr(not(unix), allow(dead_code))]
     paths: &'a [PathBuf],
     #[cfg(unix)]
     open: Vec<Option<Option<rustix::fd::OwnedFd>>>,
@@ -266,7 +300,7 @@ impl<'a> OpenBases<'a> {
 
     /// The stamp of `rel` below base `index` (`rel` empty: the base itself).
     #[cfg(unix)]
-    fn stamp(&mut self, index: usize, rel: &Path) -> Option<Stamp> {
+    fn stamp(&mut self, index: usize, rel: &std::ffi::CStr) -> Option<Stamp> {
         use rustix::fs::{AtFlags, Mode, OFlags};
         let (Some(slot), Some(path)) = (self.open.get_mut(index), self.paths.get(index)) else {
             return None;
@@ -282,7 +316,7 @@ impl<'a> OpenBases<'a> {
         });
         // The base is gone or no longer a directory: so is everything below it.
         let fd = fd.as_ref()?;
-        let stat = if rel.as_os_str().is_empty() {
+        let stat = if rel.is_empty() {
             rustix::fs::fstat(fd)
         } else {
             rustix::fs::statat(fd, rel, AtFlags::empty())
@@ -290,14 +324,10 @@ impl<'a> OpenBases<'a> {
         stat.ok().map(|st| Stamp::of_stat(&st))
     }
 
+    /// Without `fstatat` every entry is kept whole ([`Fingerprint::push_under`]).
     #[cfg(not(unix))]
-    fn stamp(&mut self, index: usize, rel: &Path) -> Option<Stamp> {
-        let base = self.paths.get(index)?;
-        if rel.as_os_str().is_empty() {
-            Stamp::read(base)
-        } else {
-            Stamp::read(&base.join(rel))
-        }
+    fn stamp(&mut self, _index: usize, _rel: &std::ffi::CStr) -> Option<Stamp> {
+        None
     }
 }
 
@@ -452,6 +482,29 @@ mod tests {
         // The base moved away: its own entry and every entry below it changed.
         std::fs::rename(&root, t.path().join("moved")).unwrap();
         assert_eq!(check_all(&[&fp])[0].entries, [0, 1]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn relative_entries_keep_any_bytes_and_their_order() {
+        use std::os::unix::ffi::OsStrExt;
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().join("root");
+        let odd = root.join(std::ffi::OsStr::from_bytes(b"caf\xe9"));
+        std::fs::create_dir_all(&odd).unwrap();
+        let mut fp = Fingerprint::default();
+        let mut expected = Vec::new();
+        for i in 0..50 {
+            let file = odd.join(format!("f{i}"));
+            std::fs::write(&file, "x").unwrap();
+            fp.push_under(&root, file.clone(), Stamp::read(&file));
+            expected.push(file);
+        }
+        fp.push_under(&root, odd.clone(), Stamp::read(&odd));
+        assert!(fp.is_current());
+        std::fs::write(&expected[17], "longer").unwrap();
+        std::fs::write(&expected[42], "longer").unwrap();
+        assert_eq!(check_all(&[&fp])[0].entries, [17, 42]);
     }
 
     #[test]
