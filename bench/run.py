@@ -523,7 +523,7 @@ def render_results(results):
         "completely, parses nothing. 1 and 2 threads.",
         "- **skilldeck**: the release CLI (`list --json`, `render`), and the Rust API in process "
         "(`bench/tools/src/bin/api_bench.rs`): cold `load()` on a fresh `Deck`, no-change `load()`, "
-        "`reload()` after rewriting one SKILL.md (mtime moved forward), RSS after 1 and after 100 such reloads; "
+        "`reload()` after rewriting one SKILL.md (mtime moved forward), the three taking turns round by round, RSS after 1 and after 100 such reloads; "
         "the Python and Node bindings doing the same cold load.",
         "- **skills-ref 0.1.1** (`bench/peers/skills_ref_peer.py`): the same roots walked with `os.walk`, "
         "`read_properties()` on every skill dir, `to_prompt()` on the loadable ones.",
