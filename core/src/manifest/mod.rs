@@ -12,6 +12,7 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use std::sync::OnceLock;
 
 mod section;
 pub use section::{Section, SectionFields};
@@ -174,26 +175,10 @@ pub struct ClaudeCodeFields {
     pub shell: Option<String>,
 }
 
-static NO_CLAUDE_CODE_FIELDS: ClaudeCodeFields = ClaudeCodeFields {
-    when_to_use: None,
-    argument_hint: None,
-    arguments: Vec::new(),
-    disable_model_invocation: None,
-    user_invocable: None,
-    disallowed_tools: Vec::new(),
-    model: None,
-    effort: None,
-    context: None,
-    agent: None,
-    background: None,
-    hooks: None,
-    paths: Vec::new(),
-    shell: None,
-};
-
 impl SectionFields for ClaudeCodeFields {
     fn empty() -> &'static Self {
-        &NO_CLAUDE_CODE_FIELDS
+        static EMPTY: OnceLock<ClaudeCodeFields> = OnceLock::new();
+        EMPTY.get_or_init(ClaudeCodeFields::default)
     }
 }
 
@@ -228,23 +213,10 @@ pub struct ToolFields {
     pub install: Vec<InstallSpec>,
 }
 
-static NO_TOOL_FIELDS: ToolFields = ToolFields {
-    version: None,
-    max_thinking_tokens: None,
-    category: None,
-    tags: Vec::new(),
-    os: Vec::new(),
-    enabled: None,
-    timeout: None,
-    command: None,
-    parameters: Vec::new(),
-    requires: None,
-    install: Vec::new(),
-};
-
 impl SectionFields for ToolFields {
     fn empty() -> &'static Self {
-        &NO_TOOL_FIELDS
+        static EMPTY: OnceLock<ToolFields> = OnceLock::new();
+        EMPTY.get_or_init(ToolFields::default)
     }
 }
 

@@ -12,7 +12,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The fields of one section, with the empty value reads of an unset section borrow.
 pub trait SectionFields: Default + PartialEq + 'static {
-    /// The group with every field unset.
+    /// The group with every field unset (one shared instance, e.g. in a `OnceLock`).
     fn empty() -> &'static Self;
 }
 
@@ -101,14 +101,10 @@ mod tests {
         list: Vec<String>,
     }
 
-    static EMPTY: Group = Group {
-        word: None,
-        list: Vec::new(),
-    };
-
     impl SectionFields for Group {
         fn empty() -> &'static Self {
-            &EMPTY
+            static EMPTY: std::sync::OnceLock<Group> = std::sync::OnceLock::new();
+            EMPTY.get_or_init(Group::default)
         }
     }
 

@@ -120,12 +120,12 @@ fn main() {
     let deck = Deck::new(options(&layout)).unwrap_or_else(|e| fail("Deck::new", &e));
     let catalog = deck.load().unwrap_or_else(|e| fail("load", &e));
 
-    let mut toucher = match touch_path.as_deref().map(Toucher::new) {
-        Some(Ok(toucher)) => Ok(toucher),
-        Some(Err(err)) => Err(format!("reading the touch file: {err}")),
-        None => Err("corpus.json names no touch file".to_string()),
+    // `None` once rewriting or reloading failed (the error says why): no more reloads.
+    let (mut toucher, mut reload_error) = match touch_path.as_deref().map(Toucher::new) {
+        Some(Ok(toucher)) => (Some(toucher), None),
+        Some(Err(err)) => (None, Some(format!("reading the touch file: {err}"))),
+        None => (None, Some("corpus.json names no touch file".to_string())),
     };
-    let mut reload_error = toucher.as_ref().err().cloned();
     let (mut cold, mut noop, mut reload, mut changed) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     // RSS after the first reload, after the tenth (allocator arenas of the walker threads
@@ -147,7 +147,7 @@ fn main() {
             res.unwrap_or_else(|e| fail("no-change load", &e));
             noop.push(ms);
         }
-        let Ok(t) = toucher.as_mut() else {
+        let Some(t) = toucher.as_mut() else {
             if i >= runs {
                 break;
             }
@@ -155,7 +155,7 @@ fn main() {
         };
         if let Err(err) = t.touch() {
             reload_error = Some(format!("rewriting {}: {err}", t.path.display()));
-            toucher = Err(String::new());
+            toucher = None;
             continue;
         }
         let (res, ms) = time_ms(|| deck.reload());
@@ -168,7 +168,7 @@ fn main() {
             }
             Err(e) => {
                 reload_error = Some(format!("reload: {e}"));
-                toucher = Err(String::new());
+                toucher = None;
                 continue;
             }
         }
