@@ -32,6 +32,9 @@ import tempfile
 import threading
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import matrix  # noqa: E402  (beside this file; the tool stays one command)
+
 # Pinned host versions: the vectors record what exactly these versions do.
 OPENCODE_VERSION = "1.18.33"
 CODEX_VERSION = "0.169.0"
@@ -182,8 +185,11 @@ def run_opencode(tree: Path, deck: dict) -> dict:
             skill["description"] = item["description"]
         skills.append(skill)
     # `debug skill` prints skills in the order their parses finished (concurrent, so not
-    # stable); the host's own listing (`Skill.available`, the prompt) sorts by name.
-    skills.sort(key=lambda s: s["name"])
+    # stable); the host's own listing (`Skill.available`, the prompt) sorts by name. When
+    # every skill sits in one skills root, source order is path order, which is how the
+    # profile lists them (the broken-file matrix, whose names are not in path order).
+    roots = {str(Path(s["location"]).parent.parent) for s in skills}
+    skills.sort(key=lambda s: s["location"] if len(roots) == 1 else s["name"])
     return {
         "host": f"opencode {OPENCODE_VERSION}",
         "command": "opencode debug skill --pure",
@@ -410,7 +416,9 @@ def outcomes(results: list[dict]) -> list[tuple[dict, int]]:
 
 def expected_skill_view(result: dict) -> list[dict]:
     """What the host pins down, in the fields a vector may name."""
-    return [{k: s[k] for k in ("name", "location")} for s in result["skills"]]
+    return [
+        {k: s.get(k) for k in ("name", "location", "description")} for s in result["skills"]
+    ]
 
 
 def compare(case: dict, result: dict) -> list[str]:
@@ -433,9 +441,9 @@ def compare(case: dict, result: dict) -> list[str]:
     if len(expected) != len(got):
         problems.append(f"host finds {len(got)} skills, vector expects {len(expected)}")
     for i, (exp, act) in enumerate(zip(expected, got)):
-        for key in ("name", "location"):
-            if key in exp and exp[key] != act[key]:
-                problems.append(f"skills[{i}].{key}: vector {exp[key]!r}, host {act[key]!r}")
+        for key in ("name", "location", "description"):
+            if key in exp and exp[key] != act.get(key):
+                problems.append(f"skills[{i}].{key}: vector {exp[key]!r}, host {act.get(key)!r}")
         host_enabled = result["skills"][i].get("enabled")
         exp_enabled = exp.get("status", {}).get("enabled")
         if host_enabled is not None and exp_enabled is not None and exp_enabled != host_enabled:
@@ -508,7 +516,7 @@ def dump_json(value, indent: int = 0) -> str:
     return "{\n" + ",\n".join(items) + "\n" + pad + "}"
 
 
-def record(vector: Path, case: dict, results: list[dict]) -> bool:
+def record(vector: Path, case: dict, results: list[dict], descriptions: bool = False) -> bool:
     """Write oracle.txt and replace expected.skills with the host's answer. Fields the host
     does not report (scope for OpenCode, status flags) are kept from the vector as the author
     wrote them, matched by location; other expected keys (shadowed) are left alone. When runs
@@ -530,6 +538,9 @@ def record(vector: Path, case: dict, results: list[dict]) -> bool:
         entry = {"name": s["name"], "location": s["location"]}
         if "scope" in s:
             entry["scope"] = s["scope"]
+        if descriptions and s.get("description") is not None:
+            # Left out when the host has none: the catalog writes a missing one as "".
+            entry["description"] = s["description"]
         for key, value in old.get(s["location"], {}).items():
             entry.setdefault(key, value)
         skills.append(entry)
@@ -540,18 +551,170 @@ def record(vector: Path, case: dict, results: list[dict]) -> bool:
     return True
 
 
+
+# ---------------------------------------------------------------------------------------------
+# The broken-file matrix, and skilldeck side by side with the host
+# ---------------------------------------------------------------------------------------------
+
+VECTORS = Path(__file__).resolve().parents[2] / "tests" / "vectors"
+MATRIX_HOSTS = ("codex", "opencode")
+
+
+def write_matrix() -> list[Path]:
+    """(Re)write `oracle-<host>-broken-matrix` for every host: the tree from matrix.py and a
+    case.json whose expected skills `record --descriptions` then fills in from the host."""
+    written = []
+    for host in MATRIX_HOSTS:
+        vector = VECTORS / "discover" / f"oracle-{host}-broken-matrix"
+        shutil.rmtree(vector / "tree", ignore_errors=True)
+        names = matrix.write_tree(vector)
+        case_path = vector / "case.json"
+        case = json.loads(case_path.read_text()) if case_path.exists() else {}
+        case.update(
+            {
+                "description": (
+                    f"{host}: the broken-file matrix ({len(names)} files, scripts/oracle/matrix.py): "
+                    "every class of YAML error, fence variant, encoding problem and wrong value "
+                    f"type; the skills, names and descriptions are what the real {host} reads"
+                ),
+                "operation": "discover",
+                "setup": {"mkdir": ["project/.git"]},
+                "input": {"deck": {"profile": host}},
+            }
+        )
+        case.setdefault("expected", {"profile": host, "skills": []})
+        case_path.write_text(dump_json(case) + "\n")
+        written.append(vector)
+    return written
+
+
+def skilldeck_bin() -> Path:
+    target = Path(os.environ.get("CARGO_TARGET_DIR", VECTORS.parents[1] / "target"))
+    return Path(os.environ.get("SKILLDECK", target / "debug" / "skilldeck"))
+
+
+def run_skilldeck(tree: Path, deck: dict) -> dict:
+    """`skilldeck list --json` on the same tree and environment as the host run."""
+    project, home, env = deck_paths(tree, deck)
+    cmd = [
+        str(skilldeck_bin()),
+        "list",
+        "--json",
+        "--profile",
+        deck.get("profile", "universal"),
+        "--project",
+        str(project),
+        "--home",
+        str(home),
+    ]
+    out = subprocess.run(
+        cmd, env=host_env(home, env), capture_output=True, text=True, timeout=HOST_TIMEOUT
+    )
+    if out.returncode not in (0, 1):
+        raise RuntimeError(f"skilldeck failed ({out.returncode}): {out.stderr[-2000:]}")
+    catalog = json.loads(out.stdout)
+    return normalise(catalog, tree)
+
+
+def diff_one(vector: Path, case: dict, tree: Path) -> list[str]:
+    """Per file: the host's verdict (loaded with this name and description, or not) against
+    skilldeck's; and every file skilldeck does not load must carry a diagnostic."""
+    deck = case["input"]["deck"]
+    host = normalise(HOSTS[deck["profile"]](tree, deck), tree)
+    ours = run_skilldeck(tree, deck)
+    host_by_loc = {s["location"]: s for s in host["skills"]}
+    ours_by_loc = {s["location"]: s for s in ours["skills"]}
+    problems = []
+    for loc in sorted(set(host_by_loc) | set(ours_by_loc)):
+        h, o = host_by_loc.get(loc), ours_by_loc.get(loc)
+        if h and not o:
+            why = [d["code"] for d in ours["diagnostics"] if d.get("path") == loc]
+            problems.append(f"host loads, skilldeck does not: {loc} {why}")
+        elif o and not h:
+            why = [e["message"] for e in host.get("errors", []) if e["path"] == loc]
+            problems.append(f"skilldeck loads, host does not: {loc} {why}")
+        else:
+            for key in ("name", "description"):
+                # skilldeck's catalog writes a missing description as "".
+                hv, ov = h.get(key), o.get(key) or (None if key == "description" and "description" not in h else o.get(key))
+                if hv != ov:
+                    problems.append(f"{key} differs at {loc}: host {hv!r}, skilldeck {ov!r}")
+    # Every SKILL.md in the tree that nobody loaded must be explained by a diagnostic.
+    for path in sorted(tree.rglob("SKILL.md")):
+        loc = normalise(str(path), tree)
+        # Codex writes its bundled skills under $CODEX_HOME/skills/.system itself.
+        if loc in ours_by_loc or not path.is_file() or "/.system/" in loc:
+            continue
+        if not any(d.get("path") == loc for d in ours["diagnostics"]):
+            problems.append(f"not loaded and no diagnostic says why: {loc}")
+    return problems
+
+
+def diff(vectors: list[Path]) -> int:
+    failed = 0
+    for vector in vectors:
+        case = load_case(vector)
+        with tempfile.TemporaryDirectory(prefix="skilldeck-oracle-") as scratch:
+            tree = materialise(vector, case, Path(scratch))
+            problems = diff_one(vector, case, tree)
+        print(f"{'ok' if not problems else 'DIFFERS':8} {vector} ({len(problems)} differences)")
+        for p in problems:
+            print(f"         {p}")
+        failed += bool(problems)
+    return failed
+
+
+def fuzz(profile: str, seed: int, count: int, keep: Path | None) -> int:
+    """A random corpus of `count` damaged files (matrix.random_case), host against skilldeck."""
+    rng = matrix.random.Random(seed)
+    with tempfile.TemporaryDirectory(prefix="skilldeck-fuzz-") as scratch:
+        vector = keep or Path(scratch) / "vector"
+        root = vector / "tree" / "project" / ".agents" / "skills"
+        for i in range(count):
+            (root / f"fuzz-{i}").mkdir(parents=True, exist_ok=True)
+            (root / f"fuzz-{i}" / "SKILL.md").write_bytes(matrix.random_case(rng, i))
+        case = {
+            "description": f"{profile}: random damaged files, seed {seed}",
+            "operation": "discover",
+            "setup": {"mkdir": ["project/.git"]},
+            "input": {"deck": {"profile": profile}},
+        }
+        (vector / "case.json").write_text(json.dumps(case, indent=2) + "\n")
+        return diff([vector])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="cmd", required=True)
     sub.add_parser("install")
+    sub.add_parser("matrix", help="rewrite the oracle-<host>-broken-matrix vectors' trees")
+    p = sub.add_parser("diff", help="host against skilldeck (target/debug), file by file")
+    p.add_argument("vectors", nargs="+", type=Path)
+    p = sub.add_parser("fuzz", help="random damaged files, host against skilldeck")
+    p.add_argument("--profile", choices=MATRIX_HOSTS, required=True)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--count", type=int, default=200)
+    p.add_argument("--keep", type=Path, help="write the corpus here instead of a temp dir")
     for name in ("run", "check", "record"):
         p = sub.add_parser(name)
         p.add_argument("--runs", type=int, default=1, help="run the host this many times")
+        if name == "record":
+            p.add_argument(
+                "--descriptions", action="store_true", help="also pin each skill's description"
+            )
         p.add_argument("vectors", nargs="+", type=Path)
     args = parser.parse_args()
     if args.cmd == "install":
         install()
         return 0
+    if args.cmd == "matrix":
+        for vector in write_matrix():
+            print(f"wrote {vector}")
+        return 0
+    if args.cmd == "diff":
+        return 1 if diff(args.vectors) else 0
+    if args.cmd == "fuzz":
+        return 1 if fuzz(args.profile, args.seed, args.count, args.keep) else 0
     failed = 0
     for vector in args.vectors:
         case, results = run_vector(vector, args.runs)
@@ -561,7 +724,7 @@ def main() -> int:
                 print(f"-- seen in {count} of {len(results)} runs")
                 print(json.dumps(result, indent=2, ensure_ascii=False))
         elif args.cmd == "record":
-            if record(vector, case, results):
+            if record(vector, case, results, args.descriptions):
                 what = results[0].get("included") or [s["name"] for s in results[0].get("skills", [])]
                 print(f"recorded {vector}: {what}")
             else:

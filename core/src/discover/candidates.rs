@@ -222,7 +222,7 @@ pub(crate) fn read_one<'a>(
         return read;
     }
     let bom = profile.reject_bom && starts_with_bom(&found.path);
-    let parsed = parse::read_frontmatter_from(&found.path, file, &meta);
+    let parsed = parse::read_frontmatter_dialect(&found.path, file, &meta, &profile.parse);
     // Lenient validation: what a host would refuse is an error, the rest are warnings.
     let checked = validate::check(&parsed, &location, false);
     read.entry = Some(Arc::new(CachedParse::new(
@@ -296,39 +296,6 @@ pub(crate) fn candidate(
             Arc::make_mut(&mut manifest).description = command_description(&found.path);
         }
     } else {
-        if profile.line_fallback
-            && diagnostics
-                .iter()
-                .any(|d| d.is_error() && d.code.contains("yaml"))
-        {
-            if let Some(fields) = line_fields(&found.path) {
-                diagnostics.retain(|d| !(d.is_error() && d.code.contains("yaml")));
-                diagnostics.retain(|d| d.code != "missing-name" && d.code != "missing-description");
-                diagnostics.push(
-                    Diagnostic::warning(
-                        "yaml-line-fallback",
-                        format!("the frontmatter is not valid YAML; profile `{}` reads `name:` and `description:` line by line, as the host does", profile.name),
-                    )
-                    .with_path(&location)
-                    .with_hint("fix the YAML so every host reads the same values"),
-                );
-                if fields.description.is_none() {
-                    diagnostics.push(
-                        Diagnostic::error(
-                            "missing-description",
-                            "no `description:` line in the frontmatter",
-                        )
-                        .with_path(&location)
-                        .with_hint("add `description: what it does and when to use it`"),
-                    );
-                }
-                manifest = Arc::new(Manifest {
-                    name: fields.name,
-                    description: fields.description,
-                    ..Manifest::default()
-                });
-            }
-        }
         for key in ["name", "description"] {
             let Some(info) = entry.keys.iter().find(|k| k.key == key) else {
                 continue;
@@ -427,6 +394,8 @@ pub(crate) fn candidate(
         (SkillKind::Skill, Naming::Directory) => dir_name.clone(),
         (SkillKind::Skill, Naming::Frontmatter) => match manifest.name.as_deref() {
             Some(n) if !n.trim().is_empty() => n.to_string(),
+            // A host that requires a string `name` takes a blank one as written.
+            Some(n) if profile.require_name && !n.is_empty() => n.to_string(),
             _ => {
                 if !diagnostics.iter().any(|d| d.code.contains("name")) {
                     diagnostics.push(
@@ -472,53 +441,6 @@ pub(crate) fn candidate(
         diagnostics: dedup(diagnostics),
         nested_prefix,
     }))
-}
-
-/// `name:` and `description:` read line by line from a frontmatter that is not valid YAML.
-struct LineFields {
-    name: Option<String>,
-    description: Option<String>,
-}
-
-fn line_fields(path: &Path) -> Option<LineFields> {
-    let mut head = Vec::new();
-    let cap = u64::try_from(parse::MAX_FRONTMATTER_BYTES + 1024).unwrap_or(u64::MAX);
-    std::fs::File::open(path)
-        .and_then(|f| f.take(cap).read_to_end(&mut head))
-        .ok()?;
-    let text = String::from_utf8_lossy(&head);
-    let split = parse::split(&text);
-    if split.fences != parse::Fences::Closed {
-        return None;
-    }
-    let mut fields = LineFields {
-        name: None,
-        description: None,
-    };
-    for line in split.yaml.lines() {
-        let Some((key, value)) = line.split_once(':') else {
-            continue;
-        };
-        let slot = match key {
-            "name" => &mut fields.name,
-            "description" => &mut fields.description,
-            _ => continue,
-        };
-        let value = unquote(value.trim());
-        if slot.is_none() && !value.is_empty() {
-            *slot = Some(value.to_string());
-        }
-    }
-    Some(fields)
-}
-
-fn unquote(value: &str) -> &str {
-    for q in ['"', '\''] {
-        if value.len() >= 2 && value.starts_with(q) && value.ends_with(q) {
-            return &value[1..value.len() - 1];
-        }
-    }
-    value
 }
 
 /// A command without a `description` is described by the first paragraph of its text, as
@@ -594,21 +516,5 @@ mod tests {
             nested_prefix(Path::new(".claude/skills/d/SKILL.md"), ".claude/skills"),
             None
         );
-    }
-
-    #[test]
-    fn line_fields_read_broken_yaml() {
-        let t = tempfile::tempdir().expect("tempdir");
-        let path = t.path().join("SKILL.md");
-        std::fs::write(
-            &path,
-            "---\nname: 'quoted'\ndescription: [unclosed\n  name: nested\n---\nbody\n",
-        )
-        .expect("write");
-        let f = line_fields(&path).expect("closed frontmatter");
-        assert_eq!(f.name.as_deref(), Some("quoted"));
-        assert_eq!(f.description.as_deref(), Some("[unclosed"));
-        std::fs::write(&path, "no frontmatter").expect("write");
-        assert!(line_fields(&path).is_none());
     }
 }

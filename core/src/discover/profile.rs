@@ -179,9 +179,9 @@ pub struct Profile {
     /// What YAML types `name` and `description` may have.
     #[serde(default)]
     pub field_types: FieldTypes,
-    /// When the frontmatter is not valid YAML, read `name:` and `description:` line by line.
+    /// How the host reads a SKILL.md: bytes, fences, YAML rules and repair (`[parse]`).
     #[serde(default)]
-    pub line_fallback: bool,
+    pub parse: crate::parse::Dialect,
     /// A `name` longer than this many characters is refused.
     #[serde(default)]
     pub max_name_chars: Option<usize>,

@@ -43,6 +43,12 @@ pub struct Line<'a> {
 /// Iterate over the lines of `text` starting at byte `from`, accepting `\n`, `\r\n` and
 /// lone `\r` as terminators.
 pub fn lines_from(text: &str, from: usize) -> impl Iterator<Item = Line<'_>> {
+    lines_with(text, from, true)
+}
+
+/// [`lines_from`]; with `lone_cr` false only `\n` and `\r\n` end a line (Rust's
+/// `str::lines`), and a lone `\r` stays in the line's text.
+pub fn lines_with(text: &str, from: usize, lone_cr: bool) -> impl Iterator<Item = Line<'_>> {
     let bytes = text.as_bytes();
     let mut pos = from.min(text.len());
     std::iter::from_fn(move || {
@@ -51,7 +57,10 @@ pub fn lines_from(text: &str, from: usize) -> impl Iterator<Item = Line<'_>> {
         }
         let start = pos;
         let mut end = start;
-        while end < bytes.len() && bytes[end] != b'\n' && bytes[end] != b'\r' {
+        while end < bytes.len()
+            && bytes[end] != b'\n'
+            && !(bytes[end] == b'\r' && (lone_cr || bytes.get(end + 1) == Some(&b'\n')))
+        {
             end += 1;
         }
         let next = match bytes.get(end) {
@@ -76,9 +85,14 @@ pub fn is_fence(line: &str) -> bool {
 
 /// Split `text` into frontmatter and body (see the module docs for the rules).
 pub fn split(text: &str) -> Split {
+    split_with(text, true)
+}
+
+/// [`split`], with [`lines_with`]'s choice of line ends.
+pub fn split_with(text: &str, lone_cr: bool) -> Split {
     let bom = text.starts_with('\u{feff}');
     let from = if bom { '\u{feff}'.len_utf8() } else { 0 };
-    let mut lines = lines_from(text, from);
+    let mut lines = lines_with(text, from, lone_cr);
     let mut split = Split {
         fences: Fences::MissingOpening,
         yaml: String::new(),
@@ -143,6 +157,16 @@ mod tests {
         let s = split("---\nname: a\n");
         assert_eq!(s.fences, Fences::Unterminated);
         assert_eq!(s.body_line, None);
+    }
+
+    #[test]
+    fn lone_cr_is_text_for_lf_lines() {
+        let text = "---\rname: a\r---\r";
+        assert_eq!(split(text).fences, Fences::Closed);
+        assert_eq!(split_with(text, false).fences, Fences::MissingOpening);
+        let s = split_with("---\r\nname: a\rb: c\n---\n", false);
+        assert_eq!(s.fences, Fences::Closed);
+        assert_eq!(s.yaml, "name: a\rb: c\n");
     }
 
     #[test]

@@ -14,18 +14,23 @@
 //! `permission-denied`, `io-error`, `not-a-file`, `file-too-large`, `frontmatter-too-large`,
 //! `invalid-utf8`, `nul-byte`.
 
+mod codex;
+mod dialect;
 mod fast;
 mod fields;
 mod frontmatter;
+mod gray;
 mod read;
 mod repair;
 mod yaml;
+
+pub use dialect::{Dialect, DuplicateRule, FenceRule, ReadRule, RepairRule};
 
 pub use fields::{fold as fold_key, is_known as is_known_key, parse_bool};
 pub use frontmatter::{split, Fences, Split};
 pub use read::{
     fallback_description, fallback_name, read_body, read_fallback_description, read_frontmatter,
-    read_frontmatter_from, read_frontmatter_with,
+    read_frontmatter_dialect, read_frontmatter_from, read_frontmatter_with,
 };
 pub use read::{MAX_FILE_BYTES, MAX_FRONTMATTER_BYTES};
 
@@ -90,7 +95,15 @@ pub struct KeyInfo {
 /// Parse the text of a SKILL.md (frontmatter + body). Never fails: every problem is a
 /// diagnostic (without `path`; [`read_frontmatter`] adds it).
 pub fn parse(text: &str) -> Parsed {
-    let split = frontmatter::split(text);
+    parse_with(text, &Dialect::default())
+}
+
+/// [`parse`] as the host of `dialect` reads the file (fences, YAML rules, repair).
+pub fn parse_with(text: &str, dialect: &Dialect) -> Parsed {
+    if dialect.fences == FenceRule::GrayMatter {
+        return gray::parse(text, dialect);
+    }
+    let split = frontmatter::split_with(text, dialect.fences == FenceRule::Lines);
     let mut parsed = match split.fences {
         Fences::MissingOpening => {
             return Parsed::failed(
@@ -120,21 +133,28 @@ pub fn parse(text: &str) -> Parsed {
         },
     };
     strict_notes_for_text(text, &split, &mut parsed.strict_notes);
-    let offset = split.yaml_line.saturating_sub(1);
-    if split.yaml.trim().is_empty() {
+    parse_block(parsed, &split.yaml, split.yaml_line, dialect)
+}
+
+/// The YAML block (`yaml`, starting on file line `yaml_line`) into `parsed`.
+fn parse_block(mut parsed: Parsed, yaml: &str, yaml_line: u32, dialect: &Dialect) -> Parsed {
+    let offset = yaml_line.saturating_sub(1);
+    if yaml.trim().is_empty() {
         parsed.diagnostics.push(empty_frontmatter());
         return parsed;
     }
-    // The fast path also knows where its only presentation feature (flow style) is, which
-    // spares the second, event-level pass below.
-    let fast = fast::read(&split.yaml);
-    let (loaded, repaired, first_flow) = match fast {
-        Some(fast) => (Ok(fast.loaded), Vec::new(), Some(fast.first_flow)),
-        None => {
-            let (loaded, repaired) = repair::load_with_repairs(&split.yaml);
-            (loaded, repaired, None)
-        }
-    };
+    if let Some(line) = second_document(yaml) {
+        parsed.diagnostics.push(
+            Diagnostic::error(
+                "invalid-yaml",
+                "invalid YAML: content after the document end marker `...` starts a second document",
+            )
+            .at(line.saturating_add(offset), Some(1))
+            .with_hint("remove the `...` line: the frontmatter is one YAML document"),
+        );
+        return parsed;
+    }
+    let (loaded, repaired, first_flow) = load_block(yaml, dialect);
     for line in repaired {
         let line = line.saturating_add(offset);
         parsed.diagnostics.push(
@@ -158,7 +178,7 @@ pub fn parse(text: &str) -> Parsed {
                     "frontmatter-not-mapping",
                     format!("the frontmatter is {what}, not a mapping of `key: value` lines"),
                 )
-                .at(split.yaml_line, Some(1))
+                .at(yaml_line, Some(1))
                 .with_hint("write `name: ...` and `description: ...` lines between the fences"),
             );
             return parsed;
@@ -181,8 +201,7 @@ pub fn parse(text: &str) -> Parsed {
             }
             // The parser notices an unclosed `[`/`{` only on a later line; point at the
             // opener, which is what needs fixing.
-            if let Some((line, column, open)) =
-                err.line.and_then(|l| unclosed_flow_before(&split.yaml, l))
+            if let Some((line, column, open)) = err.line.and_then(|l| unclosed_flow_before(yaml, l))
             {
                 let stopped = d.line.unwrap_or(line);
                 d = d.at(line.saturating_add(offset), Some(column));
@@ -203,7 +222,7 @@ pub fn parse(text: &str) -> Parsed {
             .map(|(line, column)| (yaml::Presentation::FlowStyle, line, column))
             .into_iter()
             .collect(),
-        None => yaml::presentation(&split.yaml),
+        None => yaml::presentation(yaml),
     };
     for (what, line, column) in presentation {
         let (code, message) = match what {
@@ -226,11 +245,154 @@ pub fn parse(text: &str) -> Parsed {
                 .with_hint("use block style: one `key: value` or `- item` per line"),
         );
     }
-    let typed = fields::build(entries, &split.yaml, offset);
+    let typed = fields::build(entries, yaml, offset);
     parsed.manifest = typed.manifest;
     parsed.keys = typed.keys;
     parsed.diagnostics.extend(typed.diagnostics);
+    host_rules(&mut parsed, dialect);
     parsed
+}
+
+/// Load the block with the dialect's YAML options and repair rule. Returns the result, the
+/// repaired lines (1-based in the block) and, from the fast path, the first flow collection.
+#[allow(clippy::type_complexity)]
+fn load_block(
+    yaml: &str,
+    dialect: &Dialect,
+) -> (
+    Result<yaml::Loaded, yaml::YamlError>,
+    Vec<u32>,
+    Option<Option<(u32, u32)>>,
+) {
+    let with = dialect.yaml();
+    if matches!(dialect.repair, RepairRule::Codex | RepairRule::Opencode) {
+        // libyaml and js-yaml refuse a tab before the first token, which serde-saphyr takes
+        // as separation.
+        let first = yaml
+            .lines()
+            .enumerate()
+            .find(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+        if let Some((i, line)) = first {
+            let lead = &line[..line.len() - line.trim_start().len()];
+            if lead.contains('\t') {
+                let err = yaml::YamlError {
+                    message: "a tab character indents the first line".into(),
+                    line: u32::try_from(i + 1).ok(),
+                    column: Some(1),
+                    limit: false,
+                };
+                return (Err(err), Vec::new(), None);
+            }
+        }
+    }
+    if let Some(fast) = fast::read(yaml) {
+        if dialect.repair != RepairRule::Codex || codex::accepted(&fast.loaded) {
+            return (Ok(fast.loaded), Vec::new(), Some(fast.first_flow));
+        }
+    }
+    if dialect.repair == RepairRule::Skilldeck {
+        let (loaded, repaired) = repair::load_with_repairs(yaml, with);
+        return (loaded, repaired, None);
+    }
+    let first = yaml::load_with(yaml, with);
+    let first = match first {
+        Err(e) if dialect.tab_separation && !e.limit && yaml.contains('\t') => {
+            yaml::load_with(&tabs_as_separation(yaml), with).map_err(|_| e)
+        }
+        other => other,
+    };
+    match dialect.repair {
+        RepairRule::Codex => {
+            let (loaded, repaired) = codex::load(yaml, first, with);
+            (loaded, repaired, None)
+        }
+        // OpenCode repairs the whole text and reads it again (`gray::parse`).
+        RepairRule::Skilldeck | RepairRule::None | RepairRule::Opencode => {
+            (first, Vec::new(), None)
+        }
+    }
+}
+
+/// The 1-based line of the first content after a `...` document end marker: YAML readers
+/// (serde_yaml, js-yaml, PyYAML's `safe_load`) refuse a second document in the frontmatter.
+fn second_document(yaml: &str) -> Option<u32> {
+    let mut ended = false;
+    for (i, line) in yaml.lines().enumerate() {
+        let content = line.trim_end();
+        if ended && !content.is_empty() && !content.trim_start().starts_with('#') {
+            return u32::try_from(i + 1).ok();
+        }
+        if content == "..." || content.starts_with("... #") {
+            ended = true;
+        }
+    }
+    None
+}
+
+/// js-yaml counts only spaces as indentation and skips the tabs after them as separation:
+/// `\tkey: v` is a key at column 0.
+fn tabs_as_separation(yaml: &str) -> String {
+    let mut out = String::with_capacity(yaml.len());
+    // The first content line sets the mapping's indentation from its column, tabs included,
+    // so a tab there stays (and fails, as it does in js-yaml).
+    let mut first = true;
+    for line in yaml.split_inclusive('\n') {
+        let spaces = line.len() - line.trim_start_matches(' ').len();
+        let rest = &line[spaces..];
+        let blank = line.trim().is_empty() || line.trim_start().starts_with('#');
+        if !blank && std::mem::take(&mut first) {
+            out.push_str(line);
+        } else if rest.starts_with('\t') {
+            out.push_str(&line[..spaces]);
+            out.push_str(rest.trim_start_matches([' ', '\t']));
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
+/// The dialect's rules on a loaded manifest: keys a host refuses to see twice, and
+/// one-line `name`/`description`.
+fn host_rules(parsed: &mut Parsed, dialect: &Dialect) {
+    let refused: &[&str] = match dialect.duplicate_keys {
+        DuplicateRule::Allow => &[],
+        DuplicateRule::ErrorFields => &["name", "description", "metadata"],
+        DuplicateRule::Error => &[""],
+    };
+    if !refused.is_empty() {
+        let mut seen: Vec<&str> = Vec::new();
+        let mut twice: Vec<(String, u32, u32)> = Vec::new();
+        for k in &parsed.keys {
+            let counts = refused == [""] || refused.contains(&k.key.as_str());
+            if counts && seen.contains(&k.key.as_str()) {
+                twice.push((k.key.clone(), k.line, k.column));
+            }
+            seen.push(&k.key);
+        }
+        if !twice.is_empty() {
+            parsed.diagnostics.retain(|d| d.code != "duplicate-key");
+        }
+        for (key, line, column) in twice {
+            parsed.diagnostics.push(
+                Diagnostic::error(
+                    "duplicate-key",
+                    format!("`{key}` is given more than once; this host refuses the file"),
+                )
+                .at(line, Some(column))
+                .with_hint("remove all but one of these keys"),
+            );
+        }
+    }
+    if dialect.single_line {
+        let m = &mut parsed.manifest;
+        if let Some(name) = m.name.as_mut() {
+            *name = dialect::single_line(name);
+        }
+        if let Some(description) = m.description.as_mut() {
+            *description = dialect::single_line(description);
+        }
+    }
 }
 
 /// The SKILL.md text as the spec's reference validator (skills-ref 0.1.1) reads its
@@ -288,7 +450,7 @@ fn unclosed_flow_before(yaml: &str, upto: u32) -> Option<(u32, u32, char)> {
     found
 }
 
-fn empty_frontmatter() -> Diagnostic {
+pub(crate) fn empty_frontmatter() -> Diagnostic {
     Diagnostic::error("empty-frontmatter", "the frontmatter block is empty")
         .at(1, Some(1))
         .with_hint("add `name:` and `description:` between the `---` lines")

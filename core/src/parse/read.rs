@@ -2,9 +2,10 @@
 //! activation time, and the name/description fallbacks hosts use.
 
 use super::frontmatter::{self, Fences};
-use super::{parse, Parsed};
+use super::{parse_with, Dialect, FenceRule, Parsed, ReadRule};
 use crate::diagnostic::Diagnostic;
 use crate::error::{Error, Result};
+use std::borrow::Cow;
 use std::io::Read;
 use std::path::Path;
 
@@ -77,18 +78,20 @@ fn decode<'a>(path: &Path, bytes: &'a [u8], at_eof: bool) -> (&'a str, Option<Di
             .at(line_of(bytes, at), None)
             .with_hint("save the file as UTF-8"),
         ),
-        (None, Some(at)) => Some(
-            Diagnostic::error(
-                "nul-byte",
-                "the file contains a NUL byte; it looks binary, not a Markdown SKILL.md",
-            )
-            .with_path(path)
-            .at(line_of(bytes, at), None)
-            .with_hint("SKILL.md must be a UTF-8 text file"),
-        ),
+        (None, Some(at)) => Some(nul_diagnostic(path, bytes, at)),
         (None, None) => None,
     };
     (text, problem)
+}
+
+fn nul_diagnostic(path: &Path, bytes: &[u8], at: usize) -> Diagnostic {
+    Diagnostic::error(
+        "nul-byte",
+        "the file contains a NUL byte; it looks binary, not a Markdown SKILL.md",
+    )
+    .with_path(path)
+    .at(line_of(bytes, at), None)
+    .with_hint("SKILL.md must be a UTF-8 text file")
 }
 
 /// Discovery-time read: only the frontmatter prefix of the file at `path` is read (the body
@@ -117,7 +120,18 @@ pub fn read_frontmatter_from(
     file: Option<std::fs::File>,
     meta: &std::fs::Metadata,
 ) -> Parsed {
-    let mut parsed = read_prefix(path, file, meta);
+    read_frontmatter_dialect(path, file, meta, &Dialect::default())
+}
+
+/// [`read_frontmatter_from`] as the host of `dialect` reads the file: its fences and YAML
+/// rules, and how much of the file must be valid UTF-8 ([`ReadRule`]).
+pub fn read_frontmatter_dialect(
+    path: &Path,
+    file: Option<std::fs::File>,
+    meta: &std::fs::Metadata,
+    dialect: &Dialect,
+) -> Parsed {
+    let mut parsed = read_prefix(path, file, meta, dialect);
     for d in parsed
         .diagnostics
         .iter_mut()
@@ -130,7 +144,79 @@ pub fn read_frontmatter_from(
     parsed
 }
 
-fn read_prefix(path: &Path, file: Option<std::fs::File>, meta: &std::fs::Metadata) -> Parsed {
+/// Does `text` hold the whole frontmatter block, closing fence included?
+fn closed(text: &str, dialect: &Dialect) -> bool {
+    if dialect.fences == FenceRule::GrayMatter {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        return text
+            .strip_prefix("---")
+            .is_some_and(|rest| !rest.starts_with('-') && rest.contains("\n---"));
+    }
+    frontmatter::split_with(text, dialect.fences == FenceRule::Lines).fences == Fences::Closed
+}
+
+/// Is the frontmatter's extent known from `text`, or must more of the file be read?
+fn decided(text: &str, at_eof: bool, dialect: &Dialect) -> bool {
+    if at_eof {
+        return true;
+    }
+    if dialect.fences == FenceRule::GrayMatter {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        return match text.strip_prefix("---") {
+            Some(rest) => rest.starts_with('-') || rest.contains("\n---"),
+            None => text.len() >= 3,
+        };
+    }
+    let split = frontmatter::split_with(text, dialect.fences == FenceRule::Lines);
+    match split.fences {
+        Fences::Closed => true,
+        // The first line is complete and is not a fence: nothing more to learn.
+        Fences::MissingOpening => text.contains(['\n', '\r']),
+        Fences::Unterminated => false,
+    }
+}
+
+/// Codex reads the whole file as UTF-8: read what is left after the prefix and check it.
+fn rest_is_utf8(path: &Path, prefix: &[u8], file: std::fs::File) -> Option<Diagnostic> {
+    let mut rest = Vec::new();
+    if let Err(err) = file.take(MAX_FILE_BYTES).read_to_end(&mut rest) {
+        return Some(io_diagnostic(path, &err));
+    }
+    // A character cut by the prefix read continues in `rest`.
+    let cut = match std::str::from_utf8(prefix) {
+        Ok(_) => 0,
+        Err(e) if e.error_len().is_none() => prefix.len() - e.valid_up_to(),
+        Err(e) => return Some(whole_file_utf8(path, prefix, e.valid_up_to())),
+    };
+    let mut tail = prefix[prefix.len() - cut..].to_vec();
+    tail.extend_from_slice(&rest);
+    match std::str::from_utf8(&tail) {
+        Ok(_) => None,
+        Err(e) => {
+            let mut all = prefix[..prefix.len() - cut].to_vec();
+            let at = all.len() + e.valid_up_to();
+            all.extend_from_slice(&tail);
+            Some(whole_file_utf8(path, &all, at))
+        }
+    }
+}
+
+fn whole_file_utf8(path: &Path, bytes: &[u8], at: usize) -> Diagnostic {
+    Diagnostic::error(
+        "invalid-utf8",
+        format!("the file is not valid UTF-8 (byte {at}); this host reads the whole file as UTF-8 and refuses it"),
+    )
+    .with_path(path)
+    .at(line_of(bytes, at), None)
+    .with_hint("save the file as UTF-8")
+}
+
+fn read_prefix(
+    path: &Path,
+    file: Option<std::fs::File>,
+    meta: &std::fs::Metadata,
+    dialect: &Dialect,
+) -> Parsed {
     if !meta.is_file() {
         return failed(
             Diagnostic::error(
@@ -170,23 +256,37 @@ fn read_prefix(path: &Path, file: Option<std::fs::File>, meta: &std::fs::Metadat
             return failed(io_diagnostic(path, &err));
         }
         let at_eof = buf.len() < want;
-        let (text, problem) = decode(path, &buf, at_eof);
-        let split = frontmatter::split(text);
+        let (mut text, mut problem) = decode(path, &buf, at_eof);
+        let mut lossy = Cow::Borrowed(text);
+        if dialect.read == ReadRule::Lossy
+            && problem.as_ref().is_some_and(|d| d.code == "invalid-utf8")
+        {
+            // A JavaScript host decodes invalid bytes to U+FFFD and reads on.
+            let nul = buf.iter().position(|b| *b == 0).unwrap_or(buf.len());
+            lossy = String::from_utf8_lossy(&buf[..nul]);
+            problem = (nul < buf.len()).then(|| nul_diagnostic(path, &buf, nul));
+        }
+        if let Cow::Owned(_) = lossy {
+            text = &lossy;
+        }
+        let closed = closed(text, dialect);
         if let Some(problem) = problem {
-            // A bad byte after the closing fence is in the body: the frontmatter is intact.
-            if split.fences == Fences::Closed {
-                return parse(text);
+            // A bad byte after the closing fence is in the body: the frontmatter is intact
+            // (unless the host reads the whole file as UTF-8).
+            let body_only =
+                closed && !(dialect.read == ReadRule::WholeFile && problem.code == "invalid-utf8");
+            if body_only {
+                return parse_with(text, dialect);
             }
             return failed(problem);
         }
-        let decided = match split.fences {
-            Fences::Closed => true,
-            // The first line is complete and is not a fence: nothing more to learn.
-            Fences::MissingOpening => text.contains(['\n', '\r']) || at_eof,
-            Fences::Unterminated => at_eof,
-        };
-        if decided {
-            return parse(text);
+        if decided(text, at_eof, dialect) {
+            if dialect.read == ReadRule::WholeFile && !at_eof {
+                if let Some(problem) = rest_is_utf8(path, &buf, reader.into_inner()) {
+                    return failed(problem);
+                }
+            }
+            return parse_with(text, dialect);
         }
         if buf.len() >= cap {
             return failed(
@@ -336,6 +436,44 @@ mod tests {
             assert!(p.is_ok(), "{:?}", p.diagnostics);
             assert_eq!(p.manifest.description.as_deref(), Some("b"));
         }
+    }
+
+    #[test]
+    fn read_rules_of_the_hosts() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let whole = Dialect {
+            read: ReadRule::WholeFile,
+            ..Dialect::default()
+        };
+        let lossy = Dialect {
+            read: ReadRule::Lossy,
+            fences: FenceRule::GrayMatter,
+            ..Dialect::default()
+        };
+        let read = |name: &str, bytes: &[u8], dialect: &Dialect| {
+            let path = write(dir.path(), name, bytes);
+            let meta = std::fs::metadata(&path).expect("stat");
+            read_frontmatter_dialect(&path, None, &meta, dialect)
+        };
+        // Far past the prefix, and a character cut by the first read.
+        let mut far = b"---\nname: a\ndescription: b\n---\n".to_vec();
+        far.extend(std::iter::repeat_n(b'x', 4090 - far.len()));
+        far.extend("é".repeat(10).as_bytes());
+        let mut bad = far.clone();
+        bad.extend(b"\xff");
+        assert!(read("ok", &far, &whole).is_ok());
+        let p = read("bad", &bad, &whole);
+        assert_eq!(p.diagnostics[0].code, "invalid-utf8");
+        assert!(read("bad-prefix", &bad, &Dialect::default()).is_ok());
+        let p = read(
+            "latin1",
+            b"---\nname: caf\xe9\ndescription: b\n---\n",
+            &lossy,
+        );
+        assert!(p.is_ok(), "{:?}", p.diagnostics);
+        assert_eq!(p.manifest.name.as_deref(), Some("caf\u{fffd}"));
+        let p = read("nul", b"---\nname: a\xff\0\ndescription: b\n---\n", &lossy);
+        assert_eq!(p.diagnostics[0].code, "nul-byte");
     }
 
     #[test]

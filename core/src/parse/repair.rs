@@ -180,11 +180,12 @@ fn balanced(value: &str) -> bool {
 /// result and the 1-based YAML lines that were repaired.
 pub fn load_with_repairs(
     yaml: &str,
+    with: super::yaml::YamlOptions,
 ) -> (
     Result<super::yaml::Loaded, super::yaml::YamlError>,
     Vec<u32>,
 ) {
-    let first = super::yaml::load(yaml);
+    let first = super::yaml::load_with(yaml, with);
     let Err(first_err) = first else {
         return (first, Vec::new());
     };
@@ -206,7 +207,7 @@ pub fn load_with_repairs(
         };
         repaired.push(u32::try_from(line).unwrap_or(u32::MAX));
         doc = next;
-        match super::yaml::load(&doc) {
+        match super::yaml::load_with(&doc, with) {
             Ok(loaded) => return (Ok(loaded), repaired),
             Err(e) if e.limit || e.line == err.line => break,
             Err(e) => err = e,
@@ -246,8 +247,10 @@ mod tests {
 
     #[test]
     fn repairs_several_lines() {
-        let (loaded, lines) =
-            load_with_repairs("name: a\ndescription: Do: this\nargument-hint: [a] [b]\n");
+        let (loaded, lines) = load_with_repairs(
+            "name: a\ndescription: Do: this\nargument-hint: [a] [b]\n",
+            Default::default(),
+        );
         assert!(matches!(loaded, Ok(Loaded::Mapping(ref e)) if e.len() == 3));
         assert_eq!(lines, vec![2, 3]);
     }
@@ -255,7 +258,7 @@ mod tests {
     #[test]
     fn repairs_a_continued_plain_value() {
         let yaml = "name: a\ndescription: Some text\n  continued: with \"colon\"\n  and more\nlicense: MIT\n";
-        let (loaded, lines) = load_with_repairs(yaml);
+        let (loaded, lines) = load_with_repairs(yaml, Default::default());
         let Ok(Loaded::Mapping(entries)) = loaded else {
             panic!("not repaired: {loaded:?}");
         };
@@ -269,7 +272,7 @@ mod tests {
 
     #[test]
     fn genuine_errors_still_fail() {
-        let (loaded, lines) = load_with_repairs("name: [invalid\n");
+        let (loaded, lines) = load_with_repairs("name: [invalid\n", Default::default());
         assert!(loaded.is_err());
         assert!(lines.is_empty());
     }

@@ -55,7 +55,26 @@ pub struct YamlError {
     pub limit: bool,
 }
 
-fn options() -> serde_saphyr::Options {
+/// Where hosts' YAML readers differ from serde-saphyr's defaults (see [`super::Dialect`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct YamlOptions {
+    pub duplicate_keys_error: bool,
+    pub merge_keys: bool,
+    pub reject_unknown_tags: bool,
+}
+
+impl Default for YamlOptions {
+    fn default() -> Self {
+        YamlOptions {
+            duplicate_keys_error: false,
+            merge_keys: true,
+            reject_unknown_tags: false,
+        }
+    }
+}
+
+fn options(with: YamlOptions) -> serde_saphyr::Options {
+    use serde_saphyr::options::{DuplicateKeyPolicy, MergeKeyPolicy};
     let mut aliases = serde_saphyr::options::AliasLimits::default();
     aliases.max_total_replayed_events = MAX_REPLAYED_EVENTS;
     aliases.max_replay_stack_depth = MAX_ALIAS_DEPTH;
@@ -66,7 +85,17 @@ fn options() -> serde_saphyr::Options {
             flow_nesting_limit: MAX_NESTING,
         },
         alias_limits: aliases,
-        duplicate_keys: serde_saphyr::options::DuplicateKeyPolicy::PassThrough,
+        duplicate_keys: if with.duplicate_keys_error {
+            DuplicateKeyPolicy::Error
+        } else {
+            DuplicateKeyPolicy::PassThrough
+        },
+        merge_keys: if with.merge_keys {
+            MergeKeyPolicy::Merge
+        } else {
+            MergeKeyPolicy::AsOrdinary
+        },
+        reject_unsupported_tags: with.reject_unknown_tags,
         strict_booleans: true,
         leading_zero_numbers_as_strings: true,
         ignore_binary_tag_for_string: true,
@@ -79,7 +108,12 @@ fn options() -> serde_saphyr::Options {
 /// [`super::parse`] tries the exact fast path ([`super::fast`]) before this; the repair
 /// pass calls this directly.
 pub fn load(yaml: &str) -> Result<Loaded, YamlError> {
-    let top: Top = serde_saphyr::from_str_with_options(yaml, options()).map_err(to_error)?;
+    load_with(yaml, YamlOptions::default())
+}
+
+/// [`load`] with a host's YAML options.
+pub fn load_with(yaml: &str, with: YamlOptions) -> Result<Loaded, YamlError> {
+    let top: Top = serde_saphyr::from_str_with_options(yaml, options(with)).map_err(to_error)?;
     Ok(match top {
         Top::Empty => Loaded::Empty,
         Top::NotMapping(what) => Loaded::NotMapping(what),

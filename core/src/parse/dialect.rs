@@ -1,0 +1,122 @@
+//! How one host reads a SKILL.md: which bytes it accepts, where it finds the frontmatter,
+//! which YAML it refuses and how it repairs what does not parse. The default is skilldeck's
+//! own reading (the spec plus a documented repair pass); the `codex` and `opencode` profiles
+//! name the rules their hosts follow, each pinned by the broken-file matrix in
+//! `tests/vectors/discover/oracle-*-broken-matrix` (recorded from the real hosts).
+
+use serde::{Deserialize, Serialize};
+
+/// Which bytes a host accepts and how much of the file it reads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReadRule {
+    /// Only the frontmatter prefix is read and must be UTF-8 (the body is never read).
+    #[default]
+    Prefix,
+    /// The whole file must be valid UTF-8 (Codex reads it with `read_to_string`), so the
+    /// body is checked too.
+    WholeFile,
+    /// Invalid UTF-8 becomes U+FFFD, as a JavaScript host's text decoder does (OpenCode).
+    Lossy,
+}
+
+/// Where the frontmatter is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FenceRule {
+    /// Whole lines that trim to `---`; `\n`, `\r\n` and a lone `\r` end a line.
+    #[default]
+    Lines,
+    /// As `lines`, but only `\n` and `\r\n` end a line (Rust's `str::lines`, Codex).
+    LfLines,
+    /// gray-matter's rules (OpenCode): the file starts with `---` not followed by a fourth
+    /// dash, the rest of that line names the language, and the block ends at the first
+    /// `\n---` anywhere (also `----` or `--- text`); no closing fence means the rest of the
+    /// file is frontmatter.
+    GrayMatter,
+}
+
+/// What a host does with YAML that does not parse.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RepairRule {
+    /// skilldeck's repair pass (`parse::repair`): the value each error points at is quoted.
+    #[default]
+    Skilldeck,
+    /// No repair: invalid YAML is refused.
+    None,
+    /// Codex: when the YAML fails (or `name`/`description` is a list or map), every
+    /// `key: value` line outside block scalars whose value holds `": "`, starts with `@` or
+    /// `` ` ``, or starts with `[`/`{` without parsing on its own is double-quoted, and the
+    /// document is read again; if that fails too, the original error stands.
+    Codex,
+    /// OpenCode: when the YAML fails, every top-level `key: value` line (key of letters,
+    /// digits and `_`) whose unquoted value holds `:` becomes a `|-` block scalar, and the
+    /// file is read again.
+    Opencode,
+}
+
+/// What a host does with a key written twice.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DuplicateRule {
+    /// Accepted (the later value wins for known fields).
+    #[default]
+    Allow,
+    /// `name`, `description` or `metadata` twice is refused; other keys may repeat (Codex's
+    /// serde struct).
+    ErrorFields,
+    /// Any key repeated in any mapping is refused (js-yaml, OpenCode).
+    Error,
+}
+
+/// A host's reading rules, set in a profile's `[parse]` table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "kebab-case", deny_unknown_fields)]
+pub struct Dialect {
+    pub read: ReadRule,
+    pub fences: FenceRule,
+    pub repair: RepairRule,
+    pub duplicate_keys: DuplicateRule,
+    /// `<<` merge keys are expanded (false: `<<` is an ordinary key, as serde_yaml reads it).
+    pub merge_keys: bool,
+    /// A tag outside YAML's standard `!!` set (`!custom`) is an error, as in js-yaml.
+    pub reject_unknown_tags: bool,
+    /// Leading tabs count as separation, not indentation, as in js-yaml (`\tkey: v` is a
+    /// top-level key).
+    pub tab_separation: bool,
+    /// `name` and `description` are collapsed to one line: runs of whitespace become one
+    /// space, and both ends are trimmed (Codex's `sanitize_single_line`).
+    pub single_line: bool,
+}
+
+impl Default for Dialect {
+    fn default() -> Self {
+        Dialect {
+            read: ReadRule::Prefix,
+            fences: FenceRule::Lines,
+            repair: RepairRule::Skilldeck,
+            duplicate_keys: DuplicateRule::Allow,
+            merge_keys: true,
+            reject_unknown_tags: false,
+            tab_separation: false,
+            single_line: false,
+        }
+    }
+}
+
+impl Dialect {
+    /// The YAML loader's options for this dialect.
+    pub(crate) fn yaml(&self) -> super::yaml::YamlOptions {
+        super::yaml::YamlOptions {
+            duplicate_keys_error: self.duplicate_keys == DuplicateRule::Error,
+            merge_keys: self.merge_keys,
+            reject_unknown_tags: self.reject_unknown_tags,
+        }
+    }
+}
+
+/// Runs of whitespace to one space, ends trimmed.
+pub(crate) fn single_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
