@@ -193,6 +193,13 @@ def cases() -> dict[str, bytes]:
     c["fence-opening-with-text"] = (
         b"--- yaml\nname: fence-opening-with-text\ndescription: Text open.\n---\nBody\n"
     )
+    c["fence-language-toml"] = b"--- toml\nname = 'fence-language-toml'\n---\nBody\n"
+    c["fence-language-json"] = (
+        b'--- json\n{"name": "fence-language-json", "description": "JSON."}\n---\nBody\n'
+    )
+    c["fence-language-yml"] = (
+        b"--- yml\nname: fence-language-yml\ndescription: yml.\n---\nBody\n"
+    )
     c["fence-text-before"] = (
         b"# Title\n---\nname: fence-text-before\ndescription: Text first.\n---\nBody\n"
     )

@@ -358,7 +358,9 @@ pub(crate) fn candidate(
                 .with_hint("save the file as UTF-8 without BOM"),
             );
         }
-        if profile.require_name && manifest.name.is_none() {
+        // After a refused file's own error, "no name" would only repeat it.
+        let refused = diagnostics.iter().any(Diagnostic::is_error);
+        if profile.require_name && manifest.name.is_none() && !refused {
             diagnostics.retain(|d| d.code != "missing-name");
             diagnostics.push(
                 Diagnostic::error(

@@ -3,8 +3,9 @@
 //! that throws, `matter(sanitize(text))` once more.
 //!
 //! gray-matter: a leading BOM is dropped; the text must start with `---` and the fourth
-//! character must not be `-`; the rest of the first line names the language (empty, `yaml`
-//! or `yml` is YAML; anything else is an engine the host does not have); the block ends at
+//! character must not be `-`; the rest of the first line names the language (empty, `yaml`,
+//! `yml` or `json`; `javascript` would be evaluated, and anything else is an engine the host
+//! does not have, so skilldeck refuses both); the block ends at
 //! the first `\n---` anywhere, so `----` and `--- text` close it too, and without one the
 //! rest of the file is the block. A block of only blank and `# comment` lines is empty data.
 
@@ -53,7 +54,8 @@ fn matter(text: &str) -> Matter<'_> {
     let name = language.trim();
     let block = if name.is_empty() {
         rest
-    } else if matches!(name, "yaml" | "yml") {
+    } else if matches!(name, "yaml" | "yml" | "json") {
+        // JSON is read as YAML, of which it is (near enough) a subset.
         &rest[language.len()..]
     } else {
         return Matter::Language(name.to_string());
@@ -129,7 +131,7 @@ fn parse_once(text: &str, dialect: &Dialect) -> Parsed {
         Matter::Language(name) => Parsed::failed(
             Diagnostic::error(
                 "frontmatter-language",
-                format!("the opening `---{name}` names a frontmatter language the host cannot read"),
+                format!("the opening `--- {name}` names a frontmatter language the host cannot read"),
             )
             .at(1, Some(4))
             .with_hint("write the opening fence as `---` alone on its line"),

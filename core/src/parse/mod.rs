@@ -106,16 +106,23 @@ pub fn parse_with(text: &str, dialect: &Dialect) -> Parsed {
     let split = frontmatter::split_with(text, dialect.fences == FenceRule::Lines);
     let mut parsed = match split.fences {
         Fences::MissingOpening => {
+            let first = text.split('\n').next().unwrap_or_default();
+            let lone_cr =
+                dialect.fences == FenceRule::LfLines && first.trim_end_matches('\r').contains('\r');
             return Parsed::failed(
                 Diagnostic::error(
                     "missing-frontmatter",
-                    "SKILL.md does not start with a `---` frontmatter block",
+                    if lone_cr {
+                        "SKILL.md does not start with a `---` frontmatter block (its lines end in a lone CR, which this host does not take as a line end)"
+                    } else {
+                        "SKILL.md does not start with a `---` frontmatter block"
+                    },
                 )
                 .at(1, Some(1))
                 .with_hint(
                     "start the file with `---`, then `name:` and `description:`, then `---`",
                 ),
-            )
+            );
         }
         Fences::Unterminated => {
             return Parsed::failed(
@@ -183,7 +190,21 @@ fn parse_block(mut parsed: Parsed, yaml: &str, yaml_line: u32, dialect: &Dialect
             );
             return parsed;
         }
-        Err(err) => {
+        Err(mut err) => {
+            // serde-saphyr's wording names its own option; say what the host does instead.
+            if let Some(key) = err.message.strip_prefix("duplicate mapping key: ") {
+                let key = key.split(", set DuplicateKeyPolicy").next().unwrap_or(key);
+                let mut d = Diagnostic::error(
+                    "duplicate-key",
+                    format!("`{key}` is given twice in one mapping; this host refuses the file"),
+                )
+                .with_hint("remove all but one of these keys");
+                if let Some(line) = err.line.take() {
+                    d = d.at(line.saturating_add(offset), err.column);
+                }
+                parsed.diagnostics.push(d);
+                return parsed;
+            }
             let code = if err.limit {
                 "yaml-limit"
             } else {

@@ -278,6 +278,12 @@ fn read_prefix(
             if body_only {
                 return parse_with(text, dialect);
             }
+            if dialect.read == ReadRule::WholeFile && problem.code == "invalid-utf8" {
+                let at = std::str::from_utf8(&buf)
+                    .err()
+                    .map_or(0, |e| e.valid_up_to());
+                return failed(whole_file_utf8(path, &buf, at));
+            }
             return failed(problem);
         }
         if decided(text, at_eof, dialect) {
