@@ -160,6 +160,7 @@ impl RenderOptions {
                 .into_iter()
                 .map(|(id, n)| count(&format!("usage.{id}"), n).map(|n| (id, n)))
                 .collect::<skilldeck::Result<BTreeMap<_, _>>>()?,
+            ..Default::default()
         })
     }
 }

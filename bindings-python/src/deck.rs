@@ -136,6 +136,7 @@ impl PyDeck {
             budget_tokens,
             agent,
             usage: usage.unwrap_or_default(),
+            ..Default::default()
         };
         let deck = self.inner.clone();
         let rendered = py.detach(move || deck.render(&options)).py()?;

@@ -146,6 +146,7 @@ impl Deck {
             budget_tokens: budget("budgetTokens", budget_tokens)?,
             agent,
             usage: usage.unwrap_or_default().into_iter().collect(),
+            ..Default::default()
         };
         Ok(self.inner.render(&options)?.into())
     }

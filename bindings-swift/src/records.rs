@@ -322,6 +322,7 @@ impl RenderReport {
                 .collect(),
             omitted: self.omitted.clone(),
             chars: to_usize(self.chars),
+            ..Default::default()
         }
     }
 }
@@ -453,6 +454,7 @@ mod tests {
                 }],
                 omitted: vec!["b".into()],
                 chars: 1,
+                ..Default::default()
             },
         };
         let rendered = Rendered::from(core.clone());

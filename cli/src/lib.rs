@@ -35,6 +35,8 @@ enum Command {
     Render(cmd::render::Args),
     /// Activate one skill: load its body and substitute arguments.
     Activate(cmd::activate::Args),
+    /// Search the skills by what they do (ranked; hybrid with your own embeddings).
+    Search(cmd::search::Args),
 }
 
 /// Run the command line `args` (including the program name) and return the exit code.
@@ -61,5 +63,6 @@ where
         Command::Show(args) => cmd::show::run(args),
         Command::Render(args) => cmd::render::run(args),
         Command::Activate(args) => cmd::activate::run(args),
+        Command::Search(args) => cmd::search::run(args),
     }
 }

@@ -9,6 +9,7 @@ use crate::events::{Event, SubscriptionId};
 use crate::filter::HostRules;
 use crate::options::DeckOptions;
 use crate::render::{self, RenderOptions, Rendered};
+use crate::search::{self, SearchOptions, SearchResults};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -25,6 +26,18 @@ struct Inner {
     state: Mutex<CacheState>,
     subscribers: Mutex<Vec<(SubscriptionId, Subscriber)>>,
     next_subscription: AtomicU64,
+    /// The search index of the last snapshot searched.
+    search: Mutex<SearchState>,
+}
+
+/// What [`Deck::search`] keeps between calls: the index of one snapshot (its skills' terms
+/// are reused for the next snapshot's unchanged skills) and the body terms read so far.
+#[derive(Default)]
+struct SearchState {
+    /// The snapshot indexed, and with which skills (`all`) and fields (`body`).
+    of: Option<(Arc<Catalog>, bool, bool)>,
+    index: Option<search::Index>,
+    bodies: search::BodyCache,
 }
 
 /// What the previous discovery looked at and parsed.
@@ -103,6 +116,7 @@ impl Deck {
                 state: Mutex::new(CacheState::default()),
                 subscribers: Mutex::new(Vec::new()),
                 next_subscription: AtomicU64::new(1),
+                search: Mutex::new(SearchState::default()),
             }),
         })
     }
@@ -337,10 +351,15 @@ impl Deck {
         let rules = self.permission_rules();
         let deck_agent = self.inner.options.agent.as_deref();
         let agent = options.agent.as_deref().or(deck_agent);
+        let relevance = match &options.query {
+            Some(query) => Some(self.relevance(query)?),
+            None => None,
+        };
         let context = render::RenderContext {
             counter,
             roots: &roots,
             tool_disabled: rules.tool_disabled(agent),
+            relevance: relevance.as_ref(),
         };
         match options.agent.as_deref() {
             Some(agent) if Some(agent) != deck_agent => {
@@ -350,6 +369,53 @@ impl Deck {
             }
             _ => render::render_with(&catalog, options, &context),
         }
+    }
+
+    /// Search the current snapshot (see [`crate::search`]). The index is kept: a second
+    /// search of the same snapshot only ranks, and after a reload only the skills that
+    /// changed are cut into terms again.
+    pub fn search(&self, options: &SearchOptions) -> Result<SearchResults> {
+        options.check()?;
+        self.with_index(options.all, options.body, |index| {
+            search::run(index, options)
+        })
+    }
+
+    /// BM25F relevance of the model-visible skills to `query`, from the kept index.
+    fn relevance(&self, query: &str) -> Result<HashMap<String, f64>> {
+        self.with_index(false, false, |index| search::relevance(index, query))
+    }
+
+    fn with_index<T>(
+        &self,
+        all: bool,
+        body: bool,
+        f: impl FnOnce(&search::Index) -> T,
+    ) -> Result<T> {
+        let catalog = self.catalog()?;
+        let mut state = match self.inner.search.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        let current = matches!(
+            &state.of,
+            Some((c, a, b)) if Arc::ptr_eq(c, &catalog) && *a == all && *b == body
+        );
+        if !current || state.index.is_none() {
+            let skills = search::index::searched(&catalog, all);
+            let bodies = if body {
+                state.bodies.terms_for(&skills)
+            } else {
+                HashMap::new()
+            };
+            let index = search::Index::build(&skills, state.index.as_ref(), &bodies);
+            state.index = Some(index);
+            state.of = Some((Arc::clone(&catalog), all, body));
+        }
+        Ok(f(state
+            .index
+            .as_ref()
+            .map_or(&search::Index::default(), |i| i)))
     }
 
     /// The profile's skill roots in scan order, then the caller's extra roots.

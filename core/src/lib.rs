@@ -38,6 +38,7 @@ mod par;
 pub mod parse;
 pub mod permissions;
 pub mod render;
+pub mod search;
 pub mod validate;
 
 pub use activate::{ActivateOptions, Activation, ActivationFormat};
@@ -54,6 +55,7 @@ pub use options::{DeckOptions, RootSpec};
 pub use parse::{parse, Parsed};
 pub use permissions::{Decision, PermissionRules, Rule, Semantics};
 pub use render::{RenderFormat, RenderOptions, RenderReport, Rendered, Truncation};
+pub use search::{SearchHit, SearchOptions, SearchResults};
 pub use validate::{validate, ValidateOptions, ValidationReport};
 
 /// The version of the engine (the same in every binding).

@@ -4,6 +4,7 @@ pub mod activate;
 pub mod deck_args;
 pub mod list;
 pub mod render;
+pub mod search;
 pub mod show;
 pub mod validate;
 

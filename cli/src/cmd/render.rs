@@ -1,5 +1,5 @@
 //! `skilldeck render [discovery flags] [--format F] [--budget-chars N | --budget-tokens N]
-//! [--usage FILE] [--report] [--json]`: print the model-visible skills as system-prompt text.
+//! [--usage FILE] [--query TEXT [--pin ID]...] [--report] [--json]`: print the model-visible skills as system-prompt text.
 
 use super::deck_args::{report, DeckArgs};
 use std::collections::BTreeMap;
@@ -21,6 +21,13 @@ pub struct Args {
     /// Usage counts by skill id (JSON object), for the claude-code budget algorithm.
     #[arg(long, value_name = "FILE")]
     pub usage: Option<PathBuf>,
+    /// Keep only the skills relevant to this task, the most relevant first while they fit
+    /// the budget.
+    #[arg(long, value_name = "TEXT")]
+    pub query: Option<String>,
+    /// With --query: always keep this skill (repeatable).
+    #[arg(long = "pin", value_name = "ID", requires = "query")]
+    pub pinned: Vec<String>,
     /// Print what the budget kept, shortened and dropped to stderr.
     #[arg(long)]
     pub report: bool,
@@ -54,6 +61,8 @@ pub fn run(args: Args) -> i32 {
         budget_tokens: args.budget_tokens,
         agent: None,
         usage,
+        query: args.query,
+        pinned: args.pinned,
     };
     // One load that keeps nothing for a later one: this process exits after rendering.
     if let Err(err) = deck.load_once() {
@@ -105,7 +114,10 @@ pub fn describe(report: &skilldeck::RenderReport) -> String {
         ));
     }
     for id in &report.omitted {
-        out.push_str(&format!("  omitted {id}\n"));
+        match report.reasons.get(id) {
+            Some(reason) => out.push_str(&format!("  omitted {id}: {reason}\n")),
+            None => out.push_str(&format!("  omitted {id}\n")),
+        }
     }
     out
 }
@@ -124,6 +136,7 @@ mod tests {
             }],
             omitted: vec!["b".into()],
             chars: 10,
+            ..Default::default()
         };
         assert_eq!(
             describe(&r),

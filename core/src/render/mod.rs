@@ -26,7 +26,7 @@ use crate::catalog::{Catalog, Skill};
 use crate::error::{Error, Result};
 use budget::{Algorithm, Item, Shown};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Output formats. Names (kebab-case) are the same in every binding and the CLI.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -105,6 +105,11 @@ pub struct RenderOptions {
     pub agent: Option<String>,
     /// Usage counts by skill id, for Claude Code's budget algorithm (least used lose descriptions first).
     pub usage: BTreeMap<String, u64>,
+    /// Keep only the skills relevant to this task text (search ranking), the most relevant
+    /// first while they fit the budget; the others are omitted with a reason.
+    pub query: Option<String>,
+    /// Skill ids always kept with a `query`, whatever their relevance and the budget.
+    pub pinned: Vec<String>,
 }
 
 /// A skill whose description was shortened to fit the budget.
@@ -122,6 +127,9 @@ pub struct RenderReport {
     pub omitted: Vec<String>,
     /// Characters in the rendered text.
     pub chars: usize,
+    /// Why a skill was left out when rendering for a `query` (id → reason).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub reasons: BTreeMap<String, String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -149,6 +157,9 @@ pub struct RenderContext<'a> {
     /// The skill tool is disabled for the agent (permission `* -> deny`): hosts that drop
     /// their whole skills section then (OpenCode) render nothing at all.
     pub tool_disabled: bool,
+    /// Relevance scores by skill id for `options.query` (a deck passes its cached search
+    /// index's; without them the visible skills are indexed for this render).
+    pub relevance: Option<&'a HashMap<String, f64>>,
 }
 
 /// Like [`render`], counting tokens with `counter` instead of the 4-characters-per-token
@@ -181,6 +192,30 @@ pub fn render_with(
         ));
     }
     let visible: Vec<&Skill> = catalog.model_visible().collect();
+    let approx = |t: &str| text::chars(t).div_ceil(4);
+    let (limit, measure): (Option<usize>, TokenCounter<'_>) =
+        match (options.budget_chars, options.budget_tokens) {
+            (Some(n), _) => (Some(n), &text::chars),
+            (None, Some(n)) => (Some(n), counter.unwrap_or(&approx)),
+            (None, None) => (None, &text::chars),
+        };
+    let mut dropped = BTreeMap::new();
+    let visible = match &options.query {
+        Some(query) => {
+            let computed;
+            let relevance = match context.relevance {
+                Some(r) => r,
+                None => {
+                    computed = relevance(catalog, query);
+                    &computed
+                }
+            };
+            let selection = select(options, visible, relevance, limit, measure, context.roots);
+            dropped = selection.1;
+            selection.0
+        }
+        None => visible,
+    };
     let layout = layout(options.format, &visible, context.roots);
     let mut skills = visible;
     layout.order(&mut skills);
@@ -205,13 +240,6 @@ pub fn render_with(
         };
         layout.entry(skills[i], description)
     };
-    let approx = |t: &str| text::chars(t).div_ceil(4);
-    let (limit, measure): (Option<usize>, TokenCounter<'_>) =
-        match (options.budget_chars, options.budget_tokens) {
-            (Some(n), _) => (Some(n), &text::chars),
-            (None, Some(n)) => (Some(n), counter.unwrap_or(&approx)),
-            (None, None) => (None, &text::chars),
-        };
     let cost = |i: usize, shown: Shown| measure(&format!("{}\n", entry_text(i, shown)));
     let states = budget::plan(&items, layout.algorithm(), limit, &cost);
 
@@ -253,7 +281,92 @@ pub fn render_with(
         layout.frame(&entries, &frame)
     };
     report.chars = text::chars(&text);
+    for id in catalog.model_visible().map(|s| &s.id) {
+        if let Some(reason) = dropped.remove(id) {
+            report.omitted.push(id.clone());
+            report.reasons.insert(id.clone(), reason);
+        }
+    }
+    report.reasons.append(&mut dropped);
     Ok(Rendered { text, report })
+}
+
+/// BM25F relevance of every model-visible skill of `catalog` to `query`.
+pub fn relevance(catalog: &Catalog, query: &str) -> HashMap<String, f64> {
+    let skills = crate::search::index_skills(catalog);
+    let index = crate::search::Index::build(&skills, None, &HashMap::new());
+    crate::search::relevance(&index, query)
+}
+
+/// The skills to render for a query: pinned ones, then the most relevant while their full
+/// entries fit the budget. Returns them (in their original order) and, for each left out,
+/// why.
+fn select<'s>(
+    options: &RenderOptions,
+    visible: Vec<&'s Skill>,
+    relevance: &HashMap<String, f64>,
+    limit: Option<usize>,
+    measure: TokenCounter<'_>,
+    roots: &[std::path::PathBuf],
+) -> (Vec<&'s Skill>, BTreeMap<String, String>) {
+    let mut reasons = BTreeMap::new();
+    for id in &options.pinned {
+        if !visible.iter().any(|s| &s.id == id) {
+            reasons.insert(
+                id.clone(),
+                "pinned, but not visible to the model".to_string(),
+            );
+        }
+    }
+    let pin = |s: &Skill| options.pinned.iter().position(|p| *p == s.id);
+    let score = |s: &Skill| relevance.get(&s.id).copied().unwrap_or(0.0);
+    let mut ranked: Vec<usize> = (0..visible.len())
+        .filter(|&i| pin(visible[i]).is_some() || score(visible[i]) > 0.0)
+        .collect();
+    ranked.sort_by(|&a, &b| {
+        let (sa, sb) = (visible[a], visible[b]);
+        match (pin(sa), pin(sb)) {
+            (Some(x), Some(y)) => x.cmp(&y),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => score(sb).total_cmp(&score(sa)).then(a.cmp(&b)),
+        }
+    });
+    for s in &visible {
+        if pin(s).is_none() && score(s) <= 0.0 {
+            reasons.insert(s.id.clone(), "does not match the query".to_string());
+        }
+    }
+    let mut keep = vec![false; visible.len()];
+    let full = layout(options.format, &visible, roots);
+    let mut used = 0usize;
+    for (rank, &i) in ranked.iter().enumerate() {
+        let skill = visible[i];
+        if let Some(limit) = limit {
+            let cost = measure(&format!(
+                "{}\n",
+                full.entry(skill, &full.description(skill).0)
+            ));
+            // The most relevant skill is kept even when its full entry is too long: the
+            // format's own budget algorithm then shortens it.
+            let first = !keep.iter().any(|k| *k);
+            if pin(skill).is_none() && !first && used + cost > limit {
+                reasons.insert(
+                    skill.id.clone(),
+                    format!("relevant (rank {}), but did not fit the budget", rank + 1),
+                );
+                continue;
+            }
+            used += cost;
+        }
+        keep[i] = true;
+    }
+    let kept = visible
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(s, k)| k.then_some(s))
+        .collect();
+    (kept, reasons)
 }
 
 /// Counts a format's frame may mention (Kode's "Showing N of M").
@@ -363,6 +476,47 @@ mod tests {
                 chars_removed: 13
             }]
         );
+    }
+
+    #[test]
+    fn query_keeps_relevant_skills_within_the_budget() {
+        let c = Catalog {
+            skills: vec![
+                skill("pdf", "Fill PDF forms and extract PDF text.").into(),
+                skill("xlsx", "Edit spreadsheets.").into(),
+                skill("pdf-merge", "Merge PDF files into one document.").into(),
+                skill("deploy", "Deploy the service.").into(),
+            ],
+            ..Catalog::default()
+        };
+        let options = RenderOptions {
+            format: RenderFormat::Markdown,
+            query: Some("pdf forms".into()),
+            ..RenderOptions::default()
+        };
+        let r = render(&c, &options).expect("renders");
+        // Kept in the format's own order; the rest omitted with a reason.
+        assert_eq!(r.report.included, ["pdf", "pdf-merge"]);
+        assert_eq!(r.report.omitted, ["xlsx", "deploy"]);
+        assert_eq!(r.report.reasons["xlsx"], "does not match the query");
+        // A budget for two entries: the pinned one, then the most relevant that fits.
+        let tight = RenderOptions {
+            budget_chars: Some(130),
+            pinned: vec!["deploy".into(), "missing".into()],
+            ..options.clone()
+        };
+        let r = render(&c, &tight).expect("renders");
+        assert!(r.report.included.contains(&"pdf".to_string()));
+        assert!(r.report.included.contains(&"deploy".to_string()));
+        assert!(r.report.reasons["pdf-merge"].contains("did not fit the budget"));
+        assert_eq!(
+            r.report.reasons["missing"],
+            "pinned, but not visible to the model"
+        );
+        // No query: every visible skill, no reasons.
+        let all = render(&c, &RenderOptions::default()).expect("renders");
+        assert_eq!(all.report.included.len(), 4);
+        assert!(all.report.reasons.is_empty());
     }
 
     #[test]

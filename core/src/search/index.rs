@@ -1,0 +1,295 @@
+//! A BM25F index over a catalog's skills.
+//!
+//! BM25F (Robertson, Zaragoza & Taylor, 2004) scores a document made of weighted fields: a
+//! term's frequency in each field is length-normalised for that field, weighted and summed,
+//! then saturated once with `k1`. Names and tags thus weigh more than a long description
+//! without one very long field drowning the others.
+//!
+//! The index keeps each skill's terms keyed by the skill's shared `Arc`: a catalog reload
+//! shares unchanged skills with its previous snapshot, so rebuilding after a reload
+//! tokenises only the skills that changed. Postings and statistics are rebuilt from those
+//! terms, which costs far less than tokenising.
+
+use super::tokenize;
+use crate::catalog::{Catalog, Skill};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The fields a skill is searched by, in index order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    Name,
+    Tags,
+    Category,
+    Description,
+    Parameters,
+    Body,
+}
+
+pub const FIELDS: [Field; 6] = [
+    Field::Name,
+    Field::Tags,
+    Field::Category,
+    Field::Description,
+    Field::Parameters,
+    Field::Body,
+];
+
+impl Field {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Field::Name => "name",
+            Field::Tags => "tags",
+            Field::Category => "category",
+            Field::Description => "description",
+            Field::Parameters => "parameters",
+            Field::Body => "body",
+        }
+    }
+
+    /// How much a match in this field counts against one in the description.
+    fn weight(self) -> f64 {
+        match self {
+            Field::Name => 3.0,
+            Field::Tags => 2.0,
+            Field::Category => 1.5,
+            Field::Description => 1.0,
+            Field::Parameters => 0.7,
+            Field::Body => 0.3,
+        }
+    }
+
+    /// Length normalisation: short fields (a name) hardly need it.
+    fn b(self) -> f64 {
+        match self {
+            Field::Name | Field::Tags | Field::Category => 0.3,
+            Field::Description | Field::Parameters | Field::Body => 0.75,
+        }
+    }
+}
+
+const K1: f64 = 1.2;
+
+/// The terms of one skill, by field.
+#[derive(Clone, Debug, Default)]
+pub struct DocTerms {
+    pub fields: [Vec<String>; 6],
+}
+
+impl DocTerms {
+    /// Cut a skill into terms (the body is added separately, when asked for).
+    pub fn of(skill: &Skill) -> DocTerms {
+        let m = &skill.manifest;
+        let mut doc = DocTerms::default();
+        tokenize::terms(&skill.name, &mut doc.fields[0]);
+        for tag in &m.tool.tags {
+            tokenize::terms(tag, &mut doc.fields[1]);
+        }
+        for key in ["tags", "keywords"] {
+            match m.metadata.get(key) {
+                Some(serde_json::Value::String(s)) => tokenize::terms(s, &mut doc.fields[1]),
+                Some(serde_json::Value::Array(items)) => {
+                    for item in items.iter().filter_map(|v| v.as_str()) {
+                        tokenize::terms(item, &mut doc.fields[1]);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let category = m
+            .tool
+            .category
+            .as_deref()
+            .or_else(|| m.metadata.get("category").and_then(|v| v.as_str()));
+        if let Some(category) = category {
+            tokenize::terms(category, &mut doc.fields[2]);
+        }
+        tokenize::terms(skill.description(), &mut doc.fields[3]);
+        if let Some(when) = &m.claude_code.when_to_use {
+            tokenize::terms(when, &mut doc.fields[3]);
+        }
+        for p in &m.tool.parameters {
+            tokenize::terms(&p.name, &mut doc.fields[4]);
+            if let Some(d) = &p.description {
+                tokenize::terms(d, &mut doc.fields[4]);
+            }
+        }
+        doc
+    }
+}
+
+/// One indexed skill.
+#[derive(Clone, Debug)]
+struct Doc {
+    skill: Arc<Skill>,
+    terms: Arc<DocTerms>,
+    lens: [u32; 6],
+}
+
+/// Term frequencies of one term in one document, by field.
+type Posting = (u32, [u16; 6]);
+
+/// The index of one catalog snapshot.
+#[derive(Clone, Debug, Default)]
+pub struct Index {
+    docs: Vec<Doc>,
+    postings: HashMap<String, Vec<Posting>>,
+    avg_len: [f64; 6],
+}
+
+/// One document's BM25F score and the fields that matched.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scored {
+    pub doc: usize,
+    pub score: f64,
+    pub fields: Vec<Field>,
+}
+
+impl Index {
+    /// Index `skills` (in this order), reusing the terms of skills `previous` already
+    /// indexed (same `Arc`), and the bodies in `bodies` (by skill id) when given.
+    pub fn build(
+        skills: &[Arc<Skill>],
+        previous: Option<&Index>,
+        bodies: &HashMap<String, Arc<Vec<String>>>,
+    ) -> Index {
+        let known: HashMap<*const Skill, &Arc<DocTerms>> = previous
+            .map(|p| {
+                p.docs
+                    .iter()
+                    .map(|d| (Arc::as_ptr(&d.skill), &d.terms))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut docs = Vec::with_capacity(skills.len());
+        for skill in skills {
+            let mut terms = match known.get(&Arc::as_ptr(skill)) {
+                Some(t) => Arc::clone(t),
+                None => Arc::new(DocTerms::of(skill)),
+            };
+            let body = bodies.get(&skill.id);
+            let has_body = !terms.fields[5].is_empty();
+            if body.is_some() || has_body {
+                let wanted = body.map(|b| b.as_slice()).unwrap_or_default();
+                if terms.fields[5] != wanted {
+                    Arc::make_mut(&mut terms).fields[5] = wanted.to_vec();
+                }
+            }
+            let lens = terms
+                .fields
+                .each_ref()
+                .map(|f| u32::try_from(f.len()).unwrap_or(u32::MAX));
+            docs.push(Doc {
+                skill: Arc::clone(skill),
+                terms,
+                lens,
+            });
+        }
+        let mut postings: HashMap<String, Vec<Posting>> = HashMap::new();
+        let mut total = [0f64; 6];
+        for (i, doc) in docs.iter().enumerate() {
+            let mut tf: HashMap<&str, [u16; 6]> = HashMap::new();
+            for (f, terms) in doc.terms.fields.iter().enumerate() {
+                total[f] += f64::from(doc.lens[f]);
+                for t in terms {
+                    let slot = &mut tf.entry(t.as_str()).or_default()[f];
+                    *slot = slot.saturating_add(1);
+                }
+            }
+            let doc_id = u32::try_from(i).unwrap_or(u32::MAX);
+            for (term, counts) in tf {
+                postings
+                    .entry(term.to_string())
+                    .or_default()
+                    .push((doc_id, counts));
+            }
+        }
+        let n = docs.len().max(1) as f64;
+        let avg_len = total.map(|t| (t / n).max(1.0));
+        Index {
+            docs,
+            postings,
+            avg_len,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.docs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.docs.is_empty()
+    }
+
+    pub fn skill(&self, doc: usize) -> &Arc<Skill> {
+        &self.docs[doc].skill
+    }
+
+    /// The skills whose terms this index holds, for reuse by the next build.
+    pub fn skills(&self) -> impl Iterator<Item = &Arc<Skill>> {
+        self.docs.iter().map(|d| &d.skill)
+    }
+
+    /// Documents matching any term of `query`, best first (ties keep index order).
+    pub fn score(&self, query: &str) -> Vec<Scored> {
+        let mut terms = tokenize::terms_of(query);
+        terms.sort();
+        terms.dedup();
+        let n = self.docs.len() as f64;
+        let mut scores: HashMap<u32, (f64, u8)> = HashMap::new();
+        for term in &terms {
+            let Some(list) = self.postings.get(term) else {
+                continue;
+            };
+            let df = list.len() as f64;
+            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+            for (doc, counts) in list {
+                let d = &self.docs[*doc as usize];
+                let mut tf = 0.0;
+                let mut matched = 0u8;
+                for (f, field) in FIELDS.iter().enumerate() {
+                    if counts[f] == 0 {
+                        continue;
+                    }
+                    matched |= 1 << f;
+                    let norm = 1.0 - field.b() + field.b() * f64::from(d.lens[f]) / self.avg_len[f];
+                    tf += field.weight() * f64::from(counts[f]) / norm;
+                }
+                let entry = scores.entry(*doc).or_insert((0.0, 0));
+                entry.0 += idf * tf / (K1 + tf);
+                entry.1 |= matched;
+            }
+        }
+        let mut out: Vec<Scored> = scores
+            .into_iter()
+            .map(|(doc, (score, mask))| Scored {
+                doc: doc as usize,
+                score,
+                fields: FIELDS
+                    .iter()
+                    .enumerate()
+                    .filter(|(f, _)| mask & (1 << f) != 0)
+                    .map(|(_, field)| *field)
+                    .collect(),
+            })
+            .collect();
+        out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.doc.cmp(&b.doc)));
+        out
+    }
+}
+
+/// The catalog's skills to search: model-visible ones, or every listed one.
+pub fn searched(catalog: &Catalog, all: bool) -> Vec<Arc<Skill>> {
+    catalog
+        .skills
+        .iter()
+        .filter(|s| {
+            if all {
+                s.status.is_listed()
+            } else {
+                s.status.is_model_visible()
+            }
+        })
+        .cloned()
+        .collect()
+}
