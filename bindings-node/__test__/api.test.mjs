@@ -301,17 +301,18 @@ describe('errors', () => {
     assert.deepEqual([claude.semantics, claude.evaluate('pdf'), claude.evaluate('internal:db')], ['deny-first', 'allow', 'deny'])
   })
 
-  test('file errors carry the path: IO_ERROR and PARSE_ERROR', () => {
+  test('file errors carry the path: IO_ERROR and INVALID_OPTIONS', () => {
     const tree = skillTree(0)
     const missing = path.join(tree, 'nope.json')
     assert.throws(
       () => new Deck(isolated(tree, { profileFile: missing })),
       (err) => isSkillError('IO_ERROR')(err) && err.path === missing,
     )
+    // A profile file is skilldeck's own configuration: broken or unknown is bad options.
     const broken = write(tree, 'profile.json', '{ "name": ')
     assert.throws(
       () => new Deck(isolated(tree, { profileFile: broken })),
-      (err) => isSkillError('PARSE_ERROR')(err) && err.path === broken,
+      (err) => isSkillError('INVALID_OPTIONS')(err) && err.path === broken,
     )
   })
 })

@@ -46,7 +46,7 @@ impl Deck {
         let options = match options {
             Some(object) => check(
                 &env,
-                strict::<DeckOptions>(&env, "Deck options", DECK_KEYS, object)
+                strict::<DeckOptions>("Deck options", DECK_KEYS, object)
                     .and_then(|options| options.into_core(&env)),
             )?,
             None => skilldeck::DeckOptions::default(),
@@ -106,11 +106,10 @@ impl Deck {
     #[napi(ts_return_type = "Promise<Rendered>")]
     pub fn render(
         &self,
-        env: Env,
         #[napi(ts_arg_type = "RenderOptions | undefined | null")] options: Option<Object>,
     ) -> AsyncTask<CoreTask<skilldeck::Rendered, Rendered>> {
         // Bad options reject the Promise like any other engine error instead of throwing.
-        let options = render_options(&env, options);
+        let options = render_options(options);
         let deck = self.inner.clone();
         CoreTask::spawn(move || deck.render(&options?), rendered)
     }
@@ -122,8 +121,7 @@ impl Deck {
         env: Env,
         #[napi(ts_arg_type = "RenderOptions | undefined | null")] options: Option<Object>,
     ) -> Result<Rendered> {
-        let result =
-            render_options(&env, options).and_then(|options| self.inner.render(&options));
+        let result = render_options(options).and_then(|options| self.inner.render(&options));
         check(&env, result).map(rendered)
     }
 
@@ -131,11 +129,10 @@ impl Deck {
     #[napi(ts_return_type = "Promise<Activation>")]
     pub fn activate(
         &self,
-        env: Env,
         id: String,
         #[napi(ts_arg_type = "ActivateOptions | undefined | null")] options: Option<Object>,
     ) -> AsyncTask<CoreTask<skilldeck::Activation, Activation>> {
-        let options = activate_options(&env, options);
+        let options = activate_options(options);
         let deck = self.inner.clone();
         CoreTask::spawn(move || deck.activate(&id, &options?), activation)
     }
@@ -148,8 +145,8 @@ impl Deck {
         id: String,
         #[napi(ts_arg_type = "ActivateOptions | undefined | null")] options: Option<Object>,
     ) -> Result<Activation> {
-        let result = activate_options(&env, options)
-            .and_then(|options| self.inner.activate(&id, &options));
+        let result =
+            activate_options(options).and_then(|options| self.inner.activate(&id, &options));
         check(&env, result).map(activation)
     }
 
@@ -185,20 +182,17 @@ impl Deck {
     }
 }
 
-fn render_options(env: &Env, options: Option<Object>) -> skilldeck::Result<skilldeck::RenderOptions> {
+fn render_options(options: Option<Object>) -> skilldeck::Result<skilldeck::RenderOptions> {
     match options {
-        Some(object) => strict::<RenderOptions>(env, "render options", RENDER_KEYS, object)?.into_core(),
+        Some(object) => strict::<RenderOptions>("render options", RENDER_KEYS, object)?.into_core(),
         None => Ok(Default::default()),
     }
 }
 
-fn activate_options(
-    env: &Env,
-    options: Option<Object>,
-) -> skilldeck::Result<skilldeck::ActivateOptions> {
+fn activate_options(options: Option<Object>) -> skilldeck::Result<skilldeck::ActivateOptions> {
     match options {
         Some(object) => {
-            strict::<ActivateOptions>(env, "activate options", ACTIVATE_KEYS, object)?.into_core()
+            strict::<ActivateOptions>("activate options", ACTIVATE_KEYS, object)?.into_core()
         }
         None => Ok(Default::default()),
     }

@@ -12,8 +12,8 @@ mod options;
 mod permissions;
 mod task;
 
-use crate::model::{Parsed, ValidationReport};
 use crate::error::check;
+use crate::model::{Parsed, ValidationReport};
 use crate::options::{strict, ValidateOptions, VALIDATE_KEYS};
 use crate::task::CoreTask;
 use napi::bindgen_prelude::*;
@@ -39,18 +39,11 @@ pub fn parse(text: String) -> Parsed {
     }
 }
 
-fn validate_options(
-    env: &Env,
-    options: Option<Object>,
-) -> skilldeck::Result<skilldeck::ValidateOptions> {
+fn validate_options(options: Option<Object>) -> skilldeck::Result<skilldeck::ValidateOptions> {
     match options {
-        Some(object) => Ok(strict::<ValidateOptions>(
-            env,
-            "validate options",
-            VALIDATE_KEYS,
-            object,
-        )?
-        .into_core()),
+        Some(object) => {
+            Ok(strict::<ValidateOptions>("validate options", VALIDATE_KEYS, object)?.into_core())
+        }
         None => Ok(Default::default()),
     }
 }
@@ -64,12 +57,11 @@ fn reports(list: Vec<skilldeck::ValidationReport>) -> Vec<ValidationReport> {
 /// Validate a skill directory, a SKILL.md, or every skill below a directory, on the libuv pool.
 #[napi(ts_return_type = "Promise<ValidationReport[]>")]
 pub fn validate(
-    env: Env,
     path: String,
     #[napi(ts_arg_type = "ValidateOptions | undefined | null")] options: Option<Object>,
 ) -> AsyncTask<CoreTask<Vec<skilldeck::ValidationReport>, Vec<ValidationReport>>> {
     // Bad options reject the Promise, as in `render()`.
-    let options = validate_options(&env, options);
+    let options = validate_options(options);
     CoreTask::spawn(
         move || Ok(skilldeck::validate(&PathBuf::from(path), &options?)),
         reports,
@@ -83,7 +75,7 @@ pub fn validate_sync(
     path: String,
     #[napi(ts_arg_type = "ValidateOptions | undefined | null")] options: Option<Object>,
 ) -> Result<Vec<ValidationReport>> {
-    let options = check(&env, validate_options(&env, options))?;
+    let options = check(&env, validate_options(options))?;
     Ok(reports(skilldeck::validate(&PathBuf::from(path), &options)))
 }
 

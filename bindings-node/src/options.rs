@@ -69,11 +69,14 @@ impl DeckOptions<'_> {
         let rules = match self.rules {
             None => None,
             Some(Either::A(rules)) => Some(rules.inner.clone()),
-            Some(Either::B(json)) => {
-                let json: serde_json::Value = env.from_js_value(json).map_err(|e| {
+            // Through JS's own `JSON.stringify`: a plain object and a `PermissionRules`
+            // instance (which napi does not always hand over as `Either::A` once the options
+            // object went through `strict`) both become their JSON text via `toJSON`.
+            Some(Either::B(object)) => {
+                let text = js_json(env, object).map_err(|e| {
                     skilldeck::Error::invalid_options(format!("rules: {}; {RULES_SHAPE}", e.reason))
                 })?;
-                Some(skilldeck::PermissionRules::from_value(&json)?)
+                Some(skilldeck::PermissionRules::from_json_str(&text, None)?)
             }
         };
         Ok(skilldeck::DeckOptions {
@@ -112,6 +115,13 @@ fn root_spec(root: Either<String, RootSpec>) -> skilldeck::Result<skilldeck::Roo
             pattern: spec.pattern,
         },
     })
+}
+
+/// `JSON.stringify(value)`.
+fn js_json(env: &Env, value: Object) -> napi::Result<String> {
+    let json: Object = env.get_global()?.get_named_property("JSON")?;
+    let stringify: Function<Object, String> = json.get_named_property("stringify")?;
+    stringify.call(value)
 }
 
 const RULES_SHAPE: &str = skilldeck::permissions::document::ACCEPTED_SHAPES;
@@ -259,16 +269,15 @@ pub const VALIDATE_KEYS: &[&str] = &["strict"];
 /// with `INVALID_OPTIONS`. napi's object conversion skips unknown keys silently, so a
 /// misspelt `projectdir` would leave the option at its default without a word.
 pub fn strict<T: FromNapiValue>(
-    env: &Env,
     what: &str,
     known: &[&str],
     object: Object,
 ) -> skilldeck::Result<T> {
-    let napi_err = |e: napi::Error| skilldeck::Error::invalid_options(format!("{what}: {}", e.reason));
+    let napi_err =
+        |e: napi::Error| skilldeck::Error::invalid_options(format!("{what}: {}", e.reason));
     check_keys(what, &Object::keys(&object).map_err(napi_err)?, known)?;
     if known.contains(&"roots") {
-        let roots: Option<Vec<Either<String, Object>>> =
-            object.get("roots").map_err(napi_err)?;
+        let roots: Option<Vec<Either<String, Object>>> = object.get("roots").map_err(napi_err)?;
         for (i, root) in roots.into_iter().flatten().enumerate() {
             if let Either::B(root) = root {
                 let keys = Object::keys(&root).map_err(napi_err)?;
@@ -276,14 +285,14 @@ pub fn strict<T: FromNapiValue>(
             }
         }
     }
-    // Converted by napi's own (derived, type-checking) conversion; going through a holder
-    // object keeps this on napi's safe API.
-    let mut holder = Object::new(env).map_err(napi_err)?;
-    holder.set("value", object).map_err(napi_err)?;
-    holder
-        .get::<T>("value")
-        .map_err(napi_err)?
-        .ok_or_else(|| skilldeck::Error::invalid_options(format!("{what}: expected an object")))
+    // napi's own (derived, type-checking) conversion, exactly as it converts an argument.
+    // A detour through a holder object's property loses the class identity of a
+    // `PermissionRules` instance inside it, so the raw handles are used instead.
+    let raw = object.value();
+    // SAFETY: `raw.env` and `raw.value` are the live handles of `object`, an argument of
+    // the current call, valid for the whole call; this is the call napi makes for a
+    // `T` parameter.
+    unsafe { T::from_napi_value(raw.env, raw.value) }.map_err(napi_err)
 }
 
 fn check_keys(what: &str, keys: &[String], known: &[&str]) -> skilldeck::Result<()> {
