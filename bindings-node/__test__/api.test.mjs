@@ -269,17 +269,50 @@ describe('errors', () => {
     await assert.rejects(deck.activate('skill-000', { format: 'haiku' }), isSkillError('INVALID_OPTIONS'))
   })
 
-  test('file errors carry the path: IO_ERROR and PARSE_ERROR', () => {
+  test('options fail closed: unknown keys and wrong types are INVALID_OPTIONS', async () => {
+    const tree = skillTree(1)
+    // napi would skip an unknown key; a misspelt option must not silently keep its default.
+    assert.throws(() => new Deck(isolated(tree, { projectdir: tree })), (err) => {
+      assert.equal(err.code, 'INVALID_OPTIONS')
+      assert.match(err.message, /unknown key `projectdir` \(did you mean `projectDir`\?\)/)
+      return true
+    })
+    assert.throws(() => new Deck(isolated(tree, { profile: 5 })), isSkillError('INVALID_OPTIONS'))
+    assert.throws(
+      () => new Deck(isolated(tree, { roots: [{ path: tree, scop: 'user' }] })),
+      isSkillError('INVALID_OPTIONS'),
+    )
+    const deck = new Deck(isolated(tree))
+    await assert.rejects(deck.render({ budget: 5 }), isSkillError('INVALID_OPTIONS'))
+    assert.throws(() => deck.renderSync({ formats: 'xml' }), isSkillError('INVALID_OPTIONS'))
+    await assert.rejects(deck.activate('skill-000', { arg: 'x' }), isSkillError('INVALID_OPTIONS'))
+    assert.throws(() => deck.activateSync('skill-000', { session: 'x' }), isSkillError('INVALID_OPTIONS'))
+    await assert.rejects(validate(tree, { strictt: true }), isSkillError('INVALID_OPTIONS'))
+    assert.throws(() => validateSync(tree, { strict: 'yes' }), isSkillError('INVALID_OPTIONS'))
+  })
+
+  test('rules read the hosts\' shapes and refuse unknown keys', () => {
+    for (const bad of [{ rulez: 5 }, { skill: { 'internal-*': 'deny' } }, { rules: [], permission: {} }]) {
+      assert.throws(() => new PermissionRules(bad), isSkillError('INVALID_OPTIONS'))
+    }
+    const opencode = new PermissionRules({ permission: { skill: { '*': 'allow', 'internal-*': 'deny' } } })
+    assert.deepEqual([opencode.semantics, opencode.evaluate('pdf'), opencode.evaluate('internal-db')], ['last-match', 'allow', 'deny'])
+    const claude = new PermissionRules({ permissions: { allow: ['Skill', 'Bash(ls)'], deny: ['Skill(internal:*)'] } })
+    assert.deepEqual([claude.semantics, claude.evaluate('pdf'), claude.evaluate('internal:db')], ['deny-first', 'allow', 'deny'])
+  })
+
+  test('file errors carry the path: IO_ERROR and INVALID_OPTIONS', () => {
     const tree = skillTree(0)
     const missing = path.join(tree, 'nope.json')
     assert.throws(
       () => new Deck(isolated(tree, { profileFile: missing })),
       (err) => isSkillError('IO_ERROR')(err) && err.path === missing,
     )
+    // A profile file is skilldeck's own configuration: broken or unknown is bad options.
     const broken = write(tree, 'profile.json', '{ "name": ')
     assert.throws(
       () => new Deck(isolated(tree, { profileFile: broken })),
-      (err) => isSkillError('PARSE_ERROR')(err) && err.path === broken,
+      (err) => isSkillError('INVALID_OPTIONS')(err) && err.path === broken,
     )
   })
 })

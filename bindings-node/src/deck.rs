@@ -3,7 +3,9 @@
 
 use crate::error::check;
 use crate::model::{Activation, Catalog, Diff, Rendered, Skill};
-use crate::options::{ActivateOptions, DeckOptions, RenderOptions};
+use crate::options::{
+    strict, ActivateOptions, DeckOptions, RenderOptions, ACTIVATE_KEYS, DECK_KEYS, RENDER_KEYS,
+};
 use crate::task::CoreTask;
 use napi::bindgen_prelude::*;
 use napi::threadsafe_function::ThreadsafeFunctionCallMode;
@@ -37,9 +39,16 @@ fn activation(inner: skilldeck::Activation) -> Activation {
 impl Deck {
     /// Build a deck (nothing is read until `load()`). Throws `INVALID_OPTIONS` on bad options.
     #[napi(constructor)]
-    pub fn new(env: Env, options: Option<DeckOptions>) -> Result<Self> {
+    pub fn new(
+        env: Env,
+        #[napi(ts_arg_type = "DeckOptions | undefined | null")] options: Option<Object>,
+    ) -> Result<Self> {
         let options = match options {
-            Some(options) => check(&env, options.into_core(&env))?,
+            Some(object) => check(
+                &env,
+                strict::<DeckOptions>("Deck options", DECK_KEYS, object)
+                    .and_then(|options| options.into_core(&env)),
+            )?,
             None => skilldeck::DeckOptions::default(),
         };
         let inner = check(&env, skilldeck::Deck::new(options))?;
@@ -97,7 +106,7 @@ impl Deck {
     #[napi(ts_return_type = "Promise<Rendered>")]
     pub fn render(
         &self,
-        options: Option<RenderOptions>,
+        #[napi(ts_arg_type = "RenderOptions | undefined | null")] options: Option<Object>,
     ) -> AsyncTask<CoreTask<skilldeck::Rendered, Rendered>> {
         // Bad options reject the Promise like any other engine error instead of throwing.
         let options = render_options(options);
@@ -107,7 +116,11 @@ impl Deck {
 
     /// `render()` on the calling thread.
     #[napi]
-    pub fn render_sync(&self, env: Env, options: Option<RenderOptions>) -> Result<Rendered> {
+    pub fn render_sync(
+        &self,
+        env: Env,
+        #[napi(ts_arg_type = "RenderOptions | undefined | null")] options: Option<Object>,
+    ) -> Result<Rendered> {
         let result = render_options(options).and_then(|options| self.inner.render(&options));
         check(&env, result).map(rendered)
     }
@@ -117,7 +130,7 @@ impl Deck {
     pub fn activate(
         &self,
         id: String,
-        options: Option<ActivateOptions>,
+        #[napi(ts_arg_type = "ActivateOptions | undefined | null")] options: Option<Object>,
     ) -> AsyncTask<CoreTask<skilldeck::Activation, Activation>> {
         let options = activate_options(options);
         let deck = self.inner.clone();
@@ -130,7 +143,7 @@ impl Deck {
         &self,
         env: Env,
         id: String,
-        options: Option<ActivateOptions>,
+        #[napi(ts_arg_type = "ActivateOptions | undefined | null")] options: Option<Object>,
     ) -> Result<Activation> {
         let result =
             activate_options(options).and_then(|options| self.inner.activate(&id, &options));
@@ -169,12 +182,18 @@ impl Deck {
     }
 }
 
-fn render_options(options: Option<RenderOptions>) -> skilldeck::Result<skilldeck::RenderOptions> {
-    options.map_or_else(|| Ok(Default::default()), RenderOptions::into_core)
+fn render_options(options: Option<Object>) -> skilldeck::Result<skilldeck::RenderOptions> {
+    match options {
+        Some(object) => strict::<RenderOptions>("render options", RENDER_KEYS, object)?.into_core(),
+        None => Ok(Default::default()),
+    }
 }
 
-fn activate_options(
-    options: Option<ActivateOptions>,
-) -> skilldeck::Result<skilldeck::ActivateOptions> {
-    options.map_or_else(|| Ok(Default::default()), ActivateOptions::into_core)
+fn activate_options(options: Option<Object>) -> skilldeck::Result<skilldeck::ActivateOptions> {
+    match options {
+        Some(object) => {
+            strict::<ActivateOptions>("activate options", ACTIVATE_KEYS, object)?.into_core()
+        }
+        None => Ok(Default::default()),
+    }
 }

@@ -12,8 +12,9 @@ mod options;
 mod permissions;
 mod task;
 
+use crate::error::check;
 use crate::model::{Parsed, ValidationReport};
-use crate::options::ValidateOptions;
+use crate::options::{strict, ValidateOptions, VALIDATE_KEYS};
 use crate::task::CoreTask;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
@@ -38,8 +39,13 @@ pub fn parse(text: String) -> Parsed {
     }
 }
 
-fn validate_options(options: Option<ValidateOptions>) -> skilldeck::ValidateOptions {
-    options.map(ValidateOptions::into_core).unwrap_or_default()
+fn validate_options(options: Option<Object>) -> skilldeck::Result<skilldeck::ValidateOptions> {
+    match options {
+        Some(object) => {
+            Ok(strict::<ValidateOptions>("validate options", VALIDATE_KEYS, object)?.into_core())
+        }
+        None => Ok(Default::default()),
+    }
 }
 
 fn reports(list: Vec<skilldeck::ValidationReport>) -> Vec<ValidationReport> {
@@ -52,22 +58,25 @@ fn reports(list: Vec<skilldeck::ValidationReport>) -> Vec<ValidationReport> {
 #[napi(ts_return_type = "Promise<ValidationReport[]>")]
 pub fn validate(
     path: String,
-    options: Option<ValidateOptions>,
+    #[napi(ts_arg_type = "ValidateOptions | undefined | null")] options: Option<Object>,
 ) -> AsyncTask<CoreTask<Vec<skilldeck::ValidationReport>, Vec<ValidationReport>>> {
+    // Bad options reject the Promise, as in `render()`.
     let options = validate_options(options);
     CoreTask::spawn(
-        move || Ok(skilldeck::validate(&PathBuf::from(path), &options)),
+        move || Ok(skilldeck::validate(&PathBuf::from(path), &options?)),
         reports,
     )
 }
 
 /// `validate()` on the calling thread.
 #[napi]
-pub fn validate_sync(path: String, options: Option<ValidateOptions>) -> Vec<ValidationReport> {
-    reports(skilldeck::validate(
-        &PathBuf::from(path),
-        &validate_options(options),
-    ))
+pub fn validate_sync(
+    env: Env,
+    path: String,
+    #[napi(ts_arg_type = "ValidateOptions | undefined | null")] options: Option<Object>,
+) -> Result<Vec<ValidationReport>> {
+    let options = check(&env, validate_options(options))?;
+    Ok(reports(skilldeck::validate(&PathBuf::from(path), &options)))
 }
 
 /// Run the `skilldeck` command with `argv` (without the program name); returns the exit

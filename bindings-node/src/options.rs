@@ -69,10 +69,15 @@ impl DeckOptions<'_> {
         let rules = match self.rules {
             None => None,
             Some(Either::A(rules)) => Some(rules.inner.clone()),
-            // Straight into the core type: its serde form is the canonical JSON shape.
-            Some(Either::B(json)) => Some(env.from_js_value(json).map_err(|e| {
-                skilldeck::Error::invalid_options(format!("rules: {}; {RULES_SHAPE}", e.reason))
-            })?),
+            // Through JS's own `JSON.stringify`: a plain object and a `PermissionRules`
+            // instance (which napi does not always hand over as `Either::A` once the options
+            // object went through `strict`) both become their JSON text via `toJSON`.
+            Some(Either::B(object)) => {
+                let text = js_json(env, object).map_err(|e| {
+                    skilldeck::Error::invalid_options(format!("rules: {}; {RULES_SHAPE}", e.reason))
+                })?;
+                Some(skilldeck::PermissionRules::from_json_str(&text, None)?)
+            }
         };
         Ok(skilldeck::DeckOptions {
             profile: self.profile.unwrap_or(defaults.profile),
@@ -112,12 +117,19 @@ fn root_spec(root: Either<String, RootSpec>) -> skilldeck::Result<skilldeck::Roo
     })
 }
 
-const RULES_SHAPE: &str = "expected { semantics: \"last-match\" | \"deny-first\", rules: [{ pattern, decision }], agents: { name: [rules] } }";
+/// `JSON.stringify(value)`.
+fn js_json(env: &Env, value: Object) -> napi::Result<String> {
+    let json: Object = env.get_global()?.get_named_property("JSON")?;
+    let stringify: Function<Object, String> = json.get_named_property("stringify")?;
+    stringify.call(value)
+}
 
-/// Read the canonical `PermissionRules` JSON shape.
+const RULES_SHAPE: &str = skilldeck::permissions::document::ACCEPTED_SHAPES;
+
+/// Read a rules document in any shape the core accepts (skilldeck's, OpenCode's
+/// `permission`, Claude Code's `permissions`); anything else is `INVALID_OPTIONS`.
 pub fn rules_from_json(json: serde_json::Value) -> skilldeck::Result<skilldeck::PermissionRules> {
-    serde_json::from_value(json)
-        .map_err(|e| skilldeck::Error::invalid_options(format!("rules: {e}; {RULES_SHAPE}")))
+    skilldeck::PermissionRules::from_value(&json)
 }
 
 /// Options of `deck.render(...)`.
@@ -230,4 +242,72 @@ impl ValidateOptions {
             strict: self.strict.unwrap_or(false),
         }
     }
+}
+
+/// The keys each options object may carry (camelCase, as JS callers write them).
+pub const DECK_KEYS: &[&str] = &[
+    "profile",
+    "profileFile",
+    "projectDir",
+    "homeDir",
+    "env",
+    "systemRoot",
+    "roots",
+    "rules",
+    "agent",
+    "enable",
+    "disable",
+    "hideUnavailable",
+    "readHostSettings",
+    "nested",
+];
+pub const ROOT_KEYS: &[&str] = &["path", "scope", "pattern"];
+pub const RENDER_KEYS: &[&str] = &["format", "budgetChars", "budgetTokens", "agent", "usage"];
+pub const ACTIVATE_KEYS: &[&str] = &["args", "vars", "format", "agent", "sessionId"];
+pub const VALIDATE_KEYS: &[&str] = &["strict"];
+
+/// An options object as `T`, refusing keys `T` does not have and values of the wrong type
+/// with `INVALID_OPTIONS`. napi's object conversion skips unknown keys silently, so a
+/// misspelt `projectdir` would leave the option at its default without a word.
+pub fn strict<T: FromNapiValue>(
+    what: &str,
+    known: &[&str],
+    object: Object,
+) -> skilldeck::Result<T> {
+    let napi_err =
+        |e: napi::Error| skilldeck::Error::invalid_options(format!("{what}: {}", e.reason));
+    check_keys(what, &Object::keys(&object).map_err(napi_err)?, known)?;
+    if known.contains(&"roots") {
+        let roots: Option<Vec<Either<String, Object>>> = object.get("roots").map_err(napi_err)?;
+        for (i, root) in roots.into_iter().flatten().enumerate() {
+            if let Either::B(root) = root {
+                let keys = Object::keys(&root).map_err(napi_err)?;
+                check_keys(&format!("{what}: roots[{i}]"), &keys, ROOT_KEYS)?;
+            }
+        }
+    }
+    // napi's own (derived, type-checking) conversion, exactly as it converts an argument.
+    // A detour through a holder object's property loses the class identity of a
+    // `PermissionRules` instance inside it, so the raw handles are used instead.
+    let raw = object.value();
+    // SAFETY: `raw.env` and `raw.value` are the live handles of `object`, an argument of
+    // the current call, valid for the whole call; this is the call napi makes for a
+    // `T` parameter.
+    unsafe { T::from_napi_value(raw.env, raw.value) }.map_err(napi_err)
+}
+
+fn check_keys(what: &str, keys: &[String], known: &[&str]) -> skilldeck::Result<()> {
+    let Some(key) = keys.iter().find(|k| !known.contains(&k.as_str())) else {
+        return Ok(());
+    };
+    let fold = |s: &str| s.replace('_', "").to_ascii_lowercase();
+    let hint = known
+        .iter()
+        .find(|k| fold(k) == fold(key))
+        .map(|k| format!(" (did you mean `{k}`?)"))
+        .unwrap_or_default();
+    Err(skilldeck::Error::invalid_options(format!(
+        "{what}: unknown key `{key}`{hint}; expected one of: {}",
+        known.join(", ")
+    )))
 }

@@ -1,10 +1,11 @@
 //! `PermissionRules`: the core rule set, built from its canonical JSON shape.
 
-use crate::convert::{from_json, py_to_json, to_py};
+use crate::convert::{py_to_json, to_py};
 use crate::errors::IntoPyResult;
 use pyo3::prelude::*;
 
-/// Permission rules (`{"semantics", "rules": [{"pattern", "decision"}], "agents": {...}}`).
+/// Permission rules: skilldeck's `{"semantics", "rules": [{"pattern", "decision"}], "agents"}`,
+/// OpenCode's `{"permission": {...}}` or Claude Code's `{"permissions": {...}}`.
 #[pyclass(module = "skilldeck", name = "PermissionRules", frozen, eq)]
 #[derive(Clone, PartialEq)]
 pub struct PyPermissionRules {
@@ -16,7 +17,9 @@ pub fn rules_from_py(obj: &Bound<'_, PyAny>) -> PyResult<skilldeck::PermissionRu
     if let Ok(rules) = obj.cast::<PyPermissionRules>() {
         return Ok(rules.get().inner.clone());
     }
-    from_json("rules", py_to_json(obj)?).py()
+    // Every shape a rules document may take (skilldeck's, OpenCode's `permission`, Claude
+    // Code's `permissions`), refused with InvalidOptionsError when it has an unknown key.
+    skilldeck::PermissionRules::from_value(&py_to_json(obj)?).py()
 }
 
 #[pymethods]

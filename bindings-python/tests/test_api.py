@@ -140,6 +140,34 @@ def test_invalid_options_is_a_value_error_with_code(make_deck):
         skilldeck.Deck(roots=[object()])
 
 
+def test_rules_fail_closed_and_read_host_shapes(make_deck):
+    # An unknown key is refused, never read as "no rules" (which would deny nothing).
+    for bad in ({"rulez": 5}, {"skill": {"internal-*": "deny"}}, {"rules": [], "permission": {}}):
+        with pytest.raises(skilldeck.InvalidOptionsError) as info:
+            skilldeck.PermissionRules(bad)
+        assert info.value.code == "INVALID_OPTIONS"
+    with pytest.raises(skilldeck.InvalidOptionsError, match=r"rules\[0\]\.decision"):
+        make_deck(rules={"rules": [{"pattern": "*", "decision": "block"}]})
+    with pytest.raises(skilldeck.InvalidOptionsError, match="projectdir"):
+        skilldeck.Deck(roots=[{"path": ".", "projectdir": "x"}])
+    # OpenCode's `permission` object: the last matching rule decides.
+    opencode = skilldeck.PermissionRules({"permission": {"skill": {"*": "allow", "internal-*": "deny"}}})
+    assert (opencode.semantics, opencode.evaluate("pdf"), opencode.evaluate("internal-db")) == (
+        "last-match",
+        "allow",
+        "deny",
+    )
+    # Claude Code's `permissions` lists: deny > ask > allow; other tools' entries are skipped.
+    claude = skilldeck.PermissionRules(
+        {"permissions": {"allow": ["Skill", "Bash(ls)"], "deny": ["Skill(internal:*)"]}}
+    )
+    assert (claude.semantics, claude.evaluate("pdf"), claude.evaluate("internal:db")) == (
+        "deny-first",
+        "allow",
+        "deny",
+    )
+
+
 def test_permission_denied_is_a_permission_error(make_deck):
     rules = {"semantics": "deny-first", "rules": [{"pattern": "pdf", "decision": "deny"}]}
     deck = make_deck(rules=rules)

@@ -112,7 +112,7 @@ impl From<skilldeck::Error> for SkillError {
                 SkillError::PermissionDeniedError { code, path, detail }
             }
             skilldeck::Error::Io { .. } => SkillError::IoError { code, path, detail },
-            skilldeck::Error::InvalidOptions { .. } => {
+            skilldeck::Error::InvalidOptions { .. } | skilldeck::Error::InvalidConfig { .. } => {
                 SkillError::InvalidOptionsError { code, path, detail }
             }
         }

@@ -1,11 +1,13 @@
-//! `PermissionRules`: a rule set given as the canonical JSON shape and evaluated by core.
+//! `PermissionRules`: a rule set given as a rules document (any shape core reads) and
+//! evaluated by core.
 
 use crate::error::SkillError;
 use crate::records::canonical_json;
 use skilldeck::Decision;
 
-/// Permission rules `{"semantics": "last-match"|"deny-first", "rules": [{"pattern",
-/// "decision"}], "agents": {name: [rules]}}`, evaluated with the engine's semantics.
+/// Permission rules: skilldeck's `{"semantics": "last-match"|"deny-first", "rules":
+/// [{"pattern", "decision"}], "agents": {name: [rules]}}`, OpenCode's `{"permission": ...}`
+/// or Claude Code's `{"permissions": ...}`, evaluated with that shape's semantics.
 #[derive(uniffi::Object)]
 pub struct PermissionRules {
     pub(crate) inner: skilldeck::PermissionRules,
@@ -13,16 +15,14 @@ pub struct PermissionRules {
 
 #[uniffi::export]
 impl PermissionRules {
-    /// Parse the canonical JSON shape; throws `INVALID_OPTIONS` when it does not fit.
+    /// Read a rules document (JSON): skilldeck's canonical shape, OpenCode's
+    /// `{"permission": ...}` or Claude Code's `{"permissions": ...}`. Throws `INVALID_OPTIONS`
+    /// naming the key (and line) for an unknown key, a wrong type or an unknown shape.
     #[uniffi::constructor]
     pub fn new(rules: String) -> Result<Self, SkillError> {
-        serde_json::from_str(&rules)
-            .map(|inner| PermissionRules { inner })
-            .map_err(|e| {
-                SkillError::invalid_options(format!(
-                    "permission rules are not valid ({e}); expected {{\"semantics\": \"last-match\"|\"deny-first\", \"rules\": [{{\"pattern\": \"...\", \"decision\": \"allow\"|\"ask\"|\"deny\"}}], \"agents\": {{}}}}"
-                ))
-            })
+        Ok(PermissionRules {
+            inner: skilldeck::PermissionRules::from_json_str(&rules, None)?,
+        })
     }
 
     /// The decision for skill `id` as seen by `agent` (per-agent rules after the global ones).

@@ -37,6 +37,37 @@ pub enum Error {
     /// The caller's options are inconsistent (unknown profile, bad format name, ...).
     #[error("invalid option: {message}")]
     InvalidOptions { message: String },
+    /// A configuration skilldeck defines (a rules file or value, a profile file, an options
+    /// object) has an unknown key, a wrong type or a shape skilldeck does not read. Never
+    /// ignored: a rule nobody reads would leave a skill the user believes denied exposed.
+    /// Same stable code as [`Error::InvalidOptions`]: to a caller both are bad options.
+    #[error("{}{}", config_location(path.as_deref(), *line, key), message)]
+    InvalidConfig {
+        /// The file, when the configuration came from one.
+        path: Option<PathBuf>,
+        /// 1-based line in that file, when the format gives one.
+        line: Option<u32>,
+        /// Where in the document: `permission.skill.pdf`, `rules[2].decision`, `agents`;
+        /// empty when the whole document is at fault.
+        key: String,
+        /// What was found, what was expected, and what to do.
+        message: String,
+    },
+}
+
+fn config_location(path: Option<&Path>, line: Option<u32>, key: &str) -> String {
+    let mut out = String::new();
+    if let Some(path) = path {
+        out.push_str(&path.display().to_string());
+        if let Some(line) = line {
+            out.push_str(&format!(":{line}"));
+        }
+        out.push_str(": ");
+    }
+    if !key.is_empty() {
+        out.push_str(&format!("`{key}`: "));
+    }
+    out
 }
 
 impl Error {
@@ -48,7 +79,7 @@ impl Error {
             Error::NotFound { .. } => "NOT_FOUND",
             Error::PermissionDenied { .. } => "PERMISSION_DENIED",
             Error::Io { .. } => "IO_ERROR",
-            Error::InvalidOptions { .. } => "INVALID_OPTIONS",
+            Error::InvalidOptions { .. } | Error::InvalidConfig { .. } => "INVALID_OPTIONS",
         }
     }
 
@@ -58,6 +89,7 @@ impl Error {
             Error::Parse { path, .. } | Error::Validation { path, .. } | Error::Io { path, .. } => {
                 Some(path)
             }
+            Error::InvalidConfig { path, .. } => path.as_deref(),
             _ => None,
         }
     }
@@ -66,6 +98,29 @@ impl Error {
         Error::Io {
             path: path.into(),
             source,
+        }
+    }
+
+    /// A configuration error (see [`Error::InvalidConfig`]).
+    pub fn invalid_config(
+        path: Option<&Path>,
+        line: Option<u32>,
+        key: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        Error::InvalidConfig {
+            path: path.map(Path::to_path_buf),
+            line,
+            key: key.into(),
+            message: message.into(),
+        }
+    }
+
+    /// The 1-based line the error points at, when there is one.
+    pub fn line(&self) -> Option<u32> {
+        match self {
+            Error::Parse { line, .. } | Error::InvalidConfig { line, .. } => *line,
+            _ => None,
         }
     }
 

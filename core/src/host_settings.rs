@@ -65,23 +65,21 @@ pub fn parse_opencode(text: &str, path: &Path) -> Result<OpencodeSettings> {
         },
         ..OpencodeSettings::default()
     };
-    if let Some(permission) = value.get("permission") {
-        let (rules, warnings) = PermissionRules::from_opencode(permission);
-        settings.permission.rules = rules;
-        settings.warnings.extend(warnings);
-    }
-    if let Some(agents) = value.get("agent").and_then(Value::as_object) {
-        for (name, agent) in agents {
-            if let Some(permission) = agent.get("permission") {
-                let (rules, warnings) = PermissionRules::from_opencode(permission);
-                if !rules.is_empty() {
-                    settings.permission.agents.insert(name.clone(), rules);
-                }
-                settings
-                    .warnings
-                    .extend(warnings.into_iter().map(|w| format!("agent `{name}`: {w}")));
-            }
+    // The permission rules exactly as OpenCode folds them (`tools`, `permission`, each
+    // agent's): the same reader a rules document in OpenCode's shape goes through.
+    match value.as_object() {
+        Some(doc) => {
+            let read = crate::permissions::hosts::opencode_config(doc);
+            settings.permission.rules = read.rules;
+            settings.permission.agents = read.agents;
+            settings
+                .warnings
+                .extend(read.issues.iter().map(ToString::to_string));
         }
+        None => settings.warnings.push(format!(
+            "expected a JSON object at the top, found {}",
+            crate::permissions::hosts::shown(&value)
+        )),
     }
     match value.get("skills").and_then(|s| s.get("paths")) {
         None | Some(Value::Null) => {}
@@ -197,25 +195,26 @@ pub fn parse_claude(text: &str, path: &Path) -> Result<ClaudeSettings> {
     // Claude Code writes plain JSON, but hand-edited files sometimes carry comments.
     let value = parse_jsonc(text, path)?;
     let mut settings = ClaudeSettings::default();
-    let permissions = value.get("permissions");
-    let mut list = |key: &str| -> Vec<String> {
-        match permissions.and_then(|p| p.get(key)) {
-            None | Some(Value::Null) => Vec::new(),
-            Some(Value::Array(items)) => items
-                .iter()
-                .filter_map(|i| i.as_str().map(str::to_string))
-                .collect(),
-            Some(other) => {
-                settings
-                    .warnings
-                    .push(format!("permissions.{key}: expected a list, found {other}"));
-                Vec::new()
-            }
+    if let Some(permissions) = value.get("permissions") {
+        let at = crate::permissions::KeyPath::root().key("permissions");
+        let (rules, issues) = crate::permissions::hosts::claude_permissions(permissions, &at);
+        settings.rules = rules;
+        settings
+            .warnings
+            .extend(issues.iter().map(ToString::to_string));
+    }
+    let overrides = match value.get("skillOverrides") {
+        None | Some(Value::Null) => None,
+        Some(Value::Object(map)) => Some(map),
+        Some(other) => {
+            settings.warnings.push(format!(
+                "skillOverrides: expected an object of skill name -> on, name-only, user-invocable-only or off, found {}",
+                crate::permissions::hosts::shown(other)
+            ));
+            None
         }
     };
-    let (allow, ask, deny) = (list("allow"), list("ask"), list("deny"));
-    settings.rules = PermissionRules::from_claude(&allow, &ask, &deny);
-    if let Some(overrides) = value.get("skillOverrides").and_then(Value::as_object) {
+    if let Some(overrides) = overrides {
         for (name, v) in overrides {
             match v.as_str().and_then(SkillOverride::parse) {
                 Some(o) => {

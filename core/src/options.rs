@@ -10,6 +10,7 @@ use std::path::PathBuf;
 
 /// An extra root given by the caller.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RootSpec {
     pub path: PathBuf,
     #[serde(default = "default_extra_scope")]
@@ -35,8 +36,9 @@ impl RootSpec {
 
 /// Everything a `Deck` needs to know. `Default` gives the `universal` profile in the
 /// current directory with the process's home and environment.
+/// Unknown keys are refused when read from JSON: a misspelt `disable` would switch nothing off.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct DeckOptions {
     /// Built-in profile name (`universal`, `agentskills`, `claude-code`, `codex`, `opencode`, `kode`).
     pub profile: String,

@@ -62,9 +62,19 @@ fn resolve(tree: &Path, value: Option<&Value>, default: &str) -> Value {
     Value::String(tree.join(rel).to_string_lossy().into_owned())
 }
 
-fn deck_options(tree: &Path, deck: &Value) -> Result<DeckOptions, String> {
+/// `input.deck` as `DeckOptions`. The outer error is a broken vector; the inner one is the
+/// engine refusing the options (a rules document it does not read), which is the vector's
+/// expected `{"error": ...}` result.
+fn deck_options(tree: &Path, deck: &Value) -> Result<skilldeck::Result<DeckOptions>, String> {
     let tree_str = tree.to_string_lossy();
     let mut obj = deck.as_object().cloned().unwrap_or_default();
+    let rules = match obj.remove("rules") {
+        None | Some(Value::Null) => None,
+        Some(value) => match PermissionRules::from_value(&value) {
+            Ok(rules) => Some(rules),
+            Err(e) => return Ok(Err(e)),
+        },
+    };
     obj.insert(
         "project_dir".into(),
         resolve(tree, deck.get("project_dir"), "project"),
@@ -99,7 +109,10 @@ fn deck_options(tree: &Path, deck: &Value) -> Result<DeckOptions, String> {
             .collect();
         obj.insert("roots".into(), Value::Array(roots));
     }
-    serde_json::from_value(Value::Object(obj)).map_err(|e| format!("bad input.deck: {e}"))
+    let mut options: DeckOptions =
+        serde_json::from_value(Value::Object(obj)).map_err(|e| format!("bad input.deck: {e}"))?;
+    options.rules = rules;
+    Ok(Ok(options))
 }
 
 fn error_json(err: skilldeck::Error) -> Value {
@@ -157,7 +170,10 @@ fn run_operation(tree: &Path, case: &Value) -> Result<Value, String> {
             to_json(Ok(skilldeck::validate(&path, &options)))
         }
         "discover" => {
-            let options = deck_options(tree, &input["deck"])?;
+            let options = match deck_options(tree, &input["deck"])? {
+                Ok(options) => options,
+                Err(e) => return Ok(error_json(e)),
+            };
             // The one-shot load (what the CLI runs) must give exactly the same catalog.
             let once = Deck::new(options.clone()).and_then(|d| d.load_once());
             let loaded = Deck::new(options).and_then(|d| d.load());
@@ -173,7 +189,9 @@ fn run_operation(tree: &Path, case: &Value) -> Result<Value, String> {
             to_json(loaded.map(|c| (*c).clone()))
         }
         "reload" => {
-            let deck = Deck::new(deck_options(tree, &input["deck"])?).map_err(|e| e.to_string())?;
+            let deck = deck_options(tree, &input["deck"])?
+                .and_then(Deck::new)
+                .map_err(|e| e.to_string())?;
             if let Err(e) = deck.load() {
                 return Ok(error_json(e));
             }
@@ -181,8 +199,12 @@ fn run_operation(tree: &Path, case: &Value) -> Result<Value, String> {
             to_json(deck.reload())
         }
         "permissions" => {
-            let rules: PermissionRules = serde_json::from_value(input["rules"].clone())
-                .map_err(|e| format!("bad input.rules: {e}"))?;
+            // Through the public reader, so a rules document it refuses is the vector's
+            // `{"error": {"code": ...}}`, as in every binding.
+            let rules = match PermissionRules::from_value(&input["rules"]) {
+                Ok(rules) => rules,
+                Err(e) => return Ok(error_json(e)),
+            };
             let agent = input["agent"].as_str();
             let mut decisions = Map::new();
             for id in input["ids"].as_array().into_iter().flatten() {
@@ -198,14 +220,14 @@ fn run_operation(tree: &Path, case: &Value) -> Result<Value, String> {
         "render" => {
             let options: RenderOptions = serde_json::from_value(input["render"].clone())
                 .map_err(|e| format!("bad input.render: {e}"))?;
-            let deck = Deck::new(deck_options(tree, &input["deck"])?);
+            let deck = deck_options(tree, &input["deck"])?.and_then(Deck::new);
             to_json(deck.and_then(|d| d.render(&options)))
         }
         "activate" => {
             let options: ActivateOptions = serde_json::from_value(input["activate"].clone())
                 .map_err(|e| format!("bad input.activate: {e}"))?;
             let id = input["id"].as_str().unwrap_or_default();
-            let deck = Deck::new(deck_options(tree, &input["deck"])?);
+            let deck = deck_options(tree, &input["deck"])?.and_then(Deck::new);
             to_json(deck.and_then(|d| d.activate(id, &options)))
         }
         other => return Err(format!("unknown operation `{other}`")),

@@ -67,7 +67,10 @@ class IoError(SkillError, OSError):
 
 
 class InvalidOptionsError(SkillError, ValueError):
-    """The caller's options are inconsistent (unknown profile, bad format name, ...)."""
+    """The caller's options are inconsistent (unknown profile, bad format name, ...), or a
+    configuration skilldeck reads (a rules document, a profile file) has an unknown key, a
+    wrong type or an unknown shape; ``path`` is the file, when there is one, and the
+    message names the line and the key."""
 
     code = "INVALID_OPTIONS"
 

@@ -387,6 +387,11 @@ class ValidationReport:
 
 @final
 class PermissionRules:
+    # `rules` is a rules document in one of three shapes: skilldeck's
+    # {"semantics", "rules": [{"pattern", "decision"}], "agents"}, OpenCode's
+    # {"permission": {"skill": ...}} (last match wins) or Claude Code's
+    # {"permissions": {"allow", "ask", "deny"}} (deny > ask > allow). An unknown key, a wrong
+    # type or a document of no (or two) shapes raises InvalidOptionsError naming the key.
     def __new__(
         cls, rules: Union[Mapping[str, _Json], PermissionRules, None] = None
     ) -> PermissionRules: ...

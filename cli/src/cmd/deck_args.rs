@@ -28,7 +28,9 @@ pub struct DeckArgs {
     /// Agent whose per-agent permission rules apply.
     #[arg(long, value_name = "NAME")]
     pub agent: Option<String>,
-    /// Permission rules file (JSON: {"semantics", "rules": [{"pattern", "decision"}], "agents"}).
+    /// Permission rules file (JSON): skilldeck's {"semantics", "rules": [{"pattern", "decision"}],
+    /// "agents"}, OpenCode's {"permission": {"skill": ...}} or Claude Code's
+    /// {"permissions": {"allow", "ask", "deny"}}. Unknown keys are an error (exit 2).
     #[arg(long, value_name = "FILE")]
     pub rules: Option<PathBuf>,
     /// Force a skill on: id, path or glob (repeatable).
@@ -61,39 +63,39 @@ impl DeckArgs {
         }
     }
 
-    /// All flags, reading the `--rules` file.
-    pub fn options(&self) -> Result<skilldeck::DeckOptions, String> {
+    /// All flags, reading the `--rules` file (any shape [`skilldeck::PermissionRules::from_file`]
+    /// accepts: skilldeck's, OpenCode's `permission`, Claude Code's `permissions`).
+    pub fn options(&self) -> skilldeck::Result<skilldeck::DeckOptions> {
         let mut options = self.to_options();
         if let Some(path) = &self.rules {
-            let text =
-                std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let rules = serde_json::from_str(&text).map_err(|e| {
-                format!(
-                    "{}:{}: invalid rules file: {e}; expected {{\"semantics\": \"last-match\", \"rules\": [{{\"pattern\": \"*\", \"decision\": \"allow\"}}]}}",
-                    path.display(),
-                    e.line()
-                )
-            })?;
-            options.rules = Some(rules);
+            options.rules = Some(skilldeck::PermissionRules::from_file(path)?);
         }
         Ok(options)
     }
 
     /// Build the deck; on failure, print why and return the exit code to use.
     pub fn deck(&self) -> Result<skilldeck::Deck, i32> {
-        let options = self.options().map_err(|message| {
-            eprintln!("error: {message}");
-            crate::EXIT_USAGE
+        let options = self.options().map_err(|err| match err {
+            // A rules file the user named that cannot be read is a usage error too: the
+            // command cannot run as asked.
+            skilldeck::Error::Io { .. } => {
+                eprintln!("error[{}]: {err}", err.code());
+                crate::EXIT_USAGE
+            }
+            _ => report(&err),
         })?;
         skilldeck::Deck::new(options).map_err(|err| report(&err))
     }
 }
 
-/// Print an engine error and map it to an exit code (bad options are usage errors).
+/// Print an engine error and map it to an exit code (bad options and bad configuration
+/// files are usage errors).
 pub fn report(err: &skilldeck::Error) -> i32 {
     eprintln!("error[{}]: {err}", err.code());
     match err {
-        skilldeck::Error::InvalidOptions { .. } => crate::EXIT_USAGE,
+        skilldeck::Error::InvalidOptions { .. } | skilldeck::Error::InvalidConfig { .. } => {
+            crate::EXIT_USAGE
+        }
         _ => crate::EXIT_FAILURE,
     }
 }

@@ -36,7 +36,7 @@ pub enum ActivationFormat {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct ActivateOptions {
     /// The raw argument string (`$ARGUMENTS`).
     pub args: String,

@@ -221,6 +221,78 @@ const BUILTIN: [(&str, &str); 6] = [
     ("kode", include_str!("profiles/kode.toml")),
 ];
 
+const PROFILE_HINT: &str =
+    "see the built-in profiles in core/src/discover/profiles/ for every key and its values";
+
+/// The dotted key (`walk.hidden`, `sources[1].scope`) of the TOML line `line` (1-based):
+/// the table headers above it give the prefix, the `key =` on it the last part.
+fn toml_key_at(text: &str, line: usize) -> String {
+    let mut table = String::new();
+    let mut counts: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let header = |l: &str, open: &str, close: &str| {
+        l.strip_prefix(open)
+            .and_then(|r| r.split(close).next())
+            .map(|n| n.trim().to_string())
+    };
+    for (i, raw) in text.lines().enumerate() {
+        let l = raw.trim();
+        let at_error = i + 1 == line;
+        if let Some(name) = header(l, "[[", "]]") {
+            let n = counts.entry(name.clone()).or_insert(0);
+            *n += 1;
+            table = format!("{name}[{}]", *n - 1);
+        } else if let Some(name) = header(l, "[", "]") {
+            table = name;
+        } else if at_error {
+            if let Some((key, _)) = l.split_once('=') {
+                let key = key.trim().trim_matches('"');
+                return if table.is_empty() {
+                    key.to_string()
+                } else {
+                    format!("{table}.{key}")
+                };
+            }
+        }
+        if at_error {
+            return table;
+        }
+    }
+    table
+}
+
+/// The key a JSON error at `line:column` (1-based) is about: serde reports an unknown key
+/// just after the key's string, and a wrong type just after the value, whose key is the
+/// `"key":` before it.
+fn json_key_at(text: &str, line: usize, column: usize) -> String {
+    let Some(l) = text.lines().nth(line.saturating_sub(1)) else {
+        return String::new();
+    };
+    let mut upto = l.get(..column.min(l.len())).unwrap_or(l).trim_end();
+    loop {
+        // The last complete string before the position, and what precedes it.
+        let Some(body) = upto.strip_suffix('"') else {
+            // A number, `true`, `]`...: the key is the string before the last `:`.
+            match upto.rfind(':') {
+                Some(colon) => {
+                    upto = upto[..colon].trim_end();
+                    continue;
+                }
+                None => return String::new(),
+            }
+        };
+        let Some(open) = body.rfind('"') else {
+            return String::new();
+        };
+        let before = body[..open].trim_end();
+        if let Some(rest) = before.strip_suffix(':') {
+            // That string was a value; its key comes before the colon.
+            upto = rest.trim_end();
+            continue;
+        }
+        return body[open + 1..].to_string();
+    }
+}
+
 impl Profile {
     /// Names of the built-in profiles.
     pub fn builtin_names() -> impl Iterator<Item = &'static str> {
@@ -240,16 +312,24 @@ impl Profile {
     }
 
     /// Read a custom profile: JSON when the file name ends in `.json`, TOML otherwise.
+    /// A syntax error, an unknown key or a wrong type is an [`Error::InvalidConfig`] naming
+    /// the file, the line and the key: a profile is skilldeck's own format, and a misspelt
+    /// key (`hiden = false`) silently falling back to its default would look elsewhere than
+    /// the user asked.
     pub fn from_file(path: &Path) -> Result<Profile> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
         let is_json = path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("json"));
         if is_json {
-            serde_json::from_str(&text).map_err(|e| Error::Parse {
-                path: path.to_path_buf(),
-                line: u32::try_from(e.line()).ok(),
-                message: format!("invalid profile: {e}"),
+            serde_json::from_str(&text).map_err(|e| {
+                let line = u32::try_from(e.line()).ok().filter(|l| *l > 0);
+                Error::invalid_config(
+                    Some(path),
+                    line,
+                    json_key_at(&text, e.line(), e.column()),
+                    format!("invalid profile: {e}; {PROFILE_HINT}"),
+                )
             })
         } else {
             Profile::from_toml(&text, path)
@@ -258,14 +338,17 @@ impl Profile {
 
     fn from_toml(text: &str, path: &Path) -> Result<Profile> {
         toml::from_str(text).map_err(|e| {
-            let line = e
-                .span()
-                .map(|span| text[..span.start.min(text.len())].lines().count().max(1));
-            Error::Parse {
-                path: path.to_path_buf(),
-                line: line.and_then(|l| u32::try_from(l).ok()),
-                message: format!("invalid profile: {}", e.message()),
-            }
+            let start = e.span().map(|span| span.start.min(text.len()));
+            let line = start.map(|start| text[..start].matches('\n').count() + 1);
+            Error::invalid_config(
+                Some(path),
+                line.and_then(|l| u32::try_from(l).ok()),
+                line.map(|l| toml_key_at(text, l)).unwrap_or_default(),
+                format!(
+                    "invalid profile: {}; {PROFILE_HINT}",
+                    e.message().trim_end()
+                ),
+            )
         })
     }
 
@@ -323,8 +406,37 @@ mod tests {
         let toml_path = dir.path().join("p.toml");
         std::fs::write(&toml_path, "name = \"x\"\nbogus = 1\n").unwrap();
         let err = Profile::from_file(&toml_path).unwrap_err();
-        assert_eq!(err.code(), "PARSE_ERROR");
+        assert_eq!(err.code(), "INVALID_OPTIONS");
         assert!(err.to_string().contains("bogus"), "{err}");
+        assert_eq!(err.line(), Some(2));
+    }
+
+    #[test]
+    fn profile_errors_name_the_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let toml_path = dir.path().join("p.toml");
+        let text = "name = \"x\"\n[walk]\nhidden = \"yes\"\n[[sources]]\nscope = \"project\"\npaths = []\n[[sources]]\nscope = \"nowhere\"\npaths = []\n";
+        std::fs::write(&toml_path, text.replace("nowhere", "user")).unwrap();
+        let err = Profile::from_file(&toml_path).unwrap_err();
+        match &err {
+            Error::InvalidConfig { key, line, .. } => {
+                assert_eq!((key.as_str(), *line), ("walk.hidden", Some(3)), "{err}")
+            }
+            other => panic!("{other:?}"),
+        }
+        std::fs::write(&toml_path, text.replace("\"yes\"", "true")).unwrap();
+        let err = Profile::from_file(&toml_path).unwrap_err();
+        assert!(
+            matches!(&err, Error::InvalidConfig { key, line: Some(8), .. } if key == "sources[1].scope"),
+            "{err:?}"
+        );
+        let json = dir.path().join("p.json");
+        std::fs::write(&json, "{\"name\": \"x\",\n \"walk\": {\"hiden\": true}}").unwrap();
+        let err = Profile::from_file(&json).unwrap_err();
+        assert!(
+            matches!(&err, Error::InvalidConfig { key, line: Some(2), .. } if key == "hiden"),
+            "{err:?}"
+        );
     }
 
     #[test]

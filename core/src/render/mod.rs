@@ -94,7 +94,7 @@ impl std::str::FromStr for RenderFormat {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct RenderOptions {
     pub format: RenderFormat,
     /// Character budget for the whole rendered text.

@@ -1399,8 +1399,9 @@ public func FfiConverterTypeEventListener_lower(_ value: EventListener) -> UInt6
 
 
 /**
- * Permission rules `{"semantics": "last-match"|"deny-first", "rules": [{"pattern",
- * "decision"}], "agents": {name: [rules]}}`, evaluated with the engine's semantics.
+ * Permission rules: skilldeck's `{"semantics": "last-match"|"deny-first", "rules":
+ * [{"pattern", "decision"}], "agents": {name: [rules]}}`, OpenCode's `{"permission": ...}`
+ * or Claude Code's `{"permissions": ...}`, evaluated with that shape's semantics.
  */
 public protocol PermissionRulesProtocol: AnyObject, Sendable {
     
@@ -1421,8 +1422,9 @@ public protocol PermissionRulesProtocol: AnyObject, Sendable {
     
 }
 /**
- * Permission rules `{"semantics": "last-match"|"deny-first", "rules": [{"pattern",
- * "decision"}], "agents": {name: [rules]}}`, evaluated with the engine's semantics.
+ * Permission rules: skilldeck's `{"semantics": "last-match"|"deny-first", "rules":
+ * [{"pattern", "decision"}], "agents": {name: [rules]}}`, OpenCode's `{"permission": ...}`
+ * or Claude Code's `{"permissions": ...}`, evaluated with that shape's semantics.
  */
 open class PermissionRules: PermissionRulesProtocol, @unchecked Sendable {
     fileprivate let handle: UInt64
@@ -1464,7 +1466,9 @@ open class PermissionRules: PermissionRulesProtocol, @unchecked Sendable {
         return try! rustCall { uniffi_skilldeck_uniffi_fn_clone_permissionrules(self.handle, $0) }
     }
     /**
-     * Parse the canonical JSON shape; throws `INVALID_OPTIONS` when it does not fit.
+     * Read a rules document (JSON): skilldeck's canonical shape, OpenCode's
+     * `{"permission": ...}` or Claude Code's `{"permissions": ...}`. Throws `INVALID_OPTIONS`
+     * naming the key (and line) for an unknown key, a wrong type or an unknown shape.
      */
 public convenience init(rules: String)throws  {
     let handle =
@@ -4900,7 +4904,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_skilldeck_uniffi_checksum_constructor_deck_new() != 26739) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_skilldeck_uniffi_checksum_constructor_permissionrules_new() != 5524) {
+    if (uniffi_skilldeck_uniffi_checksum_constructor_permissionrules_new() != 27258) {
         return InitializationResult.apiChecksumMismatch
     }
 

@@ -1097,7 +1097,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_skilldeck_uniffi_checksum_constructor_deck_new() and 0xFFFF) != 26739) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_skilldeck_uniffi_checksum_constructor_permissionrules_new() and 0xFFFF) != 5524) {
+    if ((lib.uniffi_skilldeck_uniffi_checksum_constructor_permissionrules_new() and 0xFFFF) != 27258) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
 }
@@ -2811,8 +2811,9 @@ public object FfiConverterTypeEventListener: FfiConverter<EventListener, Long> {
 
 
 /**
- * Permission rules `{"semantics": "last-match"|"deny-first", "rules": [{"pattern",
- * "decision"}], "agents": {name: [rules]}}`, evaluated with the engine's semantics.
+ * Permission rules: skilldeck's `{"semantics": "last-match"|"deny-first", "rules":
+ * [{"pattern", "decision"}], "agents": {name: [rules]}}`, OpenCode's `{"permission": ...}`
+ * or Claude Code's `{"permissions": ...}`, evaluated with that shape's semantics.
  */
 public interface PermissionRulesInterface {
     
@@ -2835,8 +2836,9 @@ public interface PermissionRulesInterface {
 }
 
 /**
- * Permission rules `{"semantics": "last-match"|"deny-first", "rules": [{"pattern",
- * "decision"}], "agents": {name: [rules]}}`, evaluated with the engine's semantics.
+ * Permission rules: skilldeck's `{"semantics": "last-match"|"deny-first", "rules":
+ * [{"pattern", "decision"}], "agents": {name: [rules]}}`, OpenCode's `{"permission": ...}`
+ * or Claude Code's `{"permissions": ...}`, evaluated with that shape's semantics.
  */
 open class PermissionRules: Disposable, AutoCloseable, PermissionRulesInterface
 {
@@ -2863,7 +2865,9 @@ open class PermissionRules: Disposable, AutoCloseable, PermissionRulesInterface
         this.cleanable = null
     }
     /**
-     * Parse the canonical JSON shape; throws `INVALID_OPTIONS` when it does not fit.
+     * Read a rules document (JSON): skilldeck's canonical shape, OpenCode's
+     * `{"permission": ...}` or Claude Code's `{"permissions": ...}`. Throws `INVALID_OPTIONS`
+     * naming the key (and line) for an unknown key, a wrong type or an unknown shape.
      */
     constructor(`rules`: kotlin.String) :
         this(UniffiWithHandle, 

@@ -6,6 +6,11 @@
 //! also matches the bare prefix (`deploy *` matches `deploy` and `deploy prod`), which is how
 //! Claude Code's `Skill(name *)` entries behave.
 
+pub mod document;
+pub mod hosts;
+
+pub use hosts::{Issue, KeyPath};
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -74,9 +79,9 @@ impl std::fmt::Display for Rule {
     }
 }
 
-/// A rule set: global rules plus per-agent rules appended after them.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+/// A rule set: global rules plus per-agent rules appended after them. Serialises to
+/// skilldeck's canonical shape; reads every shape of a rules document ([`document`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct PermissionRules {
     pub semantics: Semantics,
     pub rules: Vec<Rule>,
@@ -149,45 +154,12 @@ impl PermissionRules {
         }
     }
 
-    /// Rules from OpenCode's `permission` value, in key order (last match wins).
-    ///
-    /// Accepted shapes: `"deny"` (every tool, skills included), `{"skill": "deny"}`,
-    /// `{"skill": {"*": "allow", "internal-*": "deny"}}`, and a top-level `"*"` key, which
-    /// OpenCode applies to every tool and therefore to skills, in its position among the keys.
-    /// Unknown decisions are returned as warnings (`(key, message)`), never silently dropped.
+    /// Rules from OpenCode's `permission` value, in key order (last match wins); see
+    /// [`hosts::opencode_permission`]. Problems come back as messages, never silently dropped.
     pub fn from_opencode(permission: &Value) -> (Vec<Rule>, Vec<String>) {
-        let mut rules = Vec::new();
-        let mut warnings = Vec::new();
-        let mut push = |pattern: &str, value: &Value, rules: &mut Vec<Rule>| match value
-            .as_str()
-            .and_then(Decision::parse)
-        {
-            Some(d) => rules.push(Rule::new(pattern, d)),
-            None => warnings.push(format!(
-                "permission `{pattern}`: expected \"allow\", \"ask\" or \"deny\", found {value}"
-            )),
-        };
-        match permission {
-            Value::String(_) => push("*", permission, &mut rules),
-            Value::Object(map) => {
-                for (key, value) in map {
-                    match (key.as_str(), value) {
-                        ("skill", Value::Object(patterns)) => {
-                            for (pattern, v) in patterns {
-                                push(pattern, v, &mut rules);
-                            }
-                        }
-                        ("skill", v) | ("*", v) => push("*", v, &mut rules),
-                        _ => {}
-                    }
-                }
-            }
-            Value::Null => {}
-            other => warnings.push(format!(
-                "permission: expected a string or an object, found {other}"
-            )),
-        }
-        (rules, warnings)
+        let (rules, issues) =
+            hosts::opencode_permission(permission, &KeyPath::root().key("permission"));
+        (rules, issues.iter().map(ToString::to_string).collect())
     }
 
     /// Rules from Claude Code's `permissions.allow` / `ask` / `deny` lists (deny-first).
