@@ -75,6 +75,25 @@ impl Layout {
         roots
     }
 
+    /// The deck every in-process benchmark loads: the universal profile with the corpus's
+    /// project, home and custom root, and a fixed environment (the corpus must not see this
+    /// machine's XDG/CODEX variables).
+    pub fn deck_options(&self) -> skilldeck::DeckOptions {
+        let home = self.home();
+        let env = std::collections::BTreeMap::from([(
+            "HOME".to_string(),
+            home.to_string_lossy().into_owned(),
+        )]);
+        skilldeck::DeckOptions {
+            profile: "universal".into(),
+            project_dir: self.project(),
+            home_dir: Some(home),
+            env: Some(env),
+            roots: vec![skilldeck::RootSpec::new(self.custom())],
+            ..Default::default()
+        }
+    }
+
     pub fn manifest_path(&self) -> PathBuf {
         self.base.join("corpus.json")
     }

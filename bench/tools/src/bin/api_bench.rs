@@ -6,26 +6,15 @@
 //! K reloads (each after a rewrite).
 //! Prints one JSON object. The rewritten skill is restored before exit.
 
-use skilldeck::{Deck, DeckOptions, RenderOptions, RootSpec};
+use skilldeck::{Deck, DeckOptions, RenderOptions};
 use skilldeck_bench::layout::Layout;
 use skilldeck_bench::rss;
 use skilldeck_bench::stats::{median, time_ms, Args};
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 fn options(layout: &Layout) -> DeckOptions {
-    let home = layout.home();
-    // A fixed environment: the corpus must not see this machine's XDG/CODEX variables.
-    let env = BTreeMap::from([("HOME".to_string(), home.to_string_lossy().into_owned())]);
-    DeckOptions {
-        profile: "universal".into(),
-        project_dir: layout.project(),
-        home_dir: Some(home),
-        env: Some(env),
-        roots: vec![RootSpec::new(layout.custom())],
-        ..Default::default()
-    }
+    layout.deck_options()
 }
 
 fn fail(stage: &str, err: &skilldeck::Error) -> ! {
