@@ -7,9 +7,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root="$(pwd)"
+source scripts/lib/target-dir.sh
 
 KOTLIN_VERSION=2.4.20
-tools="$root/target/tools/kotlin-compiler-$KOTLIN_VERSION"
+tools="$target_dir/tools/kotlin-compiler-$KOTLIN_VERSION"
 kotlin_home="$tools/node_modules/kotlin-compiler"
 if [ ! -x "$kotlin_home/bin/kotlinc" ]; then
   echo "installing kotlin-compiler@$KOTLIN_VERSION (npm) into $tools"
@@ -51,7 +52,6 @@ echo "--- compile Kotlin (kotlinc $KOTLIN_VERSION, -Werror)"
 bash bindings-swift/kotlin/build.sh
 
 echo "--- conformance vectors through the Kotlin API"
-target_dir="$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')"
 java -Djna.library.path="$target_dir/debug" \
   -cp "$JNA_JAR:$kotlin_home/lib/kotlin-stdlib.jar:bindings-swift/kotlin/build/skilldeck.jar:bindings-swift/kotlin/build/conformance.jar" \
   dev.skilldeck.conformance.ConformanceKt tests/vectors
