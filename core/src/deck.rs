@@ -291,7 +291,12 @@ impl Deck {
     /// [`Watcher`](crate::discover::watch::Watcher) is dropped. Needs the `watch` feature.
     #[cfg(feature = "watch")]
     pub fn watch(&self, debounce: std::time::Duration) -> Result<crate::discover::watch::Watcher> {
-        crate::discover::watch::start(self, debounce)
+        // The roots are known only after a discovery.
+        self.catalog()?;
+        let deck = self.clone();
+        crate::discover::watch::start(&self.watched_roots(), debounce, move || {
+            deck.reload().ok().map(|_| deck.watched_roots())
+        })
     }
 
     fn current(&self) -> Option<Arc<Catalog>> {
@@ -677,6 +682,42 @@ mod tests {
         for h in handles {
             assert_eq!(h.join().expect("join"), 20);
         }
+    }
+
+    #[cfg(feature = "watch")]
+    #[test]
+    fn watch_reloads_on_a_new_skill_and_on_an_edit() {
+        let t = tempfile::tempdir().expect("tempdir");
+        let skills = t.path().join("project/.agents/skills");
+        write(&skills.join("a/SKILL.md"), &skill("a", "A."));
+        let deck = deck(t.path());
+        let (tx, rx) = std::sync::mpsc::channel();
+        let tx = Mutex::new(tx);
+        deck.subscribe(move |event| {
+            if let Event::Changed { diff } = event {
+                let _ = tx.lock().map(|tx| tx.send(diff.clone()));
+            }
+        });
+        let _watcher = deck
+            .watch(std::time::Duration::from_millis(50))
+            .expect("watch");
+        // Generous bound: this waits for the event, it does not time the engine.
+        let wait = std::time::Duration::from_secs(30);
+        write(&skills.join("b/SKILL.md"), &skill("b", "B."));
+        let diff = rx.recv_timeout(wait).expect("a changed event for b");
+        assert_eq!(diff.added, ["b"]);
+        // A longer description: the size differs, so the stat-based check sees the edit
+        // even within the file system's timestamp granularity.
+        write(&skills.join("a/SKILL.md"), &skill("a", "A, edited."));
+        let diff = rx.recv_timeout(wait).expect("a changed event for a");
+        assert_eq!(diff.changed, ["a"]);
+        assert_eq!(
+            deck.get("a")
+                .map(|s| s.description().to_string())
+                .ok()
+                .as_deref(),
+            Some("A, edited.")
+        );
     }
 
     #[test]
