@@ -38,6 +38,7 @@ mod par;
 pub mod parse;
 pub mod permissions;
 pub mod render;
+pub mod serde_path;
 pub mod validate;
 
 pub use activate::{ActivateOptions, Activation, ActivationFormat};

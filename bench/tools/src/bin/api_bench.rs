@@ -17,7 +17,7 @@ use std::time::{Duration, SystemTime};
 fn options(layout: &Layout) -> DeckOptions {
     let home = layout.home();
     // A fixed environment: the corpus must not see this machine's XDG/CODEX variables.
-    let env = BTreeMap::from([("HOME".to_string(), home.to_string_lossy().into_owned())]);
+    let env = BTreeMap::from([("HOME".into(), home.clone().into_os_string())]);
     DeckOptions {
         profile: "universal".into(),
         project_dir: layout.project(),
