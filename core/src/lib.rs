@@ -45,7 +45,7 @@ pub use activate::{ActivateOptions, Activation, ActivationFormat};
 pub use catalog::{Catalog, Diff, Scope, Shadowed, Skill, SkillKind, Status};
 pub use deck::Deck;
 pub use diagnostic::{Diagnostic, Severity};
-pub use error::{Error, Result};
+pub use error::{catch_panic, Error, Result};
 pub use events::{Event, SubscriptionId};
 pub use manifest::{
     ClaudeCodeFields, InstallSpec, Manifest, McpRef, Parameter, Requirements, Section,

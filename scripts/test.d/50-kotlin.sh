@@ -52,6 +52,14 @@ echo "--- compile Kotlin (kotlinc $KOTLIN_VERSION, -Werror)"
 bash bindings-swift/kotlin/build.sh
 
 echo "--- conformance vectors through the Kotlin API"
-java -Djna.library.path="$target_dir/debug" \
-  -cp "$JNA_JAR:$kotlin_home/lib/kotlin-stdlib.jar:bindings-swift/kotlin/build/skilldeck.jar:bindings-swift/kotlin/build/conformance.jar" \
-  dev.skilldeck.conformance.ConformanceKt tests/vectors
+# Run from a directory whose name is not UTF-8, with a variable that is not UTF-8 either:
+# Java can create neither, and `Deck()` must read both (the
+# api/non-utf8-environment-and-working-directory check looks for the probe skill in ".").
+odd="$fresh/cwd-$(printf '\377')"
+mkdir -p "$odd/.agents/skills/cwd-probe"
+printf -- '---\nname: cwd-probe\ndescription: Found from a directory whose name is not UTF-8.\n---\nBody\n' \
+  >"$odd/.agents/skills/cwd-probe/SKILL.md"
+(cd "$odd" && env "SKILLDECK_ODD_$(printf '\377')=$(printf '\376')" SKILLDECK_TEST_CWD_SKILL=cwd-probe \
+  java -Djna.library.path="$target_dir/debug" \
+  -cp "$JNA_JAR:$kotlin_home/lib/kotlin-stdlib.jar:$root/bindings-swift/kotlin/build/skilldeck.jar:$root/bindings-swift/kotlin/build/conformance.jar" \
+  dev.skilldeck.conformance.ConformanceKt "$root/tests/vectors")
