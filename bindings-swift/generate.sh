@@ -15,7 +15,7 @@ out="$(cd "$out" && pwd)"
 
 cd "$root"
 cargo build --locked -p skilldeck-uniffi -p uniffi-bindgen
-target_dir="$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')"
+source scripts/lib/target-dir.sh
 case "$(uname -s)" in
   Darwin) lib="$target_dir/debug/libskilldeck_uniffi.dylib" ;;
   *) lib="$target_dir/debug/libskilldeck_uniffi.so" ;;

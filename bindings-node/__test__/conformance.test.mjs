@@ -17,6 +17,7 @@ const ERROR_CODES = new Set([
   'PERMISSION_DENIED',
   'IO_ERROR',
   'INVALID_OPTIONS',
+  'INTERNAL',
 ])
 
 function findCases(dir) {

@@ -10,6 +10,7 @@ use crate::task::CoreTask;
 use napi::bindgen_prelude::*;
 use napi::threadsafe_function::ThreadsafeFunctionCallMode;
 use napi_derive::napi;
+use skilldeck::catch_panic;
 use std::sync::Arc;
 
 /// Discovers, filters, renders and activates skills. Cheap to share; every method may be
@@ -51,7 +52,7 @@ impl Deck {
             )?,
             None => skilldeck::DeckOptions::default(),
         };
-        let inner = check(&env, skilldeck::Deck::new(options))?;
+        let inner = check(&env, catch_panic(|| skilldeck::Deck::new(options)))?;
         Ok(Deck { inner })
     }
 
@@ -65,7 +66,7 @@ impl Deck {
     /// `load()` on the calling thread.
     #[napi]
     pub fn load_sync(&self, env: Env) -> Result<Catalog> {
-        check(&env, self.inner.load()).map(catalog)
+        check(&env, catch_panic(|| self.inner.load())).map(catalog)
     }
 
     /// `load()` for a process that loads once and exits: nothing a later load could reuse
@@ -80,7 +81,7 @@ impl Deck {
     /// `loadOnce()` on the calling thread.
     #[napi]
     pub fn load_once_sync(&self, env: Env) -> Result<Catalog> {
-        check(&env, self.inner.load_once()).map(catalog)
+        check(&env, catch_panic(|| self.inner.load_once())).map(catalog)
     }
 
     /// Load again and report what changed since the previous snapshot.
@@ -93,13 +94,13 @@ impl Deck {
     /// `reload()` on the calling thread.
     #[napi]
     pub fn reload_sync(&self, env: Env) -> Result<Diff> {
-        check(&env, self.inner.reload()).map(diff)
+        check(&env, catch_panic(|| self.inner.reload())).map(diff)
     }
 
     /// A skill by id or name (loads first if needed). Throws `NOT_FOUND`.
     #[napi]
     pub fn get(&self, env: Env, id: String) -> Result<Skill> {
-        check(&env, self.inner.get(&id)).map(|inner| Skill { inner })
+        check(&env, catch_panic(|| self.inner.get(&id))).map(|inner| Skill { inner })
     }
 
     /// Render the model-visible skills into system-prompt text.
@@ -121,7 +122,8 @@ impl Deck {
         env: Env,
         #[napi(ts_arg_type = "RenderOptions | undefined | null")] options: Option<Object>,
     ) -> Result<Rendered> {
-        let result = render_options(options).and_then(|options| self.inner.render(&options));
+        let result =
+            render_options(options).and_then(|options| catch_panic(|| self.inner.render(&options)));
         check(&env, result).map(rendered)
     }
 
@@ -145,8 +147,8 @@ impl Deck {
         id: String,
         #[napi(ts_arg_type = "ActivateOptions | undefined | null")] options: Option<Object>,
     ) -> Result<Activation> {
-        let result =
-            activate_options(options).and_then(|options| self.inner.activate(&id, &options));
+        let result = activate_options(options)
+            .and_then(|options| catch_panic(|| self.inner.activate(&id, &options)));
         check(&env, result).map(activation)
     }
 

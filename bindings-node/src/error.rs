@@ -1,5 +1,11 @@
 //! Core errors become JS `Error`s carrying the stable `code` and the `path` they are about,
 //! so callers branch on `err.code` instead of parsing messages.
+//!
+//! Panics: a panic unwinding out of a napi callback aborts the whole Node process (exit
+//! 134, nothing to catch). Every call into the engine therefore runs inside
+//! `skilldeck::catch_panic` (directly, or in `CoreTask::compute` for the async methods), so
+//! a bug surfaces as an `Error` with code `INTERNAL`. The argument and result conversions
+//! around those calls are napi-rs's and ours and are not wrapped.
 
 use napi::bindgen_prelude::*;
 

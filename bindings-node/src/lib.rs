@@ -18,6 +18,7 @@ use crate::options::{strict, ValidateOptions, VALIDATE_KEYS};
 use crate::task::CoreTask;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
+use skilldeck::catch_panic;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -33,10 +34,9 @@ pub fn version() -> String {
 
 /// Parse the text of a SKILL.md. Never throws: problems are diagnostics.
 #[napi]
-pub fn parse(text: String) -> Parsed {
-    Parsed {
-        inner: skilldeck::parse(&text),
-    }
+pub fn parse(env: Env, text: String) -> Result<Parsed> {
+    let inner = check(&env, catch_panic(|| Ok(skilldeck::parse(&text))))?;
+    Ok(Parsed { inner })
 }
 
 fn validate_options(options: Option<Object>) -> skilldeck::Result<skilldeck::ValidateOptions> {
@@ -76,16 +76,18 @@ pub fn validate_sync(
     #[napi(ts_arg_type = "ValidateOptions | undefined | null")] options: Option<Object>,
 ) -> Result<Vec<ValidationReport>> {
     let options = check(&env, validate_options(options))?;
-    Ok(reports(skilldeck::validate(&PathBuf::from(path), &options)))
+    let found = catch_panic(|| Ok(skilldeck::validate(&PathBuf::from(path), &options)));
+    check(&env, found).map(reports)
 }
 
 /// Run the `skilldeck` command with `argv` (without the program name); returns the exit
 /// code. Output goes to the process's stdout/stderr, exactly as the Rust binary's.
 #[napi]
-pub fn run_cli(argv: Vec<String>) -> i32 {
-    let code = skilldeck_cli::run(std::iter::once("skilldeck".to_string()).chain(argv));
+pub fn run_cli(env: Env, argv: Vec<String>) -> Result<i32> {
+    let args = std::iter::once("skilldeck".to_string()).chain(argv);
+    let code = catch_panic(|| Ok(skilldeck_cli::run(args)));
     // Inside Node no Rust runtime teardown flushes a last partial line; do it here.
     let _ = std::io::stdout().flush();
     let _ = std::io::stderr().flush();
-    code
+    check(&env, code)
 }

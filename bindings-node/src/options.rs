@@ -87,7 +87,9 @@ impl DeckOptions<'_> {
                 .map(PathBuf::from)
                 .unwrap_or(defaults.project_dir),
             home_dir: self.home_dir.map(PathBuf::from),
-            env: self.env.map(|env| env.into_iter().collect()),
+            env: self
+                .env
+                .map(|env| env.into_iter().map(|(k, v)| (k.into(), v.into())).collect()),
             system_root: self.system_root.map(PathBuf::from),
             roots,
             rules,

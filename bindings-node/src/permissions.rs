@@ -29,8 +29,9 @@ impl PermissionRules {
 
     /// The decision for skill `id` as seen by `agent` (`ask` when no rule matches).
     #[napi(ts_return_type = "Decision")]
-    pub fn evaluate(&self, id: String, agent: Option<String>) -> &'static str {
-        self.inner.evaluate(&id, agent.as_deref()).decision.as_str()
+    pub fn evaluate(&self, env: Env, id: String, agent: Option<String>) -> Result<&'static str> {
+        let decision = skilldeck::catch_panic(|| Ok(self.inner.evaluate(&id, agent.as_deref())));
+        check(&env, decision).map(|d| d.decision.as_str())
     }
 
     /// True when the whole skill tool is disabled for `agent`.

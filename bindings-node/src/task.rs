@@ -38,7 +38,9 @@ where
 
     fn compute(&mut self) -> Result<Self::Output> {
         match self.work.take() {
-            Some(work) => Ok(work()),
+            // A panic unwinding out of the pool thread would abort Node: it becomes an
+            // `INTERNAL` rejection instead.
+            Some(work) => Ok(skilldeck::catch_panic(work)),
             None => Err(Error::from_reason("skilldeck task was run twice")),
         }
     }

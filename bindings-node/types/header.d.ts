@@ -14,6 +14,8 @@ export type ErrorCode =
   | 'PERMISSION_DENIED'
   | 'IO_ERROR'
   | 'INVALID_OPTIONS'
+  /** A bug in skilldeck: the engine panicked (reported instead of aborting the process). */
+  | 'INTERNAL'
 
 /** What every engine error thrown (or rejected) by skilldeck looks like. */
 export interface SkillError extends Error {

@@ -43,6 +43,20 @@ fn compat_err(err: CompatError) -> PyErr {
     })
 }
 
+/// Compat work with the GIL released; a panic becomes `skilldeck.InternalError` (see
+/// `errors.rs`), other failures skills-ref's own exceptions.
+fn compat_call<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce() -> Result<T, CompatError> + Send,
+) -> PyResult<T> {
+    match py.detach(move || std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))) {
+        Ok(result) => result.map_err(compat_err),
+        Err(payload) => Err(crate::errors::to_pyerr(skilldeck::Error::from_panic(
+            payload.as_ref(),
+        ))),
+    }
+}
+
 #[pyfunction]
 fn _compat_find_skill_md(skill_dir: PathBuf) -> Option<PathBuf> {
     skills_ref::find_skill_md(&skill_dir)
@@ -51,23 +65,20 @@ fn _compat_find_skill_md(skill_dir: PathBuf) -> Option<PathBuf> {
 /// `(metadata dict, body)`.
 #[pyfunction]
 fn _compat_parse_frontmatter(py: Python<'_>, content: &str) -> PyResult<(Py<PyAny>, String)> {
-    let (metadata, body) = skills_ref::parse_frontmatter(content).map_err(compat_err)?;
+    let (metadata, body) = compat_call(py, move || skills_ref::parse_frontmatter(content))?;
     Ok((json_to_py(py, &serde_json::Value::Object(metadata))?, body))
 }
 
 /// The fields of `SkillProperties` as a dict (the dataclass is built in Python).
 #[pyfunction]
 fn _compat_read_properties(py: Python<'_>, skill_dir: PathBuf) -> PyResult<Py<PyAny>> {
-    let props = py
-        .detach(move || skills_ref::read_properties(&skill_dir))
-        .map_err(compat_err)?;
+    let props = compat_call(py, move || skills_ref::read_properties(&skill_dir))?;
     to_py(py, &props)
 }
 
 #[pyfunction]
 fn _compat_validate(py: Python<'_>, skill_dir: PathBuf) -> PyResult<Vec<String>> {
-    py.detach(move || skills_ref::validate(&skill_dir))
-        .map_err(compat_err)
+    compat_call(py, move || skills_ref::validate(&skill_dir))
 }
 
 #[pyfunction]
@@ -84,8 +95,7 @@ fn _compat_validate_metadata(
 
 #[pyfunction]
 fn _compat_to_prompt(py: Python<'_>, skill_dirs: Vec<PathBuf>) -> PyResult<String> {
-    py.detach(move || skills_ref::to_prompt(&skill_dirs))
-        .map_err(compat_err)
+    compat_call(py, move || skills_ref::to_prompt(&skill_dirs))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -2,7 +2,7 @@
 //! other Python threads keep running while skills are discovered, parsed and rendered.
 
 use crate::convert::{from_json, py_to_json, repr_str, to_py};
-use crate::errors::IntoPyResult;
+use crate::errors::{detached, IntoPyResult};
 use crate::permissions::rules_from_py;
 use crate::types::{PyActivation, PyCatalog, PyDiff, PyRendered, PySkill};
 use pyo3::prelude::*;
@@ -70,11 +70,11 @@ impl PyDeck {
         };
         let options = json!({
             "profile": profile,
-            "profile_file": path_json(profile_file),
-            "project_dir": path_json(Some(project_dir)),
-            "home_dir": path_json(home_dir),
+            "profile_file": path_json(profile_file.clone()),
+            "project_dir": path_json(Some(project_dir.clone())),
+            "home_dir": path_json(home_dir.clone()),
             "env": env,
-            "system_root": path_json(system_root),
+            "system_root": path_json(system_root.clone()),
             "roots": roots,
             "agent": agent,
             "enable": enable,
@@ -85,14 +85,20 @@ impl PyDeck {
         });
         let mut options: skilldeck::DeckOptions = from_json("Deck options", options).py()?;
         options.rules = rules;
-        let inner = py.detach(|| skilldeck::Deck::new(options)).py()?;
+        // The exact paths, not their JSON form: JSON is Unicode, a path need not be, and a
+        // lossy copy would name a directory that does not exist.
+        options.project_dir = project_dir;
+        options.home_dir = home_dir;
+        options.system_root = system_root;
+        options.profile_file = profile_file;
+        let inner = detached(py, move || skilldeck::Deck::new(options))?;
         Ok(PyDeck { inner })
     }
 
     /// Discover, parse, resolve and filter; returns the catalog snapshot.
     fn load(&self, py: Python<'_>) -> PyResult<PyCatalog> {
         let deck = self.inner.clone();
-        let catalog = py.detach(move || deck.load()).py()?;
+        let catalog = detached(py, move || deck.load())?;
         Ok(PyCatalog { inner: catalog })
     }
 
@@ -101,21 +107,21 @@ impl PyDeck {
     /// time on large trees; a later `load()` or `reload()` discovers from scratch.
     fn load_once(&self, py: Python<'_>) -> PyResult<PyCatalog> {
         let deck = self.inner.clone();
-        let catalog = py.detach(move || deck.load_once()).py()?;
+        let catalog = detached(py, move || deck.load_once())?;
         Ok(PyCatalog { inner: catalog })
     }
 
     /// Load again and report what changed since the previous snapshot.
     fn reload(&self, py: Python<'_>) -> PyResult<PyDiff> {
         let deck = self.inner.clone();
-        let diff = py.detach(move || deck.reload()).py()?;
+        let diff = detached(py, move || deck.reload())?;
         Ok(PyDiff { inner: diff })
     }
 
     /// The skill with this id or name (raises `NotFoundError`).
     fn get(&self, py: Python<'_>, id: String) -> PyResult<PySkill> {
         let deck = self.inner.clone();
-        let skill = py.detach(move || deck.get(&id)).py()?;
+        let skill = detached(py, move || deck.get(&id))?;
         Ok(PySkill { inner: skill })
     }
 
@@ -139,7 +145,7 @@ impl PyDeck {
             ..Default::default()
         };
         let deck = self.inner.clone();
-        let rendered = py.detach(move || deck.render(&options)).py()?;
+        let rendered = detached(py, move || deck.render(&options))?;
         Ok(PyRendered { inner: rendered })
     }
 
@@ -164,7 +170,7 @@ impl PyDeck {
             session_id,
         };
         let deck = self.inner.clone();
-        let activation = py.detach(move || deck.activate(&id, &options)).py()?;
+        let activation = detached(py, move || deck.activate(&id, &options))?;
         Ok(PyActivation { inner: activation })
     }
 

@@ -3,6 +3,12 @@
 //! The exception classes live in Python (`skilldeck/_errors.py`) so they can subclass
 //! built-ins (`LookupError`, `PermissionError`, `OSError`, `ValueError`) naturally; here we
 //! only pick the class by the core's stable code and attach `code` and `path`.
+//!
+//! Panics: pyo3 turns a panic into `PanicException`, a `BaseException` that `except
+//! Exception` (and `except SkillError`) does not catch. Every call into the engine goes
+//! through [`detached`] or [`guarded`], which turn a panic into the core's
+//! `Error::Internal`, raised as `InternalError` (a `SkillError`). The argument and result
+//! conversions around those calls are pyo3's and ours, and a panic there is still pyo3's.
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -16,6 +22,7 @@ fn class_for(code: &str) -> &'static str {
         "PERMISSION_DENIED" => "PermissionDeniedError",
         "IO_ERROR" => "IoError",
         "INVALID_OPTIONS" => "InvalidOptionsError",
+        "INTERNAL" => "InternalError",
         _ => "SkillError",
     }
 }
@@ -50,4 +57,18 @@ impl<T> IntoPyResult<T> for Result<T, skilldeck::Error> {
     fn py(self) -> PyResult<T> {
         self.map_err(to_pyerr)
     }
+}
+
+/// Run engine work with the GIL released (other Python threads keep running), a panic
+/// included in the error model (`InternalError`).
+pub fn detached<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce() -> skilldeck::Result<T> + Send,
+) -> PyResult<T> {
+    py.detach(move || skilldeck::catch_panic(work)).py()
+}
+
+/// [`detached`] for short engine calls that keep the GIL.
+pub fn guarded<T>(work: impl FnOnce() -> skilldeck::Result<T>) -> PyResult<T> {
+    skilldeck::catch_panic(work).py()
 }

@@ -18,21 +18,21 @@ use types::{PyParsed, PyValidationReport};
 /// Parse the text of a SKILL.md (frontmatter + body). Never raises on bad input: problems
 /// are in `Parsed.diagnostics`.
 #[pyfunction]
-fn parse(py: Python<'_>, text: String) -> PyParsed {
-    PyParsed {
-        inner: py.detach(move || skilldeck::parse(&text)),
-    }
+fn parse(py: Python<'_>, text: String) -> PyResult<PyParsed> {
+    let inner = errors::detached(py, move || Ok(skilldeck::parse(&text)))?;
+    Ok(PyParsed { inner })
 }
 
 /// Validate a skill directory, a SKILL.md file, or every skill below a directory.
 #[pyfunction]
 #[pyo3(signature = (path, strict=false))]
-fn validate(py: Python<'_>, path: PathBuf, strict: bool) -> Vec<PyValidationReport> {
+fn validate(py: Python<'_>, path: PathBuf, strict: bool) -> PyResult<Vec<PyValidationReport>> {
     let options = skilldeck::ValidateOptions { strict };
-    py.detach(move || skilldeck::validate(&path, &options))
+    let reports = errors::detached(py, move || Ok(skilldeck::validate(&path, &options)))?;
+    Ok(reports
         .into_iter()
         .map(|inner| PyValidationReport { inner })
-        .collect()
+        .collect())
 }
 
 /// The engine version (the same in every binding).
@@ -44,11 +44,11 @@ fn version() -> &'static str {
 /// Run the `skilldeck` command with `argv` (without the program name) and return its exit
 /// code. This is the Rust command itself, not a re-implementation.
 #[pyfunction]
-fn run_cli(py: Python<'_>, argv: Vec<String>) -> i32 {
+fn run_cli(py: Python<'_>, argv: Vec<String>) -> PyResult<i32> {
     let args: Vec<String> = std::iter::once("skilldeck".to_string())
         .chain(argv)
         .collect();
-    py.detach(move || skilldeck_cli::run(args))
+    errors::detached(py, move || Ok(skilldeck_cli::run(args)))
 }
 
 #[pymodule]

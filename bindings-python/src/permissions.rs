@@ -1,7 +1,7 @@
 //! `PermissionRules`: the core rule set, built from its canonical JSON shape.
 
 use crate::convert::{py_to_json, to_py};
-use crate::errors::IntoPyResult;
+use crate::errors::{guarded, IntoPyResult};
 use pyo3::prelude::*;
 
 /// Permission rules: skilldeck's `{"semantics", "rules": [{"pattern", "decision"}], "agents"}`,
@@ -37,7 +37,8 @@ impl PyPermissionRules {
     /// `"allow"`, `"ask"` or `"deny"` for skill `id` as seen by `agent`.
     #[pyo3(signature = (id, agent=None))]
     fn evaluate(&self, py: Python<'_>, id: &str, agent: Option<&str>) -> PyResult<Py<PyAny>> {
-        to_py(py, &self.inner.evaluate(id, agent).decision)
+        let decision = guarded(|| Ok(self.inner.evaluate(id, agent).decision))?;
+        to_py(py, &decision)
     }
 
     /// Whether the whole skill tool is disabled for `agent`.

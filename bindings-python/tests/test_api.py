@@ -185,6 +185,7 @@ def test_exception_hierarchy_and_pickling():
         skilldeck.PermissionDeniedError: PermissionError,
         skilldeck.IoError: OSError,
         skilldeck.InvalidOptionsError: ValueError,
+        skilldeck.InternalError: RuntimeError,
     }
     for cls, builtin in pairs.items():
         assert issubclass(cls, skilldeck.SkillError) and issubclass(cls, builtin)

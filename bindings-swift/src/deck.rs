@@ -83,7 +83,7 @@ impl Deck {
             profile_file: profile_file.map(PathBuf::from),
             project_dir: PathBuf::from(project_dir),
             home_dir: home_dir.map(PathBuf::from),
-            env: env.map(|e| e.into_iter().collect()),
+            env: env.map(|e| e.into_iter().map(|(k, v)| (k.into(), v.into())).collect()),
             system_root: system_root.map(PathBuf::from),
             roots,
             rules: rules.map(|r| r.inner.clone()),

@@ -72,6 +72,21 @@ pub enum SkillError {
         /// What went wrong and what to do about it.
         detail: String,
     },
+    /// A bug in skilldeck (the engine's own `Internal` error). `code` is `INTERNAL`.
+    ///
+    /// A panic in a call is not this variant: uniffi's scaffolding catches every panic
+    /// before it reaches the foreign side and raises its own internal error (Kotlin: the
+    /// top-level `dev.skilldeck.InternalException`, not this nested class; Swift:
+    /// `UniffiInternalError.rustPanic`), which never aborts the host process either.
+    #[error("{detail}")]
+    InternalError {
+        /// The stable code, identical in every binding.
+        code: String,
+        /// The file the error is about, when there is one.
+        path: Option<String>,
+        /// What went wrong and what to do about it.
+        detail: String,
+    },
 }
 
 impl SkillError {
@@ -92,7 +107,8 @@ impl SkillError {
             | SkillError::NotFoundError { code, .. }
             | SkillError::PermissionDeniedError { code, .. }
             | SkillError::IoError { code, .. }
-            | SkillError::InvalidOptionsError { code, .. } => code,
+            | SkillError::InvalidOptionsError { code, .. }
+            | SkillError::InternalError { code, .. } => code,
         }
     }
 }
@@ -115,6 +131,7 @@ impl From<skilldeck::Error> for SkillError {
             skilldeck::Error::InvalidOptions { .. } | skilldeck::Error::InvalidConfig { .. } => {
                 SkillError::InvalidOptionsError { code, path, detail }
             }
+            skilldeck::Error::Internal { .. } => SkillError::InternalError { code, path, detail },
         }
     }
 }
@@ -149,5 +166,17 @@ mod tests {
         let err: SkillError = skilldeck::Error::NotFound { id: "a".into() }.into();
         assert_eq!(err.code(), "NOT_FOUND");
         assert!(matches!(err, SkillError::NotFoundError { path: None, .. }));
+    }
+
+    #[test]
+    fn internal_errors_map_to_their_variant() {
+        let err: SkillError = skilldeck::Error::Internal {
+            message: "boom".into(),
+        }
+        .into();
+        assert_eq!(err.code(), "INTERNAL");
+        assert!(
+            matches!(&err, SkillError::InternalError { detail, .. } if detail.contains("boom"))
+        );
     }
 }

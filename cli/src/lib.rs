@@ -57,7 +57,17 @@ where
             return code;
         }
     };
-    match cli.command {
+    // A bug must not end the process with a panic: the Python and Node packages run this
+    // inside their host process, and a script reading the exit code expects 0, 1 or 2.
+    let command = cli.command;
+    match skilldeck::catch_panic(move || Ok(dispatch(command))) {
+        Ok(code) => code,
+        Err(err) => cmd::deck_args::report(&err),
+    }
+}
+
+fn dispatch(command: Command) -> i32 {
+    match command {
         Command::Validate(args) => cmd::validate::run(args),
         Command::List(args) => cmd::list::run(args),
         Command::Show(args) => cmd::show::run(args),

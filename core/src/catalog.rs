@@ -164,9 +164,12 @@ struct SkillJsonRef<'a> {
     id: &'a str,
     name: &'a str,
     description: &'a str,
+    #[serde(serialize_with = "crate::serde_path::lossy")]
     location: &'a Path,
+    #[serde(serialize_with = "crate::serde_path::lossy")]
     base_dir: &'a Path,
     scope: Scope,
+    #[serde(serialize_with = "crate::serde_path::lossy")]
     source: &'a Path,
     #[serde(skip_serializing_if = "Option::is_none")]
     plugin: Option<&'a str>,
@@ -244,8 +247,10 @@ impl From<SkillJson> for Skill {
 pub struct Shadowed {
     pub id: String,
     pub name: String,
+    #[serde(serialize_with = "crate::serde_path::lossy")]
     pub location: PathBuf,
     /// Location of the skill that won.
+    #[serde(serialize_with = "crate::serde_path::lossy")]
     pub winner: PathBuf,
     /// Why it lost, e.g. `project beats user`, `same file as winner`.
     pub reason: String,

@@ -11,6 +11,7 @@ use crate::options::DeckOptions;
 use crate::render::{self, RenderOptions, Rendered};
 use crate::search::{self, SearchOptions, SearchResults};
 use std::collections::{BTreeMap, HashMap};
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
@@ -95,7 +96,9 @@ impl Deck {
     /// unreadable profile file.
     pub fn new(mut options: DeckOptions) -> Result<Deck> {
         if options.env.is_none() {
-            options.env = Some(std::env::vars().collect());
+            // `vars_os`, not `vars`: `vars` panics on the first variable that is not UTF-8,
+            // and a non-UTF-8 working directory (through `PWD`) is enough for that.
+            options.env = Some(std::env::vars_os().collect());
         }
         let profile = match &options.profile_file {
             Some(path) => Profile::from_file(path)?,
@@ -305,7 +308,12 @@ impl Deck {
     /// [`Watcher`](crate::discover::watch::Watcher) is dropped. Needs the `watch` feature.
     #[cfg(feature = "watch")]
     pub fn watch(&self, debounce: std::time::Duration) -> Result<crate::discover::watch::Watcher> {
-        crate::discover::watch::start(self, debounce)
+        // The roots are known only after a discovery.
+        self.catalog()?;
+        let deck = self.clone();
+        crate::discover::watch::start(&self.watched_roots(), debounce, move || {
+            deck.reload().ok().map(|_| deck.watched_roots())
+        })
     }
 
     fn current(&self) -> Option<Arc<Catalog>> {
@@ -522,12 +530,16 @@ impl Deck {
 
 /// Resolve the deck's inputs once, so nothing below reads the process.
 fn inputs(options: &DeckOptions, cwd: &Path) -> Inputs {
-    let env: BTreeMap<String, String> = options.env.clone().unwrap_or_default();
+    let env: BTreeMap<OsString, OsString> = options.env.clone().unwrap_or_default();
     let project = absolute(&cwd.join(&options.project_dir));
     let home = options
         .home_dir
         .clone()
-        .or_else(|| env.get("HOME").filter(|h| !h.is_empty()).map(PathBuf::from))
+        .or_else(|| {
+            env.get(OsStr::new("HOME"))
+                .filter(|h| !h.is_empty())
+                .map(PathBuf::from)
+        })
         .map(|h| absolute(&cwd.join(h)));
     let system_root = options
         .system_root
@@ -743,6 +755,150 @@ mod tests {
         for h in handles {
             assert_eq!(h.join().expect("join"), 20);
         }
+    }
+
+    #[cfg(feature = "watch")]
+    #[test]
+    fn watch_reloads_on_a_new_skill_and_on_an_edit() {
+        let t = tempfile::tempdir().expect("tempdir");
+        let skills = t.path().join("project/.agents/skills");
+        write(&skills.join("a/SKILL.md"), &skill("a", "A."));
+        let deck = deck(t.path());
+        let (tx, rx) = std::sync::mpsc::channel();
+        let tx = Mutex::new(tx);
+        deck.subscribe(move |event| {
+            if let Event::Changed { diff } = event {
+                let _ = tx.lock().map(|tx| tx.send(diff.clone()));
+            }
+        });
+        let _watcher = deck
+            .watch(std::time::Duration::from_millis(50))
+            .expect("watch");
+        // Generous bound: this waits for the event, it does not time the engine.
+        let wait = std::time::Duration::from_secs(30);
+        write(&skills.join("b/SKILL.md"), &skill("b", "B."));
+        let diff = rx.recv_timeout(wait).expect("a changed event for b");
+        assert_eq!(diff.added, ["b"]);
+        // A longer description: the size differs, so the stat-based check sees the edit
+        // even within the file system's timestamp granularity.
+        write(&skills.join("a/SKILL.md"), &skill("a", "A, edited."));
+        let diff = rx.recv_timeout(wait).expect("a changed event for a");
+        assert_eq!(diff.changed, ["a"]);
+        assert_eq!(
+            deck.get("a")
+                .map(|s| s.description().to_string())
+                .ok()
+                .as_deref(),
+            Some("A, edited.")
+        );
+    }
+
+    /// `tmp/<name>` where `name` holds bytes that are not UTF-8.
+    #[cfg(unix)]
+    fn non_utf8(dir: &Path, name: &[u8]) -> PathBuf {
+        use std::os::unix::ffi::OsStrExt;
+        dir.join(std::ffi::OsStr::from_bytes(name))
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn non_utf8_project_home_and_variables_find_their_skills() {
+        let t = tempfile::tempdir().expect("tempdir");
+        let project = non_utf8(t.path(), b"project-\xff");
+        let home = non_utf8(t.path(), b"home-\xfe");
+        let codex = non_utf8(t.path(), b"codex-\xfd");
+        let config = non_utf8(t.path(), b"config-\xfc");
+        write(
+            &project.join(".agents/skills/p/SKILL.md"),
+            &skill("p", "P."),
+        );
+        write(&home.join(".agents/skills/h/SKILL.md"), &skill("h", "H."));
+        write(&codex.join("skills/c/SKILL.md"), &skill("c", "C."));
+        write(
+            &config.join("opencode/skills/x/SKILL.md"),
+            &skill("x", "X."),
+        );
+        let env: BTreeMap<OsString, OsString> = BTreeMap::from([
+            ("HOME".into(), home.clone().into_os_string()),
+            ("CODEX_HOME".into(), codex.into_os_string()),
+            ("XDG_CONFIG_HOME".into(), config.into_os_string()),
+            (
+                non_utf8(Path::new(""), b"ODD_\xff").into_os_string(),
+                non_utf8(Path::new(""), b"\xfe").into_os_string(),
+            ),
+        ]);
+        let deck = Deck::new(DeckOptions {
+            project_dir: project.clone(),
+            env: Some(env),
+            system_root: Some(t.path().to_path_buf()),
+            ..DeckOptions::default()
+        })
+        .expect("deck");
+        assert_eq!(deck.inputs().home.as_deref(), Some(home.as_path()));
+        let catalog = deck.load().expect("load");
+        let mut ids: Vec<&str> = catalog.skills.iter().map(|s| s.id.as_str()).collect();
+        ids.sort_unstable();
+        assert_eq!(ids, ["c", "h", "p", "x"], "{:?}", catalog.diagnostics);
+        let p = catalog.get("p").expect("p");
+        assert!(p.location.starts_with(&project), "{}", p.location.display());
+        let activation = deck.activate("p", &ActivateOptions::default());
+        assert!(activation.is_ok(), "{activation:?}");
+    }
+
+    /// The process environment itself holds a variable that is not UTF-8 (`env: None`):
+    /// `Deck::new` once panicked in `std::env::vars()`. The test runs itself again as a child
+    /// process with that environment, so this process's environment is never changed while
+    /// other tests run.
+    #[cfg(unix)]
+    #[test]
+    fn a_non_utf8_process_environment_is_read() {
+        const CHILD: &str = "SKILLDECK_TEST_NON_UTF8_CHILD";
+        if let Some(project) = std::env::var_os(CHILD) {
+            let project = PathBuf::from(project);
+            let deck = Deck::new(DeckOptions {
+                project_dir: project.clone(),
+                ..DeckOptions::default()
+            })
+            .expect("deck");
+            let home = std::env::var_os("HOME").map(PathBuf::from);
+            assert_eq!(deck.inputs().home, home);
+            let catalog = deck.load().expect("load");
+            assert!(catalog.get("p").is_some(), "{:?}", catalog.diagnostics);
+            assert!(catalog.get("h").is_some(), "{:?}", catalog.diagnostics);
+            return;
+        }
+        let t = tempfile::tempdir().expect("tempdir");
+        let project = non_utf8(t.path(), b"project-\xff");
+        let home = non_utf8(t.path(), b"home-\xfe");
+        write(
+            &project.join(".agents/skills/p/SKILL.md"),
+            &skill("p", "P."),
+        );
+        write(&home.join(".agents/skills/h/SKILL.md"), &skill("h", "H."));
+        let exe = std::env::current_exe().expect("test binary");
+        let output = std::process::Command::new(exe)
+            .args([
+                "--exact",
+                "deck::tests::a_non_utf8_process_environment_is_read",
+                "--test-threads=1",
+            ])
+            .env(CHILD, &project)
+            .env("HOME", &home)
+            .env("PWD", &project)
+            .env(
+                non_utf8(Path::new(""), b"SKILLDECK_ODD_\xff"),
+                non_utf8(Path::new(""), b"\xfe"),
+            )
+            .output()
+            .expect("run the child");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        // The filter matched the test: it ran, it was not skipped.
+        assert!(stdout.contains("1 passed"), "{stdout}");
     }
 
     #[test]

@@ -29,6 +29,7 @@ impl Severity {
 pub struct Diagnostic {
     pub code: String,
     pub severity: Severity,
+    #[serde(serialize_with = "crate::serde_path::lossy_opt")]
     pub path: Option<PathBuf>,
     /// 1-based line in the file, when known.
     pub line: Option<u32>,

@@ -2,6 +2,8 @@
 //! (Python exception classes, Node `err.code`, uniffi error enums).
 
 use crate::diagnostic::Diagnostic;
+use std::any::Any;
+use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -53,6 +55,11 @@ pub enum Error {
         /// What was found, what was expected, and what to do.
         message: String,
     },
+    /// A bug in skilldeck: the engine panicked. The engine never returns this itself; the
+    /// bindings and the CLI turn a panic at their boundary into it (see [`catch_panic`]), so
+    /// a bug becomes an error the host can catch instead of a crashed process.
+    #[error("internal error (a bug in skilldeck; please report it): {message}")]
+    Internal { message: String },
 }
 
 fn config_location(path: Option<&Path>, line: Option<u32>, key: &str) -> String {
@@ -80,6 +87,7 @@ impl Error {
             Error::PermissionDenied { .. } => "PERMISSION_DENIED",
             Error::Io { .. } => "IO_ERROR",
             Error::InvalidOptions { .. } | Error::InvalidConfig { .. } => "INVALID_OPTIONS",
+            Error::Internal { .. } => "INTERNAL",
         }
     }
 
@@ -128,5 +136,53 @@ impl Error {
         Error::InvalidOptions {
             message: message.into(),
         }
+    }
+
+    /// The [`Error::Internal`] for a caught panic's payload (its message when it has one).
+    pub fn from_panic(payload: &(dyn Any + Send)) -> Self {
+        let message = if let Some(text) = payload.downcast_ref::<&str>() {
+            (*text).to_string()
+        } else if let Some(text) = payload.downcast_ref::<String>() {
+            text.clone()
+        } else {
+            "panic with a non-text payload".to_string()
+        };
+        Error::Internal { message }
+    }
+}
+
+/// Run `f`, turning a panic into [`Error::Internal`]. For the entry points of the bindings
+/// and the CLI: a panic unwinding out of a Node addon aborts the whole process, and one
+/// reaching Python is a `BaseException` that `except Exception` does not catch.
+///
+/// `AssertUnwindSafe` holds because what a panic can leave half-updated is the `Deck`'s
+/// cache, behind locks whose poisoning the deck recovers from (a later load re-checks
+/// the disk); nothing else outlives the call. The default panic hook still prints the
+/// panic to stderr, which is what a bug report needs.
+pub fn catch_panic<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
+    std::panic::catch_unwind(AssertUnwindSafe(f))
+        .unwrap_or_else(|payload| Err(Error::from_panic(payload.as_ref())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_becomes_an_internal_error_with_its_message() {
+        let err = catch_panic::<()>(|| panic!("boom {}", 42)).expect_err("caught");
+        assert_eq!(err.code(), "INTERNAL");
+        assert!(err.to_string().contains("boom 42"), "{err}");
+        let err = catch_panic::<()>(|| panic!("static")).expect_err("caught");
+        assert!(matches!(&err, Error::Internal { message } if message == "static"));
+        let err = catch_panic::<()>(|| std::panic::panic_any(7_u8)).expect_err("caught");
+        assert_eq!(err.code(), "INTERNAL");
+    }
+
+    #[test]
+    fn results_pass_through_unchanged() {
+        assert_eq!(catch_panic(|| Ok(3)).ok(), Some(3));
+        let err = catch_panic::<()>(|| Err(Error::invalid_options("x"))).expect_err("err");
+        assert_eq!(err.code(), "INVALID_OPTIONS");
     }
 }

@@ -26,6 +26,7 @@ use crate::host_settings::{self, SkillOverride};
 use crate::options::DeckOptions;
 use crate::permissions::{wildcard_match, Decision, PermissionRules, Rule, Semantics};
 use std::collections::{BTreeMap, HashMap};
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -94,24 +95,11 @@ impl HostRules {
         }
     }
 
-    fn read_opencode(
-        &mut self,
-        env: &BTreeMap<String, String>,
-        home: Option<&Path>,
-        project: &Path,
-    ) {
+    fn read_opencode(&mut self, env: &Env, home: Option<&Path>, project: &Path) {
         let mut dirs: Vec<PathBuf> = Vec::new();
-        let xdg = env
-            .get("XDG_CONFIG_HOME")
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-            .or_else(|| home.map(|h| h.join(".config")));
+        let xdg = env_path(env, "XDG_CONFIG_HOME").or_else(|| home.map(|h| h.join(".config")));
         dirs.extend(xdg.map(|c| c.join("opencode")));
-        dirs.extend(
-            env.get("OPENCODE_CONFIG_DIR")
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from),
-        );
+        dirs.extend(env_path(env, "OPENCODE_CONFIG_DIR"));
         dirs.push(project.to_path_buf());
         dirs.push(project.join(".opencode"));
         // OpenCode's built-in agent defaults allow every tool, skills included.
@@ -153,11 +141,8 @@ impl HostRules {
             .unwrap_or_else(|| PathBuf::from("/"));
         files.push(root.join("etc/claude-code/managed-settings.json"));
         let env = options.env.clone().unwrap_or_default();
-        let user_dir = env
-            .get("CLAUDE_CONFIG_DIR")
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-            .or_else(|| home.map(|h| h.join(".claude")));
+        let user_dir =
+            env_path(&env, "CLAUDE_CONFIG_DIR").or_else(|| home.map(|h| h.join(".claude")));
         files.extend(user_dir.map(|d| d.join("settings.json")));
         files.push(project.join(".claude/settings.json"));
         files.push(project.join(".claude/settings.local.json"));
@@ -180,12 +165,8 @@ impl HostRules {
         self.rules = merged.permission_rules();
     }
 
-    fn read_codex(&mut self, env: &BTreeMap<String, String>, home: Option<&Path>, project: &Path) {
-        let codex_home = env
-            .get("CODEX_HOME")
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-            .or_else(|| home.map(|h| h.join(".codex")));
+    fn read_codex(&mut self, env: &Env, home: Option<&Path>, project: &Path) {
+        let codex_home = env_path(env, "CODEX_HOME").or_else(|| home.map(|h| h.join(".codex")));
         let files = codex_home
             .map(|c| c.join("config.toml"))
             .into_iter()
@@ -206,15 +187,22 @@ impl HostRules {
     }
 }
 
+/// The deck's environment: OS strings, since variables that name directories need not be
+/// UTF-8.
+type Env = BTreeMap<OsString, OsString>;
+
+/// An environment variable naming a directory, when set and not empty.
+fn env_path(env: &Env, name: &str) -> Option<PathBuf> {
+    env.get(OsStr::new(name))
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+}
+
 fn home_dir(options: &DeckOptions) -> Option<PathBuf> {
-    options.home_dir.clone().or_else(|| {
-        options
-            .env
-            .as_ref()
-            .and_then(|e| e.get("HOME"))
-            .filter(|h| !h.is_empty())
-            .map(PathBuf::from)
-    })
+    options
+        .home_dir
+        .clone()
+        .or_else(|| env_path(options.env.as_ref()?, "HOME"))
 }
 
 /// The permission rules in force: the host's, then the caller's. The caller's semantics win
@@ -415,7 +403,7 @@ fn availability(
     skill: &Skill,
     status: &mut Status,
     options: &DeckOptions,
-    env: &BTreeMap<String, String>,
+    env: &Env,
     on_path_memo: &mut HashMap<String, bool>,
 ) {
     let mut unmet = Vec::new();
@@ -427,7 +415,10 @@ fn availability(
         ));
     }
     if let Some(req) = &skill.manifest.tool.requires {
-        let path = env.get("PATH").map(String::as_str).unwrap_or("");
+        let path = env
+            .get(OsStr::new("PATH"))
+            .map(OsString::as_os_str)
+            .unwrap_or_default();
         for bin in &req.bins {
             let found = match on_path_memo.get(bin) {
                 Some(found) => *found,
@@ -442,7 +433,7 @@ fn availability(
             }
         }
         for var in &req.env {
-            if !matches!(env.get(var), Some(v) if !v.is_empty()) {
+            if !matches!(env.get(OsStr::new(var)), Some(v) if !v.is_empty()) {
                 unmet.push(format!("needs environment variable `{var}`"));
             }
         }
@@ -471,7 +462,7 @@ fn os_matches(wanted: &str) -> bool {
     alias == current || (alias == "unix" && cfg!(unix))
 }
 
-fn on_path(bin: &str, path: &str) -> bool {
+fn on_path(bin: &str, path: &OsStr) -> bool {
     if bin.contains('/') {
         return is_executable(Path::new(bin));
     }
@@ -553,10 +544,7 @@ mod tests {
     fn options() -> DeckOptions {
         DeckOptions {
             project_dir: PathBuf::from("/p"),
-            env: Some(BTreeMap::from([(
-                "PATH".to_string(),
-                "/nonexistent".to_string(),
-            )])),
+            env: Some(BTreeMap::from([("PATH".into(), "/nonexistent".into())])),
             read_host_settings: false,
             ..DeckOptions::default()
         }

@@ -39,13 +39,14 @@ pub mod parse;
 pub mod permissions;
 pub mod render;
 pub mod search;
+pub mod serde_path;
 pub mod validate;
 
 pub use activate::{ActivateOptions, Activation, ActivationFormat};
 pub use catalog::{Catalog, Diff, Scope, Shadowed, Skill, SkillKind, Status};
 pub use deck::Deck;
 pub use diagnostic::{Diagnostic, Severity};
-pub use error::{Error, Result};
+pub use error::{catch_panic, Error, Result};
 pub use events::{Event, SubscriptionId};
 pub use manifest::{
     ClaudeCodeFields, InstallSpec, Manifest, McpRef, Parameter, Requirements, Section,

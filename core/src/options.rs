@@ -6,12 +6,14 @@ use crate::catalog::Scope;
 use crate::permissions::PermissionRules;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 /// An extra root given by the caller.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RootSpec {
+    #[serde(serialize_with = "crate::serde_path::lossy")]
     pub path: PathBuf,
     #[serde(default = "default_extra_scope")]
     pub scope: Scope,
@@ -43,15 +45,23 @@ pub struct DeckOptions {
     /// Built-in profile name (`universal`, `agentskills`, `claude-code`, `codex`, `opencode`, `kode`).
     pub profile: String,
     /// A custom profile file (TOML or JSON); overrides `profile` when set.
+    #[serde(serialize_with = "crate::serde_path::lossy_opt")]
     pub profile_file: Option<PathBuf>,
     /// The agent's working directory.
+    #[serde(serialize_with = "crate::serde_path::lossy")]
     pub project_dir: PathBuf,
     /// `None`: `$HOME` from `env`.
+    #[serde(serialize_with = "crate::serde_path::lossy_opt")]
     pub home_dir: Option<PathBuf>,
     /// Environment seen by the profile (`CODEX_HOME`, `XDG_CONFIG_HOME`, `PATH`, ...).
-    /// `None`: captured from the process when the `Deck` is built.
-    pub env: Option<BTreeMap<String, String>>,
+    /// `None`: captured from the process when the `Deck` is built. OS strings, because the
+    /// process environment need not be UTF-8 (a `PWD` below a non-UTF-8 directory is enough)
+    /// and a `HOME` or `XDG_CONFIG_HOME` that is not UTF-8 still names real directories. In
+    /// JSON it is a map of strings (see [`env_serde`]).
+    #[serde(with = "env_serde")]
+    pub env: Option<BTreeMap<OsString, OsString>>,
     /// Prefix for absolute system directories (`/etc/codex`, managed settings); default `/`.
+    #[serde(serialize_with = "crate::serde_path::lossy_opt")]
     pub system_root: Option<PathBuf>,
     /// Extra roots, lowest precedence.
     pub roots: Vec<RootSpec>,
@@ -89,5 +99,41 @@ impl Default for DeckOptions {
             read_host_settings: true,
             nested: false,
         }
+    }
+}
+
+/// The JSON form of [`DeckOptions::env`]: a map of strings. Reading accepts only strings
+/// (JSON has nothing else). Writing replaces bytes that are not UTF-8 with U+FFFD: the
+/// options are written for people and logs (`Deck.options` in Python), and one odd
+/// variable in a captured environment must not make that fail.
+pub mod env_serde {
+    use serde::ser::SerializeMap;
+    use serde::{Deserialize, Deserializer, Serializer};
+    use std::collections::BTreeMap;
+    use std::ffi::OsString;
+
+    pub fn serialize<S: Serializer>(
+        env: &Option<BTreeMap<OsString, OsString>>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let Some(env) = env else {
+            return serializer.serialize_none();
+        };
+        let mut map = serializer.serialize_map(Some(env.len()))?;
+        for (key, value) in env {
+            map.serialize_entry(&key.to_string_lossy(), &value.to_string_lossy())?;
+        }
+        map.end()
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<BTreeMap<OsString, OsString>>, D::Error> {
+        let env: Option<BTreeMap<String, String>> = Option::deserialize(deserializer)?;
+        Ok(env.map(|env| {
+            env.into_iter()
+                .map(|(k, v)| (OsString::from(k), OsString::from(v)))
+                .collect()
+        }))
     }
 }

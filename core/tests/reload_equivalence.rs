@@ -50,8 +50,8 @@ impl Tree {
             project_dir: self.path("project"),
             home_dir: Some(home.clone()),
             env: Some(BTreeMap::from([
-                ("HOME".to_string(), home.to_string_lossy().into_owned()),
-                ("PATH".to_string(), "/usr/bin:/bin".to_string()),
+                ("HOME".into(), home.clone().into_os_string()),
+                ("PATH".into(), "/usr/bin:/bin".into()),
             ])),
             system_root: Some(self.dir.path().to_path_buf()),
             ..DeckOptions::default()

@@ -2,12 +2,13 @@
 # Agreement with the spec's reference validator: for every skill directory in examples/ and in
 # the parse/validate conformance trees, `skilldeck validate --strict` must give the same
 # valid/invalid verdict as skills-ref 0.1.1 (`agentskills validate`). skills-ref is installed
-# into a venv under target/, so the machine's Python stays untouched.
+# into a venv under cargo's target directory, so the machine's Python stays untouched.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source scripts/lib/target-dir.sh
 
 SKILLS_REF_VERSION=0.1.1
-venv=target/skills-ref-venv
+venv="$target_dir/skills-ref-venv"
 python=${PYTHON:-python3}
 if [ ! -x "$venv/bin/agentskills" ]; then
   rm -rf "$venv"
@@ -25,7 +26,7 @@ if [ ! -x "$venv/bin/agentskills" ]; then
   "$venv/bin/pip" install --quiet --disable-pip-version-check "skills-ref==$SKILLS_REF_VERSION"
 fi
 cargo build --quiet -p skilldeck-cli
-bin=target/debug/skilldeck
+bin="$target_dir/debug/skilldeck"
 
 # Deliberate differences, documented in core/src/validate/mod.rs: the spec requires
 # `metadata` to be a mapping, which skills-ref 0.1.1 does not check.

@@ -4,15 +4,16 @@
 # then run skills-ref 0.1.1's own 40 tests against skilldeck.compat.skills_ref.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source scripts/lib/target-dir.sh
 
 MATURIN_VERSION=1.16.0
 PYTEST_VERSION=9.2.0
 MYPY_VERSION=2.4.1         # for stubtest: the .pyi stubs against the built module
 SKILLS_REF_VERSION=0.1.1   # the reference the compat module reproduces
 
-venv=target/py-venv
-wheels=target/py-wheels
-suite=target/py-skills-ref
+venv="$target_dir/py-venv"
+wheels="$target_dir/py-wheels"
+suite="$target_dir/py-skills-ref"
 
 python=${PYTHON:-python3}
 rm -rf "$venv"
@@ -41,9 +42,9 @@ rm -rf "$wheels"
 # Run from outside the repository so `import skilldeck` is the installed wheel.
 repo=$(pwd)
 status=0
-(cd /tmp && "$repo/$py" -m pytest -q -p no:cacheprovider "$repo/bindings-python/tests") || status=1
+(cd /tmp && "$py" -m pytest -q -p no:cacheprovider "$repo/bindings-python/tests") || status=1
 # Every stub signature, default and class flag against the runtime module.
-(cd /tmp && "$repo/$py" -m mypy.stubtest --mypy-config-file /dev/null skilldeck) || status=1
+(cd /tmp && "$py" -m mypy.stubtest --mypy-config-file /dev/null skilldeck) || status=1
 
 # skills-ref's own test files, unmodified, from its sdist: the pytest plugin
 # bindings-python/tests/skills_ref_alias.py makes `skills_ref` (and its submodules) resolve
@@ -54,7 +55,7 @@ rm -rf "$suite"
 tar -xzf "$suite"/skills_ref-"$SKILLS_REF_VERSION".tar.gz -C "$suite"
 out=$(mktemp)
 (cd "$suite/skills_ref-$SKILLS_REF_VERSION" &&
-  PYTHONPATH="$repo/bindings-python/tests" "$repo/$py" -m pytest -q -p no:cacheprovider \
+  PYTHONPATH="$repo/bindings-python/tests" "$py" -m pytest -q -p no:cacheprovider \
     -p skills_ref_alias tests) | tee "$out" || status=1
 if ! grep -qE '^40 passed' "$out"; then
   echo "skills-ref suite: expected exactly 40 passing tests" >&2

@@ -7,9 +7,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root="$(pwd)"
+source scripts/lib/target-dir.sh
 
 KOTLIN_VERSION=2.4.20
-tools="$root/target/tools/kotlin-compiler-$KOTLIN_VERSION"
+tools="$target_dir/tools/kotlin-compiler-$KOTLIN_VERSION"
 kotlin_home="$tools/node_modules/kotlin-compiler"
 if [ ! -x "$kotlin_home/bin/kotlinc" ]; then
   echo "installing kotlin-compiler@$KOTLIN_VERSION (npm) into $tools"
@@ -51,7 +52,14 @@ echo "--- compile Kotlin (kotlinc $KOTLIN_VERSION, -Werror)"
 bash bindings-swift/kotlin/build.sh
 
 echo "--- conformance vectors through the Kotlin API"
-target_dir="$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')"
-java -Djna.library.path="$target_dir/debug" \
-  -cp "$JNA_JAR:$kotlin_home/lib/kotlin-stdlib.jar:bindings-swift/kotlin/build/skilldeck.jar:bindings-swift/kotlin/build/conformance.jar" \
-  dev.skilldeck.conformance.ConformanceKt tests/vectors
+# Run from a directory whose name is not UTF-8, with a variable that is not UTF-8 either:
+# Java can create neither, and `Deck()` must read both (the
+# api/non-utf8-environment-and-working-directory check looks for the probe skill in ".").
+odd="$fresh/cwd-$(printf '\377')"
+mkdir -p "$odd/.agents/skills/cwd-probe"
+printf -- '---\nname: cwd-probe\ndescription: Found from a directory whose name is not UTF-8.\n---\nBody\n' \
+  >"$odd/.agents/skills/cwd-probe/SKILL.md"
+(cd "$odd" && env "SKILLDECK_ODD_$(printf '\377')=$(printf '\376')" SKILLDECK_TEST_CWD_SKILL=cwd-probe \
+  java -Djna.library.path="$target_dir/debug" \
+  -cp "$JNA_JAR:$kotlin_home/lib/kotlin-stdlib.jar:$root/bindings-swift/kotlin/build/skilldeck.jar:$root/bindings-swift/kotlin/build/conformance.jar" \
+  dev.skilldeck.conformance.ConformanceKt "$root/tests/vectors")

@@ -80,10 +80,8 @@ impl Layout {
     /// machine's XDG/CODEX variables).
     pub fn deck_options(&self) -> skilldeck::DeckOptions {
         let home = self.home();
-        let env = std::collections::BTreeMap::from([(
-            "HOME".to_string(),
-            home.to_string_lossy().into_owned(),
-        )]);
+        let env =
+            std::collections::BTreeMap::from([("HOME".into(), home.clone().into_os_string())]);
         skilldeck::DeckOptions {
             profile: "universal".into(),
             project_dir: self.project(),

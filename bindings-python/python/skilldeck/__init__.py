@@ -14,6 +14,7 @@ All behaviour lives in the Rust core; this package is a thin binding over it.
 """
 
 from ._errors import (
+    InternalError,
     InvalidOptionsError,
     IoError,
     NotFoundError,
@@ -54,6 +55,7 @@ __all__ = [
     "Deck",
     "Diagnostic",
     "Diff",
+    "InternalError",
     "InvalidOptionsError",
     "IoError",
     "Manifest",

@@ -3,6 +3,7 @@
 # way round, so the stubs cannot drift from the binding.
 
 from ._errors import (
+    InternalError as InternalError,
     InvalidOptionsError as InvalidOptionsError,
     IoError as IoError,
     NotFoundError as NotFoundError,
@@ -41,6 +42,7 @@ __all__ = [
     "Deck",
     "Diagnostic",
     "Diff",
+    "InternalError",
     "InvalidOptionsError",
     "IoError",
     "Manifest",

@@ -75,6 +75,13 @@ class InvalidOptionsError(SkillError, ValueError):
     code = "INVALID_OPTIONS"
 
 
+class InternalError(SkillError, RuntimeError):
+    """A bug in skilldeck: the engine panicked. Raised instead of pyo3's ``PanicException``
+    (a ``BaseException`` that ``except Exception`` would miss); please report it."""
+
+    code = "INTERNAL"
+
+
 __all__ = [
     "SkillError",
     "ParseError",
@@ -83,4 +90,5 @@ __all__ = [
     "PermissionDeniedError",
     "IoError",
     "InvalidOptionsError",
+    "InternalError",
 ]

@@ -109,6 +109,17 @@ val apiChecks: List<Pair<String, () -> Unit>> = listOf(
             }
         }
     },
+    // scripts/test.d/50-kotlin.sh runs this program in a directory whose name is not UTF-8,
+    // with a variable that is not UTF-8 either (Java can create neither). `Deck()` reads the
+    // process environment (once a panic in the engine) and finds the skill in ".".
+    "api/non-utf8-environment-and-working-directory" to {
+        val probe = System.getenv("SKILLDECK_TEST_CWD_SKILL")
+        check(probe != null) { "SKILLDECK_TEST_CWD_SKILL is unset: run through scripts/test.d/50-kotlin.sh" }
+        Deck().use { deck ->
+            val ids = deck.load().use { it.ids() }
+            check(ids.contains(probe)) { "skills found from the working directory: $ids" }
+        }
+    },
     "api/invalid-options" to {
         val e = expectThrows<SkillException.InvalidOptionsException> { PermissionRules("{not json") }
         check(e.code == "INVALID_OPTIONS") { "code ${e.code}" }

@@ -56,9 +56,12 @@ pub struct ListedSkill<'a> {
     id: &'a str,
     name: &'a str,
     description: &'a str,
+    #[serde(serialize_with = "skilldeck::serde_path::lossy")]
     location: &'a Path,
+    #[serde(serialize_with = "skilldeck::serde_path::lossy")]
     base_dir: &'a Path,
     scope: Scope,
+    #[serde(serialize_with = "skilldeck::serde_path::lossy")]
     source: &'a Path,
     plugin: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -72,7 +75,9 @@ pub struct ListedSkill<'a> {
 #[derive(Serialize)]
 pub struct ShadowedEntry<'a> {
     id: &'a str,
+    #[serde(serialize_with = "skilldeck::serde_path::lossy")]
     location: &'a Path,
+    #[serde(serialize_with = "skilldeck::serde_path::lossy")]
     winner: &'a Path,
     reason: &'a str,
 }

@@ -59,6 +59,7 @@ pub struct Activation {
     pub text: String,
     /// Body after substitution.
     pub body: String,
+    #[serde(serialize_with = "crate::serde_path::lossy")]
     pub base_dir: PathBuf,
     /// Resource files (relative to `base_dir`, sorted, SKILL.md excluded).
     pub resources: Vec<String>,

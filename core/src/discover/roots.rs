@@ -6,6 +6,7 @@ use super::repo;
 use crate::catalog::{Scope, SkillKind};
 use crate::diagnostic::Diagnostic;
 use std::collections::{BTreeMap, HashSet};
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
 /// Everything outside the profile that decides where to look. Built once by the `Deck`, so
@@ -16,7 +17,9 @@ pub struct Inputs {
     pub project: PathBuf,
     /// Absolute home directory (`None`: no home-relative source is used).
     pub home: Option<PathBuf>,
-    pub env: BTreeMap<String, String>,
+    /// OS strings: a variable need not be UTF-8, and one that names a directory must reach
+    /// the file system byte for byte.
+    pub env: BTreeMap<OsString, OsString>,
     /// Prefix for absolute system paths.
     pub system_root: PathBuf,
 }
@@ -155,17 +158,29 @@ pub fn normalise(path: &Path) -> PathBuf {
 
 /// Resolve `path` against `base` when relative, expanding a leading `~`.
 pub fn absolutise(path: &Path, base: &Path, home: Option<&Path>) -> PathBuf {
-    let text = path.to_string_lossy();
-    if text == "~" || text.starts_with("~/") {
-        if let Some(home) = home {
-            return normalise(&home.join(text.trim_start_matches('~').trim_start_matches('/')));
-        }
+    if let (Some(rest), Some(home)) = (tilde_rest(path), home) {
+        return normalise(&home.join(rest));
     }
     if path.is_absolute() {
         normalise(path)
     } else {
         normalise(&base.join(path))
     }
+}
+
+/// What follows a leading `~` component (`~` → ``, `~/a/b` → `a/b`); `None` for `~user`,
+/// `/~` or no tilde. Works on components, so paths that are not UTF-8 keep every byte.
+fn tilde_rest(path: &Path) -> Option<&Path> {
+    path.strip_prefix("~").ok()
+}
+
+/// The value of an environment variable, when set and not empty.
+fn env_var<'a>(inputs: &'a Inputs, name: &str) -> Option<&'a OsStr> {
+    inputs
+        .env
+        .get(OsStr::new(name))
+        .map(OsString::as_os_str)
+        .filter(|v| !v.is_empty())
 }
 
 /// Expand one path template. `Ok(None)`: a variable it needs is unset, so the path does not
@@ -178,31 +193,35 @@ pub fn expand_template(
     let Some(text) = expand_vars(template, inputs, dir)? else {
         return Ok(None);
     };
-    let path = if text == "~" || text.starts_with("~/") {
-        let Some(home) = &inputs.home else {
-            return Ok(None);
-        };
-        home.join(text.trim_start_matches('~').trim_start_matches('/'))
-    } else {
-        PathBuf::from(&text)
+    let text = PathBuf::from(text);
+    let path = match tilde_rest(&text) {
+        Some(rest) => match &inputs.home {
+            Some(home) => home.join(rest),
+            None => return Ok(None),
+        },
+        None => text.clone(),
     };
     if !path.is_absolute() {
         return Err(format!(
-            "path template `{template}` expands to the relative path `{text}`; start it with ~, {{home}}, {{project}}, {{dir}}, {{system}}, {{config}} or an absolute path"
+            "path template `{template}` expands to the relative path `{}`; start it with ~, {{home}}, {{project}}, {{dir}}, {{system}}, {{config}} or an absolute path",
+            text.display()
         ));
     }
     Ok(Some(normalise(&path)))
 }
 
+/// The template with its variables replaced. Built as an OS string: the values are paths
+/// and environment variables, which need not be UTF-8, and a lossy conversion would point
+/// at a directory that does not exist (its skills would silently disappear).
 fn expand_vars(
     template: &str,
     inputs: &Inputs,
     dir: Option<&Path>,
-) -> Result<Option<String>, String> {
-    let mut out = String::new();
+) -> Result<Option<OsString>, String> {
+    let mut out = OsString::new();
     let mut rest = template;
     while let Some(start) = rest.find(['{', '$']) {
-        out.push_str(&rest[..start]);
+        out.push(&rest[..start]);
         let tail = &rest[start..];
         if let Some(inner) = tail.strip_prefix("${") {
             let end = matching_brace(inner)
@@ -212,11 +231,11 @@ fn expand_vars(
                 Some((v, f)) => (v, Some(f)),
                 None => (body, None),
             };
-            match inputs.env.get(var).filter(|v| !v.is_empty()) {
-                Some(value) => out.push_str(value),
+            match env_var(inputs, var) {
+                Some(value) => out.push(value),
                 None => match fallback {
                     Some(f) => match expand_vars(f, inputs, dir)? {
-                        Some(v) => out.push_str(&expand_tilde(&v, inputs)?),
+                        Some(v) => out.push(expand_tilde(&v, inputs)),
                         None => return Ok(None),
                     },
                     None => return Ok(None),
@@ -227,26 +246,30 @@ fn expand_vars(
             let end = inner
                 .find('}')
                 .ok_or_else(|| format!("unclosed `{{` in path template `{template}`"))?;
-            let value = match &inner[..end] {
+            let value: OsString = match &inner[..end] {
                 "home" => match &inputs.home {
-                    Some(h) => h.to_string_lossy().into_owned(),
+                    Some(h) => h.clone().into_os_string(),
                     None => return Ok(None),
                 },
-                "project" => inputs.project.to_string_lossy().into_owned(),
-                "system" => inputs
-                    .system_root
-                    .to_string_lossy()
-                    .trim_end_matches('/')
-                    .to_string(),
-                "config" => match inputs.env.get("XDG_CONFIG_HOME").filter(|v| !v.is_empty()) {
-                    Some(v) => v.clone(),
+                "project" => inputs.project.clone().into_os_string(),
+                // Without its trailing `/`, so `{system}/etc` stays one path when it is `/`.
+                "system" => {
+                    let trimmed: PathBuf = inputs.system_root.components().collect();
+                    if trimmed == Path::new("/") {
+                        OsString::new()
+                    } else {
+                        trimmed.into_os_string()
+                    }
+                }
+                "config" => match env_var(inputs, "XDG_CONFIG_HOME") {
+                    Some(v) => v.to_os_string(),
                     None => match &inputs.home {
-                        Some(h) => h.join(".config").to_string_lossy().into_owned(),
+                        Some(h) => h.join(".config").into_os_string(),
                         None => return Ok(None),
                     },
                 },
                 "dir" => match dir {
-                    Some(d) => d.to_string_lossy().into_owned(),
+                    Some(d) => d.as_os_str().to_os_string(),
                     None => {
                         return Err(format!(
                             "`{{dir}}` in `{template}` needs `each = \"ancestors-nearest-first\"` or `\"ancestors-root-first\"`"
@@ -255,26 +278,24 @@ fn expand_vars(
                 },
                 other => return Err(format!("unknown variable `{{{other}}}` in path template `{template}`")),
             };
-            out.push_str(&value);
+            out.push(&value);
             rest = &inner[end + 1..];
         } else {
             // A lone `$` is literal.
-            out.push('$');
+            out.push("$");
             rest = &tail[1..];
         }
     }
-    out.push_str(rest);
+    out.push(rest);
     Ok(Some(out))
 }
 
-fn expand_tilde(text: &str, inputs: &Inputs) -> Result<String, String> {
-    if text == "~" || text.starts_with("~/") {
-        match &inputs.home {
-            Some(h) => Ok(format!("{}{}", h.to_string_lossy(), &text[1..])),
-            None => Ok(text.to_string()),
-        }
-    } else {
-        Ok(text.to_string())
+/// A fallback's leading `~` replaced by the home directory (left as is without one).
+fn expand_tilde(text: &OsStr, inputs: &Inputs) -> OsString {
+    match (tilde_rest(Path::new(text)), &inputs.home) {
+        (Some(rest), Some(home)) if rest.as_os_str().is_empty() => home.clone().into_os_string(),
+        (Some(rest), Some(home)) => home.join(rest).into_os_string(),
+        _ => text.to_os_string(),
     }
 }
 
@@ -300,7 +321,7 @@ mod tests {
         Inputs {
             project: PathBuf::from("/w/p"),
             home: Some(PathBuf::from("/h")),
-            env: BTreeMap::from([("CODEX_HOME".to_string(), "/c".to_string())]),
+            env: BTreeMap::from([("CODEX_HOME".into(), "/c".into())]),
             system_root: PathBuf::from("/t/"),
         }
     }

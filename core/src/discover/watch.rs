@@ -1,11 +1,13 @@
-//! Reload a [`Deck`] when its skill directories change (cargo feature `watch`).
+//! Watch skill directories and call back when they change (cargo feature `watch`).
+//!
+//! This stage knows directories, not decks: the caller passes the roots to watch and a
+//! callback, and the `Deck` wires its own reload into it (see `Deck::watch`), so the
+//! dependency runs from the orchestrator down to the stage and never back.
 //!
 //! Every existing root is watched recursively; a root that does not exist yet is covered by
 //! watching its nearest existing parent, so creating `.claude/skills` is noticed. Events are
-//! debounced: a reload runs once the tree has been quiet for the debounce interval, and it
-//! delivers `changed` events to the deck's subscribers like any other reload.
+//! debounced: the callback runs once the tree has been quiet for the debounce interval.
 
-use crate::deck::Deck;
 use crate::error::{Error, Result};
 use notify::{RecursiveMode, Watcher as _};
 use std::collections::BTreeSet;
@@ -51,9 +53,15 @@ fn add(watcher: &mut notify::RecommendedWatcher, path: &Path, recursive: bool) -
         .map_err(|e| Error::invalid_options(format!("cannot watch {}: {e}", path.display())))
 }
 
-/// Start watching `deck` (loading it first if needed).
-pub fn start(deck: &Deck, debounce: Duration) -> Result<Watcher> {
-    deck.catalog()?;
+/// Watch `roots` and call `on_change` on a background thread once the tree has been quiet
+/// for `debounce` after a change. `on_change` returns the roots to watch from then on (a
+/// reload may have created directories that are roots, or parents of roots), or `None` to
+/// keep watching what is watched. Newly listed directories are added; nothing is removed,
+/// so a root that disappears and comes back is still seen.
+pub fn start<F>(roots: &[PathBuf], debounce: Duration, mut on_change: F) -> Result<Watcher>
+where
+    F: FnMut() -> Option<Vec<PathBuf>> + Send + 'static,
+{
     let (tx, rx) = channel::<()>();
     let watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
         if event.is_ok() {
@@ -62,15 +70,15 @@ pub fn start(deck: &Deck, debounce: Duration) -> Result<Watcher> {
     })
     .map_err(|e| Error::invalid_options(format!("cannot start a file watcher: {e}")))?;
     let inner = Arc::new(Mutex::new(watcher));
-    let mut watching = targets(&deck.watched_roots());
+    let mut watching = targets(roots);
     {
         let mut w = inner.lock().unwrap_or_else(|e| e.into_inner());
         for (path, recursive) in &watching {
             add(&mut w, path, *recursive)?;
         }
     }
+    // Weak: the thread must not keep the watcher (and so itself) alive.
     let weak: Weak<Mutex<notify::RecommendedWatcher>> = Arc::downgrade(&inner);
-    let deck = deck.clone();
     std::thread::Builder::new()
         .name("skilldeck-watch".into())
         .spawn(move || loop {
@@ -84,20 +92,20 @@ pub fn start(deck: &Deck, debounce: Duration) -> Result<Watcher> {
                     Err(RecvTimeoutError::Disconnected) => return,
                 }
             }
-            if deck.reload().is_err() {
+            let Some(roots) = on_change() else {
                 continue;
-            }
-            // New directories may have become roots (or parents of roots): watch them too.
+            };
             let Some(strong) = weak.upgrade() else {
                 return;
             };
-            let now = targets(&deck.watched_roots());
+            let now = targets(&roots);
             let mut w = strong.lock().unwrap_or_else(|e| e.into_inner());
             for (path, recursive) in now.difference(&watching) {
+                // A directory that vanished in between is picked up by a later change.
                 let _ = add(&mut w, path, *recursive);
             }
             drop(w);
-            watching = now;
+            watching.extend(now);
         })
         .map_err(|e| Error::invalid_options(format!("cannot start the watcher thread: {e}")))?;
     Ok(Watcher { _inner: inner })
@@ -106,8 +114,6 @@ pub fn start(deck: &Deck, debounce: Duration) -> Result<Watcher> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::events::Event;
-    use crate::options::DeckOptions;
 
     #[test]
     fn absent_roots_are_covered_by_their_parent() {
@@ -120,40 +126,36 @@ mod tests {
     }
 
     #[test]
-    fn a_new_skill_triggers_a_changed_event() {
+    fn watch_calls_back_after_a_change_and_follows_new_roots() {
         let t = tempfile::tempdir().unwrap();
-        let skills = t.path().join("project/.agents/skills");
-        std::fs::create_dir_all(skills.join("a")).unwrap();
-        std::fs::write(
-            skills.join("a/SKILL.md"),
-            "---\nname: a\ndescription: A.\n---\n",
-        )
-        .unwrap();
-        let deck = Deck::new(DeckOptions {
-            project_dir: t.path().join("project"),
-            home_dir: Some(t.path().join("home")),
-            env: Some(Default::default()),
-            ..DeckOptions::default()
+        let root = t.path().join("skills");
+        let (tx, rx) = channel();
+        let roots = vec![root.clone()];
+        let next = roots.clone();
+        let _watcher = start(&roots, Duration::from_millis(50), move || {
+            let _ = tx.send(());
+            Some(next.clone())
         })
         .unwrap();
-        let (tx, rx) = channel();
-        let tx = Mutex::new(tx);
-        deck.subscribe(move |event| {
-            if let Event::Changed { diff } = event {
-                let _ = tx.lock().map(|tx| tx.send(diff.clone()));
+        // Generous bounds: these wait for the callback, they do not time the watcher.
+        let wait = Duration::from_secs(30);
+        // The root does not exist yet: its parent is watched, so creating it is seen.
+        std::fs::create_dir_all(root.join("a")).unwrap();
+        rx.recv_timeout(wait).expect("a callback for the new root");
+        // The callback ran before the new root was added to the watch: write until a change
+        // is seen rather than racing that step.
+        let deadline = std::time::Instant::now() + wait;
+        let mut seen = false;
+        for i in 0u32.. {
+            if std::time::Instant::now() > deadline {
+                break;
             }
-        });
-        let _watcher = start(&deck, Duration::from_millis(50)).unwrap();
-        std::fs::create_dir_all(skills.join("b")).unwrap();
-        std::fs::write(
-            skills.join("b/SKILL.md"),
-            "---\nname: b\ndescription: B.\n---\n",
-        )
-        .unwrap();
-        // Generous bound: this waits for the event, it does not time the engine.
-        let diff = rx
-            .recv_timeout(Duration::from_secs(30))
-            .expect("a changed event");
-        assert_eq!(diff.added, ["b"]);
+            std::fs::write(root.join("a/SKILL.md"), format!("---\nname: a{i}\n---\n")).unwrap();
+            if rx.recv_timeout(Duration::from_millis(500)).is_ok() {
+                seen = true;
+                break;
+            }
+        }
+        assert!(seen, "no callback for a file written below the new root");
     }
 }

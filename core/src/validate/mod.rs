@@ -38,6 +38,7 @@ pub struct ValidateOptions {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ValidationReport {
     /// The SKILL.md (or the directory when none was found).
+    #[serde(serialize_with = "crate::serde_path::lossy")]
     pub path: PathBuf,
     pub name: Option<String>,
     pub valid: bool,

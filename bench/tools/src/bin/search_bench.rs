@@ -102,7 +102,13 @@ fn main() {
             rr += 1.0 / (rank as f64 + 1.0);
         }
     }
-    let ratio = |k: usize| if asked == 0 { 0.0 } else { k as f64 / asked as f64 };
+    let ratio = |k: usize| {
+        if asked == 0 {
+            0.0
+        } else {
+            k as f64 / asked as f64
+        }
+    };
 
     // Rebuild after a reload that changed one skill's file.
     let changed = visible.first().map(|s| s.location.clone());

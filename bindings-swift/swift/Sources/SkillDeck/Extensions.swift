@@ -9,7 +9,8 @@ extension SkillError {
         switch self {
         case .ParseError(let code, _, _), .ValidationError(let code, _, _),
              .NotFoundError(let code, _, _), .PermissionDeniedError(let code, _, _),
-             .IoError(let code, _, _), .InvalidOptionsError(let code, _, _):
+             .IoError(let code, _, _), .InvalidOptionsError(let code, _, _),
+             .InternalError(let code, _, _):
             return code
         }
     }
@@ -19,7 +20,8 @@ extension SkillError {
         switch self {
         case .ParseError(_, let path, _), .ValidationError(_, let path, _),
              .NotFoundError(_, let path, _), .PermissionDeniedError(_, let path, _),
-             .IoError(_, let path, _), .InvalidOptionsError(_, let path, _):
+             .IoError(_, let path, _), .InvalidOptionsError(_, let path, _),
+             .InternalError(_, let path, _):
             return path
         }
     }
@@ -29,7 +31,8 @@ extension SkillError {
         switch self {
         case .ParseError(_, _, let detail), .ValidationError(_, _, let detail),
              .NotFoundError(_, _, let detail), .PermissionDeniedError(_, _, let detail),
-             .IoError(_, _, let detail), .InvalidOptionsError(_, _, let detail):
+             .IoError(_, _, let detail), .InvalidOptionsError(_, _, let detail),
+             .InternalError(_, _, let detail):
             return detail
         }
     }

@@ -3792,6 +3792,25 @@ enum SkillError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
          * What went wrong and what to do about it.
          */detail: String
     )
+    /**
+     * A bug in skilldeck (the engine's own `Internal` error). `code` is `INTERNAL`.
+     *
+     * A panic in a call is not this variant: uniffi's scaffolding catches every panic
+     * before it reaches the foreign side and raises its own internal error (Kotlin: the
+     * top-level `dev.skilldeck.InternalException`, not this nested class; Swift:
+     * `UniffiInternalError.rustPanic`), which never aborts the host process either.
+     */
+    case InternalError(
+        /**
+         * The stable code, identical in every binding.
+         */code: String, 
+        /**
+         * The file the error is about, when there is one.
+         */path: String?, 
+        /**
+         * What went wrong and what to do about it.
+         */detail: String
+    )
 
     
 
@@ -3851,6 +3870,11 @@ public struct FfiConverterTypeSkillError: FfiConverterRustBuffer {
             path: try FfiConverterOptionString.read(from: &buf), 
             detail: try FfiConverterString.read(from: &buf)
             )
+        case 7: return .InternalError(
+            code: try FfiConverterString.read(from: &buf), 
+            path: try FfiConverterOptionString.read(from: &buf), 
+            detail: try FfiConverterString.read(from: &buf)
+            )
 
          default: throw UniffiInternalError.unexpectedEnumCase
         }
@@ -3900,6 +3924,13 @@ public struct FfiConverterTypeSkillError: FfiConverterRustBuffer {
         
         case let .InvalidOptionsError(code,path,detail):
             writeInt(&buf, Int32(6))
+            FfiConverterString.write(code, into: &buf)
+            FfiConverterOptionString.write(path, into: &buf)
+            FfiConverterString.write(detail, into: &buf)
+            
+        
+        case let .InternalError(code,path,detail):
+            writeInt(&buf, Int32(7))
             FfiConverterString.write(code, into: &buf)
             FfiConverterOptionString.write(path, into: &buf)
             FfiConverterString.write(detail, into: &buf)

@@ -13,6 +13,7 @@ val SkillException.code: String
         is SkillException.PermissionDeniedException -> code
         is SkillException.IoException -> code
         is SkillException.InvalidOptionsException -> code
+        is SkillException.InternalException -> code
     }
 
 /** The file the error is about, when there is one. */
@@ -24,6 +25,7 @@ val SkillException.path: String?
         is SkillException.PermissionDeniedException -> path
         is SkillException.IoException -> path
         is SkillException.InvalidOptionsException -> path
+        is SkillException.InternalException -> path
     }
 
 /** What went wrong and what to do about it. */
@@ -35,6 +37,7 @@ val SkillException.detail: String
         is SkillException.PermissionDeniedException -> detail
         is SkillException.IoException -> detail
         is SkillException.InvalidOptionsException -> detail
+        is SkillException.InternalException -> detail
     }
 
 /** Canonical JSON (the engine's serde form). */

@@ -4954,6 +4954,35 @@ sealed class SkillException: kotlin.Exception() {
             get() = "code=${ `code` }, path=${ `path` }, detail=${ `detail` }"
     }
     
+    /**
+     * A bug in skilldeck (the engine's own `Internal` error). `code` is `INTERNAL`.
+     *
+     * A panic in a call is not this variant: uniffi's scaffolding catches every panic
+     * before it reaches the foreign side and raises its own internal error (Kotlin: the
+     * top-level `dev.skilldeck.InternalException`, not this nested class; Swift:
+     * `UniffiInternalError.rustPanic`), which never aborts the host process either.
+     */
+    class InternalException(
+        
+        /**
+         * The stable code, identical in every binding.
+         */
+        val `code`: kotlin.String, 
+        
+        /**
+         * The file the error is about, when there is one.
+         */
+        val `path`: kotlin.String?, 
+        
+        /**
+         * What went wrong and what to do about it.
+         */
+        val `detail`: kotlin.String
+        ) : SkillException() {
+        override val message
+            get() = "code=${ `code` }, path=${ `path` }, detail=${ `detail` }"
+    }
+    
 
     
 
@@ -4999,6 +5028,11 @@ public object FfiConverterTypeSkillError : FfiConverterRustBuffer<SkillException
                 FfiConverterString.read(buf),
                 )
             6 -> SkillException.InvalidOptionsException(
+                FfiConverterString.read(buf),
+                FfiConverterOptionalString.read(buf),
+                FfiConverterString.read(buf),
+                )
+            7 -> SkillException.InternalException(
                 FfiConverterString.read(buf),
                 FfiConverterOptionalString.read(buf),
                 FfiConverterString.read(buf),
@@ -5051,6 +5085,13 @@ public object FfiConverterTypeSkillError : FfiConverterRustBuffer<SkillException
                 + FfiConverterOptionalString.allocationSize(value.`path`)
                 + FfiConverterString.allocationSize(value.`detail`)
             )
+            is SkillException.InternalException -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterString.allocationSize(value.`code`)
+                + FfiConverterOptionalString.allocationSize(value.`path`)
+                + FfiConverterString.allocationSize(value.`detail`)
+            )
         }
     }
 
@@ -5093,6 +5134,13 @@ public object FfiConverterTypeSkillError : FfiConverterRustBuffer<SkillException
             }
             is SkillException.InvalidOptionsException -> {
                 buf.putInt(6)
+                FfiConverterString.write(value.`code`, buf)
+                FfiConverterOptionalString.write(value.`path`, buf)
+                FfiConverterString.write(value.`detail`, buf)
+                Unit
+            }
+            is SkillException.InternalException -> {
+                buf.putInt(7)
                 FfiConverterString.write(value.`code`, buf)
                 FfiConverterOptionalString.write(value.`path`, buf)
                 FfiConverterString.write(value.`detail`, buf)

@@ -1,0 +1,22 @@
+//! Paths in the canonical JSON form. JSON strings are Unicode and a path need not be (a
+//! directory whose name holds bytes that are not UTF-8): serde's own `Path` serializer then
+//! fails the whole document, so one odd directory name would make `list --json`,
+//! `to_dict()` or `toJSON()` fail. Such a path is written with U+FFFD in place of the bytes
+//! instead; the engine itself keeps and uses the exact path.
+
+use serde::Serializer;
+use std::path::Path;
+
+pub fn lossy<P: AsRef<Path>, S: Serializer>(path: &P, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&path.as_ref().to_string_lossy())
+}
+
+pub fn lossy_opt<P: AsRef<Path>, S: Serializer>(
+    path: &Option<P>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match path {
+        Some(path) => serializer.serialize_some(&*path.as_ref().to_string_lossy()),
+        None => serializer.serialize_none(),
+    }
+}
