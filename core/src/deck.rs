@@ -257,7 +257,7 @@ impl Deck {
         let discovery = discover::finish_for(&self.inner.profile, layout, &mut state.parses, keep);
         state.roots = discovery.roots();
         let mut catalog = discovery.catalog;
-        let host = HostRules::read(options);
+        let host = HostRules::read(options, &self.inner.profile, &self.inner.inputs);
         crate::filter::apply_with(&mut catalog, options, &host);
         if keep == discover::Keep::ForReload {
             state.last = Some(Last {
@@ -443,7 +443,11 @@ impl Deck {
 
     /// The permission rules in force: the host settings of the profile, then `options.rules`.
     pub fn permission_rules(&self) -> crate::permissions::PermissionRules {
-        let host = crate::filter::HostRules::read(&self.inner.options);
+        let host = crate::filter::HostRules::read(
+            &self.inner.options,
+            &self.inner.profile,
+            &self.inner.inputs,
+        );
         crate::filter::effective_rules(&self.inner.options, &host)
     }
 

@@ -21,7 +21,8 @@
 use crate::cache::{Fingerprint, Stamp};
 use crate::catalog::{Catalog, Skill, Status};
 use crate::diagnostic::Diagnostic;
-use crate::discover::resolve;
+use crate::discover::profile::SettingsFormat;
+use crate::discover::{resolve, roots, Inputs, Profile};
 use crate::host_settings::{self, SkillOverride};
 use crate::options::DeckOptions;
 use crate::permissions::{wildcard_match, Decision, PermissionRules, Rule, Semantics};
@@ -48,24 +49,35 @@ pub struct HostRules {
     /// Every settings file looked for, stamped before it was read: the deck re-reads the
     /// settings when one of them changes.
     pub files: Fingerprint,
+    /// The profile's default permission semantics (`permissions` in the profile).
+    pub semantics: Semantics,
 }
 
 impl HostRules {
-    /// Read the settings files of `options.profile` (nothing for other profiles, or when
-    /// `read_host_settings` is off).
-    pub fn read(options: &DeckOptions) -> HostRules {
-        let mut host = HostRules::default();
-        if !options.read_host_settings {
+    /// Read the settings files the profile names (`[settings]`), unless
+    /// `options.read_host_settings` is off. Which files and which reader are profile data:
+    /// nothing here names a host.
+    pub fn read(options: &DeckOptions, profile: &Profile, inputs: &Inputs) -> HostRules {
+        let mut host = HostRules {
+            semantics: profile.permissions,
+            ..HostRules::default()
+        };
+        let Some(settings) = profile
+            .settings
+            .as_ref()
+            .filter(|_| options.read_host_settings)
+        else {
             return host;
-        }
-        let env = options.env.clone().unwrap_or_default();
-        let home = home_dir(options);
-        let project = options.project_dir.as_path();
-        match options.profile.as_str() {
-            "opencode" => host.read_opencode(&env, home.as_deref(), project),
-            "claude-code" => host.read_claude(options, home.as_deref(), project),
-            "codex" => host.read_codex(&env, home.as_deref(), project),
-            _ => {}
+        };
+        let files: Vec<PathBuf> = settings
+            .files
+            .iter()
+            .filter_map(|t| roots::expand_template(t, inputs, None).ok().flatten())
+            .collect();
+        match settings.format {
+            SettingsFormat::Opencode => host.read_opencode(&files),
+            SettingsFormat::ClaudeCode => host.read_claude(&files),
+            SettingsFormat::Codex => host.read_codex(&files, inputs.home.as_deref()),
         }
         host
     }
@@ -95,13 +107,7 @@ impl HostRules {
         }
     }
 
-    fn read_opencode(&mut self, env: &Env, home: Option<&Path>, project: &Path) {
-        let mut dirs: Vec<PathBuf> = Vec::new();
-        let xdg = env_path(env, "XDG_CONFIG_HOME").or_else(|| home.map(|h| h.join(".config")));
-        dirs.extend(xdg.map(|c| c.join("opencode")));
-        dirs.extend(env_path(env, "OPENCODE_CONFIG_DIR"));
-        dirs.push(project.to_path_buf());
-        dirs.push(project.join(".opencode"));
+    fn read_opencode(&mut self, files: &[PathBuf]) {
         // OpenCode's built-in agent defaults allow every tool, skills included.
         self.rules = PermissionRules {
             semantics: Semantics::LastMatch,
@@ -109,23 +115,20 @@ impl HostRules {
             agents: BTreeMap::new(),
         };
         let mut any = false;
-        for dir in dirs {
-            for name in ["opencode.json", "opencode.jsonc"] {
-                let path = dir.join(name);
-                self.stamp(&path);
-                match host_settings::read_opencode(&path) {
-                    Ok(Some(s)) => {
-                        any = true;
-                        self.rules.extend(&s.permission);
-                        for (name, on) in &s.skill_enabled {
-                            self.opencode_enabled
-                                .insert(name.clone(), (*on, path.clone()));
-                        }
-                        self.note(&path, s.warnings);
+        for path in files {
+            self.stamp(path);
+            match host_settings::read_opencode(path) {
+                Ok(Some(s)) => {
+                    any = true;
+                    self.rules.extend(&s.permission);
+                    for (name, on) in &s.skill_enabled {
+                        self.opencode_enabled
+                            .insert(name.clone(), (*on, path.clone()));
                     }
-                    Ok(None) => {}
-                    Err(e) => self.warn(&path, e),
+                    self.note(path, s.warnings);
                 }
+                Ok(None) => {}
+                Err(e) => self.warn(path, e),
             }
         }
         if any && !self.rules.is_empty() {
@@ -133,55 +136,38 @@ impl HostRules {
         }
     }
 
-    fn read_claude(&mut self, options: &DeckOptions, home: Option<&Path>, project: &Path) {
-        let mut files = Vec::new();
-        let root = options
-            .system_root
-            .clone()
-            .unwrap_or_else(|| PathBuf::from("/"));
-        files.push(root.join("etc/claude-code/managed-settings.json"));
-        let env = options.env.clone().unwrap_or_default();
-        let user_dir =
-            env_path(&env, "CLAUDE_CONFIG_DIR").or_else(|| home.map(|h| h.join(".claude")));
-        files.extend(user_dir.map(|d| d.join("settings.json")));
-        files.push(project.join(".claude/settings.json"));
-        files.push(project.join(".claude/settings.local.json"));
+    fn read_claude(&mut self, files: &[PathBuf]) {
         let mut merged = host_settings::ClaudeSettings::default();
         for path in files {
-            self.stamp(&path);
-            match host_settings::read_claude(&path) {
+            self.stamp(path);
+            match host_settings::read_claude(path) {
                 Ok(Some(mut s)) => {
                     let warnings = std::mem::take(&mut s.warnings);
-                    self.note(&path, warnings);
+                    self.note(path, warnings);
                     for (name, o) in &s.skill_overrides {
                         self.overrides.insert(name.clone(), (*o, path.clone()));
                     }
                     merged.merge(s);
                 }
                 Ok(None) => {}
-                Err(e) => self.warn(&path, e),
+                Err(e) => self.warn(path, e),
             }
         }
         self.rules = merged.permission_rules();
     }
 
-    fn read_codex(&mut self, env: &Env, home: Option<&Path>, project: &Path) {
-        let codex_home = env_path(env, "CODEX_HOME").or_else(|| home.map(|h| h.join(".codex")));
-        let files = codex_home
-            .map(|c| c.join("config.toml"))
-            .into_iter()
-            .chain(std::iter::once(project.join(".codex/config.toml")));
+    fn read_codex(&mut self, files: &[PathBuf], home: Option<&Path>) {
         let home = home.map(Path::to_path_buf).unwrap_or_default();
         for path in files {
-            self.stamp(&path);
-            match host_settings::read_codex(&path, &home) {
+            self.stamp(path);
+            match host_settings::read_codex(path, &home) {
                 Ok(Some(s)) => {
-                    self.note(&path, s.warnings);
+                    self.note(path, s.warnings);
                     self.codex
                         .extend(s.skills.into_iter().map(|c| (c, path.clone())));
                 }
                 Ok(None) => {}
-                Err(e) => self.warn(&path, e),
+                Err(e) => self.warn(path, e),
             }
         }
     }
@@ -191,29 +177,12 @@ impl HostRules {
 /// UTF-8.
 type Env = BTreeMap<OsString, OsString>;
 
-/// An environment variable naming a directory, when set and not empty.
-fn env_path(env: &Env, name: &str) -> Option<PathBuf> {
-    env.get(OsStr::new(name))
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-}
-
-fn home_dir(options: &DeckOptions) -> Option<PathBuf> {
-    options
-        .home_dir
-        .clone()
-        .or_else(|| env_path(options.env.as_ref()?, "HOME"))
-}
-
 /// The permission rules in force: the host's, then the caller's. The caller's semantics win
-/// when the caller gave rules (they chose them explicitly), else the host's; the `claude-code`
-/// and `kode` profiles default to deny-first, every other profile to last-match.
+/// when the caller gave rules (they chose them explicitly), else the profile's
+/// (`permissions`).
 pub fn effective_rules(options: &DeckOptions, host: &HostRules) -> PermissionRules {
     let mut rules = host.rules.clone();
-    rules.semantics = match options.profile.as_str() {
-        "claude-code" | "kode" => Semantics::DenyFirst,
-        _ => Semantics::LastMatch,
-    };
+    rules.semantics = host.semantics;
     if let Some(caller) = &options.rules {
         rules.extend(caller);
         rules.semantics = caller.semantics;
@@ -221,9 +190,10 @@ pub fn effective_rules(options: &DeckOptions, host: &HostRules) -> PermissionRul
     rules
 }
 
-/// Apply every filter to `catalog` in place, for `options.agent`.
-pub fn apply(catalog: &mut Catalog, options: &DeckOptions) {
-    let host = HostRules::read(options);
+/// Apply every filter to `catalog` in place, for `options.agent`, reading the host settings
+/// `profile` names.
+pub fn apply(catalog: &mut Catalog, options: &DeckOptions, profile: &Profile, inputs: &Inputs) {
+    let host = HostRules::read(options, profile, inputs);
     apply_with(catalog, options, &host);
 }
 
@@ -519,6 +489,21 @@ fn selects(pattern: &str, skill: &Skill, project: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The filter as a deck runs it, with the profile and inputs the options name.
+    fn apply(catalog: &mut Catalog, options: &DeckOptions) {
+        let profile = Profile::builtin(&options.profile).expect("built-in profile");
+        let inputs = Inputs {
+            project: options.project_dir.clone(),
+            home: options.home_dir.clone(),
+            env: options.env.clone().unwrap_or_default(),
+            system_root: options
+                .system_root
+                .clone()
+                .unwrap_or_else(|| PathBuf::from("/")),
+        };
+        super::apply(catalog, options, &profile, &inputs);
+    }
     use crate::catalog::Scope;
     use crate::manifest::Requirements;
 
@@ -694,5 +679,46 @@ mod tests {
         assert_eq!(cat.skills[0].status.permission, Decision::Ask);
         assert_eq!(cat.skills[1].status.permission, Decision::Deny);
         assert!(!cat.skills[2].status.enabled);
+    }
+
+    #[test]
+    fn a_custom_profile_reads_host_settings_with_its_semantics() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let project = dir.path().join("p");
+        std::fs::create_dir_all(project.join(".myhost")).expect("mkdir");
+        std::fs::write(
+            project.join(".myhost/settings.json"),
+            r#"{"permissions": {"allow": ["Skill(*)"], "deny": ["Skill(b)"]}}"#,
+        )
+        .expect("write");
+        let profile: Profile = toml::from_str(
+            r#"
+name = "myhost"
+permissions = "deny-first"
+[settings]
+format = "claude-code"
+files = ["{project}/.myhost/settings.json", "${MYHOST_HOME}/settings.json"]
+"#,
+        )
+        .expect("profile");
+        let opts = DeckOptions {
+            project_dir: project.clone(),
+            env: Some(BTreeMap::new()),
+            ..DeckOptions::default()
+        };
+        let inputs = Inputs {
+            project,
+            home: None,
+            env: BTreeMap::new(),
+            system_root: PathBuf::from("/"),
+        };
+        let mut cat = catalog(vec![skill("a"), skill("b")]);
+        super::apply(&mut cat, &opts, &profile, &inputs);
+        assert_eq!(cat.skills[0].status.permission, Decision::Allow);
+        assert_eq!(cat.skills[1].status.permission, Decision::Deny);
+        let host = HostRules::read(&opts, &profile, &inputs);
+        assert_eq!(host.semantics, Semantics::DenyFirst);
+        // The unset `${MYHOST_HOME}` names no file; the project file was looked at.
+        assert_eq!(host.files.len(), 1);
     }
 }

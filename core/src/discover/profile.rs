@@ -156,6 +156,28 @@ pub struct Nested {
     pub pattern: String,
 }
 
+/// Which reader a host's settings files need.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SettingsFormat {
+    /// `opencode.json` / `opencode.jsonc`: `permission`, `tools`, `agent`, `skills.enabled`.
+    Opencode,
+    /// Claude Code `settings.json`: `permissions` (`Skill(...)` entries), `skillOverrides`.
+    ClaudeCode,
+    /// Codex `config.toml`: `[[skills.config]]`.
+    Codex,
+}
+
+/// A host's settings files: the reader and the files, read in order (later ones refine
+/// earlier ones). Each file is a path template (see the module docs); a template whose
+/// variable is unset names no file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HostSettings {
+    pub format: SettingsFormat,
+    pub files: Vec<String>,
+}
+
 /// A host dialect. See the module docs for the path templates.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -182,6 +204,13 @@ pub struct Profile {
     /// How the host reads a SKILL.md: bytes, fences, YAML rules and repair (`[parse]`).
     #[serde(default)]
     pub parse: crate::parse::Dialect,
+    /// How the host evaluates its permission rules when the caller's rules do not say:
+    /// `last-match` (OpenCode) or `deny-first` (Claude Code, Kode).
+    #[serde(default)]
+    pub permissions: crate::permissions::Semantics,
+    /// The host's own settings files (permissions, switched-off skills), `[settings]`.
+    #[serde(default)]
+    pub settings: Option<HostSettings>,
     /// A `name` longer than this many characters is refused.
     #[serde(default)]
     pub max_name_chars: Option<usize>,
