@@ -58,6 +58,13 @@ pub fn expand(profile: &Profile, inputs: &Inputs, nested: bool) -> Expansion {
         ..Expansion::default()
     };
     for source in &profile.sources {
+        if source
+            .unless_env
+            .iter()
+            .any(|(var, value)| inputs.env.get(var) == Some(value))
+        {
+            continue;
+        }
         let dirs: Vec<Option<PathBuf>> = match source.each {
             Each::Once => vec![None],
             Each::AncestorsNearestFirst => repo::ancestors(&inputs.project, &out.repo_root)

@@ -20,11 +20,13 @@ mod fast;
 mod fields;
 mod frontmatter;
 mod gray;
+mod hosts;
+mod qwen;
 mod read;
 mod repair;
 mod yaml;
 
-pub use dialect::{Dialect, DuplicateRule, FenceRule, ReadRule, RepairRule};
+pub use dialect::{Dialect, DuplicateRule, FenceRule, ReadRule, RepairRule, SyntaxRule};
 
 pub use fields::{fold as fold_key, is_known as is_known_key, parse_bool};
 pub use frontmatter::{split, Fences, Split};
@@ -102,6 +104,12 @@ pub fn parse(text: &str) -> Parsed {
 pub fn parse_with(text: &str, dialect: &Dialect) -> Parsed {
     if dialect.fences == FenceRule::GrayMatter {
         return gray::parse(text, dialect);
+    }
+    if matches!(dialect.fences, FenceRule::DashPrefix | FenceRule::ExactLines)
+        || dialect.syntax != SyntaxRule::Yaml
+        || dialect.repair == RepairRule::Gemini
+    {
+        return hosts::parse(text, dialect);
     }
     let split = frontmatter::split_with(text, dialect.fences == FenceRule::Lines);
     let mut parsed = match split.fences {
@@ -286,7 +294,10 @@ fn load_block(
     Option<Option<(u32, u32)>>,
 ) {
     let with = dialect.yaml();
-    if matches!(dialect.repair, RepairRule::Codex | RepairRule::Opencode) {
+    if matches!(
+        dialect.repair,
+        RepairRule::Codex | RepairRule::Opencode | RepairRule::Gemini
+    ) {
         // libyaml and js-yaml refuse a tab before the first token, which serde-saphyr takes
         // as separation.
         let first = yaml
@@ -328,7 +339,8 @@ fn load_block(
             (loaded, repaired, None)
         }
         // OpenCode repairs the whole text and reads it again (`gray::parse`).
-        RepairRule::Skilldeck | RepairRule::None | RepairRule::Opencode => {
+        // Gemini CLI scans the lines instead (`hosts::parse`).
+        RepairRule::Skilldeck | RepairRule::None | RepairRule::Opencode | RepairRule::Gemini => {
             (first, Vec::new(), None)
         }
     }
