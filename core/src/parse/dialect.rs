@@ -114,6 +114,9 @@ pub struct Dialect {
     /// Leading tabs count as separation, not indentation, as in js-yaml (`\tkey: v` is a
     /// top-level key).
     pub tab_separation: bool,
+    /// A content line that starts with a tab is an error wherever it is (js-yaml 4: "tab
+    /// characters must not be used in indentation"); otherwise only on the first line.
+    pub tab_indent_error: bool,
     /// `name` and `description` are collapsed to one line: runs of whitespace become one
     /// space, and both ends are trimmed (Codex's `sanitize_single_line`).
     pub single_line: bool,
@@ -133,6 +136,7 @@ impl Default for Dialect {
             merge_keys: true,
             reject_unknown_tags: false,
             tab_separation: false,
+            tab_indent_error: false,
             single_line: false,
             nul_is_text: false,
         }

@@ -300,15 +300,25 @@ fn load_block(
     ) {
         // libyaml and js-yaml refuse a tab before the first token, which serde-saphyr takes
         // as separation.
-        let first = yaml
+        let mut content = yaml
             .lines()
             .enumerate()
-            .find(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
-        if let Some((i, line)) = first {
+            .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+        let first = content.next();
+        let later = if dialect.tab_indent_error {
+            content.find(|(_, l)| l.starts_with('\t'))
+        } else {
+            None
+        };
+        for (i, line) in first.into_iter().chain(later) {
             let lead = &line[..line.len() - line.trim_start().len()];
             if lead.contains('\t') {
                 let err = yaml::YamlError {
-                    message: "a tab character indents the first line".into(),
+                    message: if i == first.map_or(0, |f| f.0) {
+                        "a tab character indents the first line".into()
+                    } else {
+                        "tab characters must not be used in indentation".into()
+                    },
                     line: u32::try_from(i + 1).ok(),
                     column: Some(1),
                     limit: false,
