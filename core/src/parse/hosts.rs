@@ -104,7 +104,10 @@ fn block(text: &str, fences: FenceRule) -> Result<Block, Diagnostic> {
 fn no_block(text: &str, fences: FenceRule) -> Diagnostic {
     let why = if fences == FenceRule::DashPrefix && text.starts_with('\u{feff}') {
         "SKILL.md starts with a byte-order mark, so this host finds no `---` frontmatter block"
-    } else if fences == FenceRule::DashPrefix && !text.starts_with("---\n") && !text.starts_with("---\r\n") {
+    } else if fences == FenceRule::DashPrefix
+        && !text.starts_with("---\n")
+        && !text.starts_with("---\r\n")
+    {
         "SKILL.md does not start with a line of exactly `---` (this host takes no BOM, indentation, trailing space or fourth dash)"
     } else if fences == FenceRule::DashPrefix {
         "the frontmatter opened on line 1 is never closed (this host closes it at the first line starting with `---`)"
@@ -115,7 +118,9 @@ fn no_block(text: &str, fences: FenceRule) -> Diagnostic {
     };
     Diagnostic::error("missing-frontmatter", why)
         .at(1, Some(1))
-        .with_hint("start the file with `---`, then `name:` and `description:`, then a line of `---`")
+        .with_hint(
+            "start the file with `---`, then `name:` and `description:`, then a line of `---`",
+        )
 }
 
 /// Parse `text` as a host with one of these rules reads it.
@@ -165,21 +170,21 @@ pub(super) fn parse(text: &str, dialect: &Dialect) -> Parsed {
         body_line: Some(block.body_line),
         ..Parsed::default()
     };
-    let why = first
-        .diagnostics
-        .iter()
-        .find(|d| d.is_error())
-        .map_or_else(
-            || "`name` or `description` is not text".to_string(),
-            |d| d.message.clone(),
-        );
+    let why = first.diagnostics.iter().find(|d| d.is_error()).map_or_else(
+        || "`name` or `description` is not text".to_string(),
+        |d| d.message.clone(),
+    );
     parsed.diagnostics.push(
         Diagnostic::warning(
             "yaml-repaired",
-            format!("{why}; this host reads the `name:` and `description:` lines as written instead"),
+            format!(
+                "{why}; this host reads the `name:` and `description:` lines as written instead"
+            ),
         )
         .at(name.1.saturating_add(block.line - 1), None)
-        .with_hint("write valid YAML, quoting values that hold `: ` or start with a special character"),
+        .with_hint(
+            "write valid YAML, quoting values that hold `: ` or start with a special character",
+        ),
     );
     for (key, (_, line)) in [("name", &name), ("description", &description)] {
         parsed.keys.push(KeyInfo {
@@ -196,7 +201,14 @@ pub(super) fn parse(text: &str, dialect: &Dialect) -> Parsed {
 
 /// js-yaml's answer was used: it parsed, and `name` and `description` are both strings.
 fn strings_read(parsed: &Parsed) -> bool {
-    let kind = |key: &str| parsed.keys.iter().rev().find(|k| k.key == key).map(|k| k.kind);
+    let kind = |key: &str| {
+        parsed
+            .keys
+            .iter()
+            .rev()
+            .find(|k| k.key == key)
+            .map(|k| k.kind)
+    };
     parsed.is_ok()
         && kind("name") == Some(ValueKind::String)
         && kind("description") == Some(ValueKind::String)
@@ -278,13 +290,23 @@ mod tests {
 
     fn read(text: &str) -> (Option<String>, Option<String>, bool) {
         let p = parse_with(text, &gemini());
-        (p.manifest.name.clone(), p.manifest.description.clone(), p.is_ok())
+        (
+            p.manifest.name.clone(),
+            p.manifest.description.clone(),
+            p.is_ok(),
+        )
     }
 
     #[test]
     fn dash_prefix_fences() {
-        assert_eq!(dash_prefix("---\nname: a\n---\nbody").unwrap().yaml, "name: a");
-        assert_eq!(dash_prefix("---\r\nname: a\r\n----\r\n").unwrap().yaml, "name: a");
+        assert_eq!(
+            dash_prefix("---\nname: a\n---\nbody").unwrap().yaml,
+            "name: a"
+        );
+        assert_eq!(
+            dash_prefix("---\r\nname: a\r\n----\r\n").unwrap().yaml,
+            "name: a"
+        );
         assert_eq!(dash_prefix("---\nname: a\n--- end\n").unwrap().body_line, 4);
         assert!(dash_prefix("---\n---\nbody\n").is_none());
         assert!(dash_prefix("--- \nname: a\n---\n").is_none());
@@ -294,9 +316,18 @@ mod tests {
 
     #[test]
     fn exact_lines_fences() {
-        assert_eq!(exact_lines("---\nname: a\n---\nbody").unwrap().yaml, "name: a");
-        assert_eq!(exact_lines("\u{feff}---\rname: a\r---").unwrap().yaml, "name: a");
-        assert_eq!(exact_lines("---\na: 1\n----\nb: 2\n---\n").unwrap().yaml, "a: 1\n----\nb: 2");
+        assert_eq!(
+            exact_lines("---\nname: a\n---\nbody").unwrap().yaml,
+            "name: a"
+        );
+        assert_eq!(
+            exact_lines("\u{feff}---\rname: a\r---").unwrap().yaml,
+            "name: a"
+        );
+        assert_eq!(
+            exact_lines("---\na: 1\n----\nb: 2\n---\n").unwrap().yaml,
+            "a: 1\n----\nb: 2"
+        );
         assert!(exact_lines("---\n---\nbody\n").is_none());
         assert!(exact_lines("---\nname: a\n---  \n").is_none());
     }
@@ -304,13 +335,31 @@ mod tests {
     #[test]
     fn gemini_reads_lines_when_yaml_fails_or_is_not_text() {
         let ok = |n: &str, d: &str| (Some(n.to_string()), Some(d.to_string()), true);
-        assert_eq!(read("---\nname: a\ndescription: Use when: asked\n---\n"), ok("a", "Use when: asked"));
-        assert_eq!(read("---\nname: 1001\ndescription: x\n---\n"), ok("1001", "x"));
-        assert_eq!(read("---\nname: a\ndescription: \"open\n---\n"), ok("a", "\"open"));
-        assert_eq!(read("---\nname: a\ndescription: one\n  two\n\tthree\n---\n"), ok("a", "one two three"));
-        assert_eq!(read("---\nname: a\ndescription: A.\ndescription: B.\n---\n"), ok("a", "B."));
+        assert_eq!(
+            read("---\nname: a\ndescription: Use when: asked\n---\n"),
+            ok("a", "Use when: asked")
+        );
+        assert_eq!(
+            read("---\nname: 1001\ndescription: x\n---\n"),
+            ok("1001", "x")
+        );
+        assert_eq!(
+            read("---\nname: a\ndescription: \"open\n---\n"),
+            ok("a", "\"open")
+        );
+        assert_eq!(
+            read("---\nname: a\ndescription: one\n  two\n\tthree\n---\n"),
+            ok("a", "one two three")
+        );
+        assert_eq!(
+            read("---\nname: a\ndescription: A.\ndescription: B.\n---\n"),
+            ok("a", "B.")
+        );
         // YAML that reads: its strings, not the lines.
-        assert_eq!(read("---\nname: 'q'\ndescription: |\n  x\n---\n"), ok("q", "x\n"));
+        assert_eq!(
+            read("---\nname: 'q'\ndescription: |\n  x\n---\n"),
+            ok("q", "x\n")
+        );
         let (_, _, loaded) = read("---\nname: a\n---\n");
         assert!(!loaded);
     }

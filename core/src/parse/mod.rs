@@ -105,8 +105,10 @@ pub fn parse_with(text: &str, dialect: &Dialect) -> Parsed {
     if dialect.fences == FenceRule::GrayMatter {
         return gray::parse(text, dialect);
     }
-    if matches!(dialect.fences, FenceRule::DashPrefix | FenceRule::ExactLines)
-        || dialect.syntax != SyntaxRule::Yaml
+    if matches!(
+        dialect.fences,
+        FenceRule::DashPrefix | FenceRule::ExactLines
+    ) || dialect.syntax != SyntaxRule::Yaml
         || dialect.repair == RepairRule::Gemini
     {
         return hosts::parse(text, dialect);

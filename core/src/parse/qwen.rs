@@ -73,21 +73,30 @@ fn js_number(text: &str) -> Option<f64> {
     if t.is_empty() {
         return Some(0.0);
     }
-    for (prefix, radix) in [("0x", 16), ("0X", 16), ("0o", 8), ("0O", 8), ("0b", 2), ("0B", 2)] {
+    for (prefix, radix) in [
+        ("0x", 16),
+        ("0X", 16),
+        ("0o", 8),
+        ("0O", 8),
+        ("0b", 2),
+        ("0B", 2),
+    ] {
         if let Some(digits) = t.strip_prefix(prefix) {
             if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
                 return None;
             }
-            return Some(
-                digits
-                    .chars()
-                    .fold(0.0, |acc, c| acc * f64::from(radix) + f64::from(c.to_digit(radix).unwrap_or(0))),
-            );
+            return Some(digits.chars().fold(0.0, |acc, c| {
+                acc * f64::from(radix) + f64::from(c.to_digit(radix).unwrap_or(0))
+            }));
         }
     }
     let unsigned = t.strip_prefix(['+', '-']).unwrap_or(t);
     if unsigned == "Infinity" {
-        return Some(if t.starts_with('-') { f64::NEG_INFINITY } else { f64::INFINITY });
+        return Some(if t.starts_with('-') {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        });
     }
     // StrDecimalLiteral: digits, an optional fraction, an optional exponent.
     let b = unsigned.as_bytes();
@@ -126,7 +135,11 @@ fn number_to_string(n: f64) -> String {
         return "NaN".into();
     }
     if n.is_infinite() {
-        return if n > 0.0 { "Infinity".into() } else { "-Infinity".into() };
+        return if n > 0.0 {
+            "Infinity".into()
+        } else {
+            "-Infinity".into()
+        };
     }
     if n == 0.0 {
         return "0".into();
@@ -139,15 +152,25 @@ fn number_to_string(n: f64) -> String {
     let k = i64::try_from(digits.len()).unwrap_or(0);
     let point = exp.parse::<i64>().unwrap_or(0) + 1; // JavaScript's `n`
     let body = if k <= point && point <= 21 {
-        format!("{digits}{}", "0".repeat(usize::try_from(point - k).unwrap_or(0)))
+        format!(
+            "{digits}{}",
+            "0".repeat(usize::try_from(point - k).unwrap_or(0))
+        )
     } else if 0 < point && point <= 21 {
         let (a, b) = digits.split_at(usize::try_from(point).unwrap_or(0));
         format!("{a}.{b}")
     } else if -6 < point && point <= 0 {
-        format!("0.{}{digits}", "0".repeat(usize::try_from(-point).unwrap_or(0)))
+        format!(
+            "0.{}{digits}",
+            "0".repeat(usize::try_from(-point).unwrap_or(0))
+        )
     } else {
         let e = point - 1;
-        let exp = if e < 0 { format!("e{e}") } else { format!("e+{e}") };
+        let exp = if e < 0 {
+            format!("e{e}")
+        } else {
+            format!("e+{e}")
+        };
         let (a, b) = digits.split_at(1);
         if b.is_empty() {
             format!("{a}{exp}")
@@ -211,7 +234,11 @@ fn read(block: &str) -> Object {
             continue;
         }
         if in_array {
-            result.set(std::mem::take(&mut current_key), Js::Arr(std::mem::take(&mut current_array)), key_line);
+            result.set(
+                std::mem::take(&mut current_key),
+                Js::Arr(std::mem::take(&mut current_array)),
+                key_line,
+            );
             in_array = false;
         }
         if line.starts_with("  ") && in_object {
@@ -225,7 +252,11 @@ fn read(block: &str) -> Object {
             continue;
         }
         if in_object && !line.starts_with("  ") {
-            result.set(std::mem::take(&mut object_key), Js::Obj(std::mem::take(&mut current_object)), key_line);
+            result.set(
+                std::mem::take(&mut object_key),
+                Js::Obj(std::mem::take(&mut current_object)),
+                key_line,
+            );
             in_object = false;
         }
         if line.contains(':') {
@@ -289,7 +320,8 @@ pub(super) fn parse(block: &Block) -> Parsed {
                 .with_hint(hint.to_string()),
         )
     };
-    let missing = |v: Option<&Js>| matches!(v, None | Some(Js::Null)) || v == Some(&Js::Str(String::new()));
+    let missing =
+        |v: Option<&Js>| matches!(v, None | Some(Js::Null)) || v == Some(&Js::Str(String::new()));
     if missing(fm.get("name")) {
         return fail(
             "missing-name",
@@ -310,12 +342,17 @@ pub(super) fn parse(block: &Block) -> Parsed {
     if !valid_name(&name) {
         return fail(
             "invalid-name",
-            format!("Qwen Code refuses the name `{name}`: only letters, digits, `_`, `:`, `.` and `-`"),
+            format!(
+                "Qwen Code refuses the name `{name}`: only letters, digits, `_`, `:`, `.` and `-`"
+            ),
             "name",
             "use letters, digits and hyphens only",
         );
     }
-    let description = fm.get("description").map(Js::to_js_string).unwrap_or_default();
+    let description = fm
+        .get("description")
+        .map(Js::to_js_string)
+        .unwrap_or_default();
     if matches!(fm.get("allowedTools"), Some(v) if !matches!(v, Js::Arr(_))) {
         return fail(
             "invalid-field-type",
@@ -438,13 +475,28 @@ mod tests {
     #[test]
     fn values_are_typed_then_stringified() {
         let nd = |n: &str, d: &str| Some((n.to_string(), d.to_string()));
-        assert_eq!(read_nd("name: a\ndescription: Use when: asked"), nd("a", "Use when: asked"));
+        assert_eq!(
+            read_nd("name: a\ndescription: Use when: asked"),
+            nd("a", "Use when: asked")
+        );
         assert_eq!(read_nd("name: 007\ndescription: 1.50"), nd("7", "1.5"));
-        assert_eq!(read_nd("name: a\ndescription: 'quoted'"), nd("a", "'quoted'"));
-        assert_eq!(read_nd("name: \"a\"\ndescription: \"x \\\"y\\\"\""), nd("a", "x \"y\""));
+        assert_eq!(
+            read_nd("name: a\ndescription: 'quoted'"),
+            nd("a", "'quoted'")
+        );
+        assert_eq!(
+            read_nd("name: \"a\"\ndescription: \"x \\\"y\\\"\""),
+            nd("a", "x \"y\"")
+        );
         assert_eq!(read_nd("name: a\ndescription: |"), nd("a", "|"));
-        assert_eq!(read_nd("name: a\ndescription:\n  - one\n  - 2"), nd("a", "one,2"));
-        assert_eq!(read_nd("name: a\ndescription:\n  k: v"), nd("a", "[object Object]"));
+        assert_eq!(
+            read_nd("name: a\ndescription:\n  - one\n  - 2"),
+            nd("a", "one,2")
+        );
+        assert_eq!(
+            read_nd("name: a\ndescription:\n  k: v"),
+            nd("a", "[object Object]")
+        );
         assert_eq!(read_nd("  name: a\ndescription: true"), nd("a", "true"));
         assert_eq!(read_nd("name: a b\ndescription: x"), None);
         assert_eq!(read_nd("name: a\ndescription:"), None);

@@ -165,7 +165,10 @@ fn decided(text: &str, at_eof: bool, dialect: &Dialect) -> bool {
     if at_eof {
         return true;
     }
-    if matches!(dialect.fences, FenceRule::DashPrefix | FenceRule::ExactLines) {
+    if matches!(
+        dialect.fences,
+        FenceRule::DashPrefix | FenceRule::ExactLines
+    ) {
         if closed(text, dialect) {
             return true;
         }
