@@ -362,6 +362,20 @@ mod tests {
     }
 
     #[test]
+    fn name_replace_maps_every_listed_character() {
+        let p = Profile::builtin("gemini").unwrap();
+        let replace = p.name_replace.expect("gemini replaces characters");
+        assert_eq!(
+            replace.apply(r#"a:b/c\d<e>f*g?h"i|j k"#),
+            "a-b-c-d-e-f-g-h-i-j k"
+        );
+        assert!(Profile::builtin("qwen-code")
+            .unwrap()
+            .name_replace
+            .is_none());
+    }
+
+    #[test]
     fn codex_ranks_project_before_user_before_admin() {
         let p = Profile::builtin("codex").unwrap();
         assert!(p.scope_rank(Scope::Project) < p.scope_rank(Scope::User));
