@@ -38,7 +38,8 @@ impl RootSpec {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct DeckOptions {
-    /// Built-in profile name (`universal`, `agentskills`, `claude-code`, `codex`, `opencode`, `kode`).
+    /// Built-in profile name (`universal`, `agentskills`, `claude-code`, `codex`, `opencode`, `kode`,
+    /// `gemini`, `qwen-code`).
     pub profile: String,
     /// A custom profile file (TOML or JSON); overrides `profile` when set.
     pub profile_file: Option<PathBuf>,

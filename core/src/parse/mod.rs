@@ -10,7 +10,8 @@
 //! Diagnostic codes produced here: `missing-frontmatter`, `unterminated-frontmatter`,
 //! `empty-frontmatter`, `frontmatter-not-mapping`, `invalid-yaml`, `yaml-limit`,
 //! `yaml-repaired`, `duplicate-key`, `invalid-field-type`, `invalid-boolean`,
-//! `invalid-number`, `flow-value-as-text`, and for files `file-not-found`,
+//! `invalid-number`, `flow-value-as-text`, `missing-field` and `invalid-name` (hosts that need
+//! both fields, or refuse a name's characters, while reading), and for files `file-not-found`,
 //! `permission-denied`, `io-error`, `not-a-file`, `file-too-large`, `frontmatter-too-large`,
 //! `invalid-utf8`, `nul-byte`.
 
