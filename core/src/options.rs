@@ -42,7 +42,8 @@ impl RootSpec {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct DeckOptions {
-    /// Built-in profile name (`universal`, `agentskills`, `claude-code`, `codex`, `opencode`, `kode`).
+    /// Built-in profile name (`universal`, `agentskills`, `claude-code`, `codex`, `opencode`, `kode`,
+    /// `gemini`, `qwen-code`).
     pub profile: String,
     /// A custom profile file (TOML or JSON); overrides `profile` when set.
     #[serde(serialize_with = "crate::serde_path::lossy_opt")]

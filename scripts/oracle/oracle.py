@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Run the real agent hosts (OpenCode, Codex) on a conformance vector's tree.
+"""Run the real agent hosts (OpenCode, Codex, Gemini CLI, Qwen Code) on a conformance vector's tree.
 
 A developer tool, not part of ./scripts/test: it needs the pinned host binaries from npm
 (`oracle.py install`) and answers "what does the host itself find here?" so the vectors under
@@ -11,7 +11,7 @@ tests/vectors/*/oracle-* stay tied to real behaviour. See tests/ORACLES.md.
     oracle.py record VECTOR_DIR...      # write expected skills + oracle.txt from the host
     (run/check/record take --runs N: OpenCode's answer to a name clash varies between runs)
 
-Discovery vectors go to the profile's host (opencode, codex); render vectors with format
+Discovery vectors go to the profile's host (opencode, codex, gemini, qwen-code); render vectors with format
 `codex` go to `codex debug prompt-input`.
 
 Only the standard library is used. Everything runs in a scratch copy of the vector's tree
@@ -39,6 +39,8 @@ import matrix  # noqa: E402  (beside this file; the tool stays one command)
 OPENCODE_VERSION = "1.18.33"
 CODEX_VERSION = "0.169.0"
 OPENSKILLS_VERSION = "1.5.0"
+GEMINI_VERSION = "0.61.0"
+QWEN_VERSION = "0.15.10"
 
 ORACLE_DIR = Path(os.environ.get("ORACLE_DIR", "/tmp/oracles"))
 HOST_TIMEOUT = 120
@@ -82,10 +84,12 @@ def install() -> None:
             f"opencode-ai@{OPENCODE_VERSION}",
             f"@openai/codex@{CODEX_VERSION}",
             f"openskills@{OPENSKILLS_VERSION}",
+            f"@google/gemini-cli@{GEMINI_VERSION}",
+            f"@qwen-code/qwen-code@{QWEN_VERSION}",
         ],
         check=True,
     )
-    for name in ("opencode", "codex", "openskills"):
+    for name in ("opencode", "codex", "openskills", "gemini", "qwen"):
         out = subprocess.run(
             [str(bin_path(name)), "--version"], capture_output=True, text=True, timeout=60
         )
@@ -369,7 +373,167 @@ def run_opencode_prompt(tree: Path, deck: dict) -> dict:
     }
 
 
-HOSTS = {"opencode": run_opencode, "codex": run_codex}
+# Gemini CLI prints `skills list` entries as `NAME [Enabled]` (` [Built-in]` for the skills in
+# its package), then `  Description: ...` and `  Location:    /abs/SKILL.md`, and a blank line.
+# A description may span lines, so an entry ends at its Location line.
+GEMINI_ENTRY = re.compile(
+    r"(?P<name>.*?) \[(?P<status>Enabled|Disabled)\](?P<builtin> \[Built-in\])?\n"
+    r"  Description: (?P<description>.*?)\n"
+    r"  Location:    (?P<location>/[^\n]*)\n\n",
+    re.S,
+)
+
+
+def sort_skills(skills: list[dict]) -> None:
+    """Path order (component by component, as skilldeck walks a root) when every skill is in
+    one skills root, else name order."""
+    roots = {str(Path(s["location"]).parent.parent) for s in skills}
+    if len(roots) == 1:
+        skills.sort(key=lambda s: Path(s["location"]).parts)
+    else:
+        skills.sort(key=lambda s: s["name"])
+
+
+def gemini_home(home: Path, env: dict) -> Path:
+    """Where Gemini CLI keeps its user files: `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`."""
+    return Path(env.get("GEMINI_CLI_HOME") or home) / ".gemini"
+
+
+def run_gemini(tree: Path, deck: dict) -> dict:
+    """`gemini skills list --all`. Workspace skills are read only in a trusted folder: the
+    run trusts the project dir in `~/.gemini/trustedFolders.json` (as the host's "trust this
+    folder" dialog does), unless the vector's env decides trust itself
+    (`GEMINI_CLI_TRUST_WORKSPACE`)."""
+    project, home, env = deck_paths(tree, deck)
+    home.mkdir(parents=True, exist_ok=True)
+    trust = gemini_home(home, env) / "trustedFolders.json"
+    if not trust.exists():
+        trust.parent.mkdir(parents=True, exist_ok=True)
+        trust.write_text(json.dumps({str(project): "TRUST_FOLDER"}))
+    cmd = [str(bin_path("gemini")), "skills", "list", "--all"]
+    out = subprocess.run(
+        cmd,
+        cwd=project,
+        env=host_env(home, env),
+        capture_output=True,
+        text=True,
+        timeout=HOST_TIMEOUT,
+    )
+    if out.returncode != 0:
+        raise RuntimeError(f"gemini failed ({out.returncode}): {out.stderr[-2000:]}")
+    text = out.stdout
+    if text.strip() != "No skills discovered.":
+        text = text.split("Discovered Agent Skills:\n\n", 1)[1]
+    skills = []
+    for m in GEMINI_ENTRY.finditer(text):
+        if m["builtin"]:
+            continue  # skill-creator etc., shipped in the package's bundle/builtin
+        location = m["location"]
+        scope = "project" if location.startswith(str(project) + os.sep) else "user"
+        skill = {
+            "name": m["name"],
+            "description": m["description"],
+            "location": location,
+            "scope": scope,
+        }
+        if m["status"] == "Disabled":
+            skill["enabled"] = False
+        skills.append(skill)
+    # `skills list` sorts by name (localeCompare); skilldeck lists in precedence order. As
+    # for OpenCode: path order within one root, else name order (vectors choose names so
+    # that name order and precedence order agree).
+    sort_skills(skills)
+    warnings = [line for line in out.stderr.splitlines() if "Skill conflict" in line]
+    return {
+        "host": f"gemini-cli {GEMINI_VERSION}",
+        "command": "gemini skills list --all (project trusted in ~/.gemini/trustedFolders.json)",
+        "skills": skills,
+        "errors": [{"path": "", "message": w} for w in warnings],
+    }
+
+
+# Qwen Code has no offline command that prints skills with their paths (`/skills` is
+# interactive only; `-p` needs a model). The oracle runs the host's own SkillManager from its
+# bundle: cli.js up to its `main()` call, then a few lines that build the manager with a
+# config whose project root is the cwd (as `loadCliConfig` sets it) and print `listSkills()`
+# and `getParseErrors()`. Nothing of the loader is re-implemented.
+QWEN_DRIVER = r"""
+// ---- skilldeck oracle: the host's own SkillManager, without the CLI ----
+init_skill_manager();
+{
+  const root = process.cwd();
+  const config = {
+    getProjectRoot: () => root,
+    getBareMode: () => false,
+    getActiveExtensions: () => [],
+    getModelInvocableCommandsProvider: () => null,
+    getGeminiClient: () => null,
+  };
+  const manager = new SkillManager(config);
+  const skills = await manager.listSkills({ force: true });
+  const errors = [...manager.getParseErrors()].map(([path, e]) => ({ path, message: e.message }));
+  process.stdout.write(JSON.stringify({
+    skills: skills.map((s) => ({ name: s.name, description: s.description, location: s.filePath, level: s.level })),
+    errors,
+  }));
+  process.exit(0);
+}
+"""
+
+
+def qwen_driver() -> Path:
+    """The Qwen Code bundle with the driver in place of its `main()` call (cached)."""
+    cli = ORACLE_DIR / "node_modules" / "@qwen-code" / "qwen-code" / "cli.js"
+    driver = ORACLE_DIR / "skilldeck-qwen-skills.mjs"
+    if driver.exists() and driver.stat().st_mtime >= cli.stat().st_mtime:
+        return driver
+    src = cli.read_text(encoding="utf-8")
+    cut = src.rindex("main().catch((error40) => {")
+    driver.write_text(src[:cut] + QWEN_DRIVER, encoding="utf-8")
+    return driver
+
+
+QWEN_SCOPES = {"project": "project", "user": "user"}
+
+
+def run_qwen(tree: Path, deck: dict) -> dict:
+    project, home, env = deck_paths(tree, deck)
+    home.mkdir(parents=True, exist_ok=True)
+    out = subprocess.run(
+        ["node", str(qwen_driver())],
+        cwd=project,
+        env=host_env(home, env),
+        capture_output=True,
+        text=True,
+        timeout=HOST_TIMEOUT,
+    )
+    if out.returncode != 0:
+        raise RuntimeError(f"qwen loader failed ({out.returncode}): {out.stderr[-2000:]}")
+    answer = json.loads(out.stdout)
+    skills = []
+    for item in answer["skills"]:
+        if item["level"] not in QWEN_SCOPES:
+            continue  # bundled skills (review, loop, ...) shipped in the package
+        skills.append(
+            {
+                "name": item["name"],
+                "description": item["description"],
+                "location": item["location"],
+                "scope": QWEN_SCOPES[item["level"]],
+            }
+        )
+    # listSkills() sorts by name (localeCompare); see run_gemini for the order kept here.
+    sort_skills(skills)
+    return {
+        "host": f"qwen-code {QWEN_VERSION}",
+        "command": "node: the host's SkillManager.listSkills() from its cli.js bundle "
+        "(project root = cwd)",
+        "skills": skills,
+        "errors": sorted(answer["errors"], key=lambda e: e["path"]),
+    }
+
+
+HOSTS = {"opencode": run_opencode, "codex": run_codex, "gemini": run_gemini, "qwen-code": run_qwen}
 RENDERERS = {"codex": run_codex_prompt, "opencode": run_opencode_prompt}
 
 
@@ -538,6 +702,10 @@ def record(vector: Path, case: dict, results: list[dict], descriptions: bool = F
         entry = {"name": s["name"], "location": s["location"]}
         if "scope" in s:
             entry["scope"] = s["scope"]
+        if entry["name"] == "":
+            # Deliberate deviation (ORACLES.md): an empty name cannot name a skill, so
+            # skilldeck names it after its directory; the host's "" stays in oracle.txt.
+            entry["name"] = Path(s["location"]).parent.name
         if descriptions and s.get("description") is not None:
             # Left out when the host has none: the catalog writes a missing one as "".
             entry["description"] = s["description"]
@@ -557,7 +725,12 @@ def record(vector: Path, case: dict, results: list[dict], descriptions: bool = F
 # ---------------------------------------------------------------------------------------------
 
 VECTORS = Path(__file__).resolve().parents[2] / "tests" / "vectors"
-MATRIX_HOSTS = ("codex", "opencode")
+MATRIX_HOSTS = ("codex", "opencode", "gemini", "qwen-code")
+# What a matrix vector knowingly does not take from its host (see ORACLES.md).
+MATRIX_NOTES = {
+    "gemini": "; deliberate deviation: the host loads name-empty with the name \"\", skilldeck "
+    "names it after its directory",
+}
 
 
 def write_matrix() -> list[Path]:
@@ -576,6 +749,7 @@ def write_matrix() -> list[Path]:
                     f"{host}: the broken-file matrix ({len(names)} files, scripts/oracle/matrix.py): "
                     "every class of YAML error, fence variant, encoding problem and wrong value "
                     f"type; the skills, names and descriptions are what the real {host} reads"
+                    + MATRIX_NOTES.get(host, "")
                 ),
                 "operation": "discover",
                 "setup": {"mkdir": ["project/.git"]},
@@ -625,8 +799,23 @@ def diff_one(vector: Path, case: dict, tree: Path) -> list[str]:
     host_by_loc = {s["location"]: s for s in host["skills"]}
     ours_by_loc = {s["location"]: s for s in ours["skills"]}
     problems = []
+    # Files whose name clashes within one root: Gemini CLI and Qwen Code settle such a clash
+    # in directory-listing order, which is not stable (skilldeck uses path order). Only
+    # fuzzed corpora have them; they are counted, not compared.
+    shadowed = ours.get("shadowed", [])
+    clash_names = {s.get("name", s["id"]) for s in shadowed}
+    clash_locs = {s["location"] for s in shadowed} | {s["winner"] for s in shadowed}
+    in_clash = 0
     for loc in sorted(set(host_by_loc) | set(ours_by_loc)):
         h, o = host_by_loc.get(loc), ours_by_loc.get(loc)
+        one_side = h or o
+        if (
+            deck["profile"] in ("gemini", "qwen-code")
+            and not (h and o)
+            and (loc in clash_locs or one_side.get("name") in clash_names)
+        ):
+            in_clash += 1
+            continue
         if h and not o:
             why = [d["code"] for d in ours["diagnostics"] if d.get("path") == loc]
             problems.append(f"host loads, skilldeck does not: {loc} {why}")
@@ -637,16 +826,23 @@ def diff_one(vector: Path, case: dict, tree: Path) -> list[str]:
             for key in ("name", "description"):
                 # skilldeck's catalog writes a missing description as "".
                 hv, ov = h.get(key), o.get(key) or (None if key == "description" and "description" not in h else o.get(key))
+                if key == "name" and hv == "" and ov == Path(loc).parent.name:
+                    # Deliberate (ORACLES.md): an empty name cannot name a skill, so
+                    # skilldeck names it after its directory.
+                    print(f"         deliberate: empty name at {loc}, skilldeck uses {ov!r}")
+                    continue
                 if hv != ov:
                     problems.append(f"{key} differs at {loc}: host {hv!r}, skilldeck {ov!r}")
     # Every SKILL.md in the tree that nobody loaded must be explained by a diagnostic.
     for path in sorted(tree.rglob("SKILL.md")):
         loc = normalise(str(path), tree)
         # Codex writes its bundled skills under $CODEX_HOME/skills/.system itself.
-        if loc in ours_by_loc or not path.is_file() or "/.system/" in loc:
+        if loc in ours_by_loc or loc in clash_locs or not path.is_file() or "/.system/" in loc:
             continue
         if not any(d.get("path") == loc for d in ours["diagnostics"]):
             problems.append(f"not loaded and no diagnostic says why: {loc}")
+    if in_clash:
+        print(f"         note: {in_clash} file(s) in a name clash within one root, not compared")
     return problems
 
 

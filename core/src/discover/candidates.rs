@@ -413,6 +413,10 @@ pub(crate) fn candidate(
             }
         },
     };
+    let name = match (&profile.name_replace, root.kind) {
+        (Some(replace), SkillKind::Skill) => replace.apply(&name),
+        _ => name,
+    };
     if name.is_empty() {
         return Err(vec![Diagnostic::error(
             "unnamed-skill",

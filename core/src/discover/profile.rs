@@ -15,6 +15,7 @@
 use crate::catalog::{Scope, SkillKind};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// How a name clash between two skills is settled.
@@ -143,6 +144,34 @@ pub struct Source {
     /// Walk rules for these roots instead of the profile's.
     #[serde(default)]
     pub walk: Option<WalkRules>,
+    /// The source is skipped when one of these environment variables has this value, e.g.
+    /// Gemini CLI's workspace skills with `GEMINI_CLI_TRUST_WORKSPACE=false`.
+    #[serde(default)]
+    pub unless_env: BTreeMap<String, String>,
+}
+
+/// Characters of a skill's name that the host replaces (Gemini CLI: `:\/<>*?"|` by `-`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NameReplace {
+    /// Every one of these characters is replaced.
+    pub chars: String,
+    /// By this text.
+    pub with: String,
+}
+
+impl NameReplace {
+    pub fn apply(&self, name: &str) -> String {
+        let mut out = String::with_capacity(name.len());
+        for c in name.chars() {
+            if self.chars.contains(c) {
+                out.push_str(&self.with);
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
 }
 
 /// Skill directories nested below the project directory (Claude Code monorepos).
@@ -211,6 +240,9 @@ pub struct Profile {
     /// The host's own settings files (permissions, switched-off skills), `[settings]`.
     #[serde(default)]
     pub settings: Option<HostSettings>,
+    /// Characters of the name the host replaces (after reading it, before clashes).
+    #[serde(default)]
+    pub name_replace: Option<NameReplace>,
     /// A `name` longer than this many characters is refused.
     #[serde(default)]
     pub max_name_chars: Option<usize>,
@@ -241,13 +273,15 @@ pub struct Profile {
     pub nested: Option<Nested>,
 }
 
-const BUILTIN: [(&str, &str); 6] = [
+const BUILTIN: [(&str, &str); 8] = [
     ("universal", include_str!("profiles/universal.toml")),
     ("agentskills", include_str!("profiles/agentskills.toml")),
     ("claude-code", include_str!("profiles/claude-code.toml")),
     ("codex", include_str!("profiles/codex.toml")),
     ("opencode", include_str!("profiles/opencode.toml")),
     ("kode", include_str!("profiles/kode.toml")),
+    ("gemini", include_str!("profiles/gemini.toml")),
+    ("qwen-code", include_str!("profiles/qwen-code.toml")),
 ];
 
 const PROFILE_HINT: &str =
@@ -466,6 +500,20 @@ mod tests {
             matches!(&err, Error::InvalidConfig { key, line: Some(2), .. } if key == "hiden"),
             "{err:?}"
         );
+    }
+
+    #[test]
+    fn name_replace_maps_every_listed_character() {
+        let p = Profile::builtin("gemini").unwrap();
+        let replace = p.name_replace.expect("gemini replaces characters");
+        assert_eq!(
+            replace.apply(r#"a:b/c\d<e>f*g?h"i|j k"#),
+            "a-b-c-d-e-f-g-h-i-j k"
+        );
+        assert!(Profile::builtin("qwen-code")
+            .unwrap()
+            .name_replace
+            .is_none());
     }
 
     #[test]

@@ -61,6 +61,11 @@ pub fn expand(profile: &Profile, inputs: &Inputs, nested: bool) -> Expansion {
         ..Expansion::default()
     };
     for source in &profile.sources {
+        if source.unless_env.iter().any(|(var, value)| {
+            inputs.env.get(OsStr::new(var)).map(OsString::as_os_str) == Some(OsStr::new(value))
+        }) {
+            continue;
+        }
         let dirs: Vec<Option<PathBuf>> = match source.each {
             Each::Once => vec![None],
             Each::AncestorsNearestFirst => repo::ancestors(&inputs.project, &out.repo_root)
@@ -382,5 +387,36 @@ mod tests {
             .collect();
         assert_eq!(claude.len(), 1);
         assert_eq!(claude[0].scope, Scope::Project);
+    }
+
+    #[test]
+    fn unless_env_skips_a_source() {
+        let profile = Profile::builtin("gemini").unwrap();
+        let mut inputs = Inputs {
+            project: PathBuf::from("/p"),
+            home: Some(PathBuf::from("/h")),
+            env: BTreeMap::new(),
+            system_root: PathBuf::from("/"),
+        };
+        let paths = |inputs: &Inputs| -> Vec<PathBuf> {
+            expand(&profile, inputs, false)
+                .roots
+                .into_iter()
+                .map(|r| r.path)
+                .collect()
+        };
+        assert_eq!(paths(&inputs).len(), 4);
+        inputs
+            .env
+            .insert("GEMINI_CLI_TRUST_WORKSPACE".into(), "false".into());
+        assert_eq!(
+            paths(&inputs),
+            [
+                PathBuf::from("/h/.gemini/skills"),
+                PathBuf::from("/h/.agents/skills")
+            ]
+        );
+        inputs.env.insert("GEMINI_CLI_HOME".into(), "/g".into());
+        assert_eq!(paths(&inputs)[0], PathBuf::from("/g/.gemini/skills"));
     }
 }

@@ -34,6 +34,15 @@ pub enum FenceRule {
     /// `\n---` anywhere (also `----` or `--- text`); no closing fence means the rest of the
     /// file is frontmatter.
     GrayMatter,
+    /// The regular expression `^---\r?\n([\s\S]*?)\r?\n---` (Gemini CLI): the file starts
+    /// with exactly `---` and a line end (no BOM, no trailing space), and the block ends at
+    /// the first line that *starts* with `---` (`----` and `--- text` close it too); no
+    /// closing line means no frontmatter. A lone CR does not end a line.
+    DashPrefix,
+    /// A leading BOM is dropped and every `\r\n` and lone `\r` becomes `\n`, then
+    /// `^---\n([\s\S]*?)\n---(?:\n|$)` (Qwen Code): both fences are lines of exactly `---`
+    /// (no trailing space, no indentation), and the block holds at least one line.
+    ExactLines,
 }
 
 /// What a host does with YAML that does not parse.
@@ -54,6 +63,25 @@ pub enum RepairRule {
     /// digits and `_`) whose unquoted value holds `:` becomes a `|-` block scalar, and the
     /// file is read again.
     Opencode,
+    /// Gemini CLI: when the YAML fails, is not a mapping, or `name` or `description` is not a
+    /// string, every line of the block is scanned instead: the last `name:` line and the last
+    /// `description:` line (plus the indented lines after it, joined with spaces) give the
+    /// values as written, quotes included. Both must be found.
+    Gemini,
+}
+
+/// What reads the frontmatter block.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SyntaxRule {
+    /// A YAML loader (with the dialect's YAML options and repair rule).
+    #[default]
+    Yaml,
+    /// Qwen Code's own line reader (`packages/core/src/utils/yaml-parser.ts`), not YAML:
+    /// `key: value` lines split at the first `:`, `"..."` unquoted, `true`/`false`/`null` and
+    /// numbers typed, `  - item` lists and two-space-indented maps; everything else (single
+    /// quotes, block scalars, flow collections, comments after values) is text as written.
+    QwenLines,
 }
 
 /// What a host does with a key written twice.
@@ -76,6 +104,7 @@ pub enum DuplicateRule {
 pub struct Dialect {
     pub read: ReadRule,
     pub fences: FenceRule,
+    pub syntax: SyntaxRule,
     pub repair: RepairRule,
     pub duplicate_keys: DuplicateRule,
     /// `<<` merge keys are expanded (false: `<<` is an ordinary key, as serde_yaml reads it).
@@ -85,9 +114,15 @@ pub struct Dialect {
     /// Leading tabs count as separation, not indentation, as in js-yaml (`\tkey: v` is a
     /// top-level key).
     pub tab_separation: bool,
+    /// A content line that starts with a tab is an error wherever it is (js-yaml 4: "tab
+    /// characters must not be used in indentation"); otherwise only on the first line.
+    pub tab_indent_error: bool,
     /// `name` and `description` are collapsed to one line: runs of whitespace become one
     /// space, and both ends are trimmed (Codex's `sanitize_single_line`).
     pub single_line: bool,
+    /// A NUL byte is an ordinary character (a JavaScript host reads it as U+0000 and its
+    /// reader takes it as text); otherwise a NUL in the frontmatter refuses the file.
+    pub nul_is_text: bool,
 }
 
 impl Default for Dialect {
@@ -95,12 +130,15 @@ impl Default for Dialect {
         Dialect {
             read: ReadRule::Prefix,
             fences: FenceRule::Lines,
+            syntax: SyntaxRule::Yaml,
             repair: RepairRule::Skilldeck,
             duplicate_keys: DuplicateRule::Allow,
             merge_keys: true,
             reject_unknown_tags: false,
             tab_separation: false,
+            tab_indent_error: false,
             single_line: false,
+            nul_is_text: false,
         }
     }
 }

@@ -10,7 +10,8 @@
 //! Diagnostic codes produced here: `missing-frontmatter`, `unterminated-frontmatter`,
 //! `empty-frontmatter`, `frontmatter-not-mapping`, `invalid-yaml`, `yaml-limit`,
 //! `yaml-repaired`, `duplicate-key`, `invalid-field-type`, `invalid-boolean`,
-//! `invalid-number`, `flow-value-as-text`, and for files `file-not-found`,
+//! `invalid-number`, `flow-value-as-text`, `missing-field` and `invalid-name` (hosts that need
+//! both fields, or refuse a name's characters, while reading), and for files `file-not-found`,
 //! `permission-denied`, `io-error`, `not-a-file`, `file-too-large`, `frontmatter-too-large`,
 //! `invalid-utf8`, `nul-byte`.
 
@@ -20,11 +21,13 @@ mod fast;
 mod fields;
 mod frontmatter;
 mod gray;
+mod hosts;
+mod qwen;
 mod read;
 mod repair;
 mod yaml;
 
-pub use dialect::{Dialect, DuplicateRule, FenceRule, ReadRule, RepairRule};
+pub use dialect::{Dialect, DuplicateRule, FenceRule, ReadRule, RepairRule, SyntaxRule};
 
 pub use fields::{fold as fold_key, is_known as is_known_key, parse_bool};
 pub use frontmatter::{split, Fences, Split};
@@ -102,6 +105,14 @@ pub fn parse(text: &str) -> Parsed {
 pub fn parse_with(text: &str, dialect: &Dialect) -> Parsed {
     if dialect.fences == FenceRule::GrayMatter {
         return gray::parse(text, dialect);
+    }
+    if matches!(
+        dialect.fences,
+        FenceRule::DashPrefix | FenceRule::ExactLines
+    ) || dialect.syntax != SyntaxRule::Yaml
+        || dialect.repair == RepairRule::Gemini
+    {
+        return hosts::parse(text, dialect);
     }
     let split = frontmatter::split_with(text, dialect.fences == FenceRule::Lines);
     let mut parsed = match split.fences {
@@ -286,18 +297,31 @@ fn load_block(
     Option<Option<(u32, u32)>>,
 ) {
     let with = dialect.yaml();
-    if matches!(dialect.repair, RepairRule::Codex | RepairRule::Opencode) {
+    if matches!(
+        dialect.repair,
+        RepairRule::Codex | RepairRule::Opencode | RepairRule::Gemini
+    ) {
         // libyaml and js-yaml refuse a tab before the first token, which serde-saphyr takes
         // as separation.
-        let first = yaml
+        let mut content = yaml
             .lines()
             .enumerate()
-            .find(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
-        if let Some((i, line)) = first {
+            .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+        let first = content.next();
+        let later = if dialect.tab_indent_error {
+            content.find(|(_, l)| l.starts_with('\t'))
+        } else {
+            None
+        };
+        for (i, line) in first.into_iter().chain(later) {
             let lead = &line[..line.len() - line.trim_start().len()];
             if lead.contains('\t') {
                 let err = yaml::YamlError {
-                    message: "a tab character indents the first line".into(),
+                    message: if i == first.map_or(0, |f| f.0) {
+                        "a tab character indents the first line".into()
+                    } else {
+                        "tab characters must not be used in indentation".into()
+                    },
                     line: u32::try_from(i + 1).ok(),
                     column: Some(1),
                     limit: false,
@@ -328,7 +352,8 @@ fn load_block(
             (loaded, repaired, None)
         }
         // OpenCode repairs the whole text and reads it again (`gray::parse`).
-        RepairRule::Skilldeck | RepairRule::None | RepairRule::Opencode => {
+        // Gemini CLI scans the lines instead (`hosts::parse`).
+        RepairRule::Skilldeck | RepairRule::None | RepairRule::Opencode | RepairRule::Gemini => {
             (first, Vec::new(), None)
         }
     }

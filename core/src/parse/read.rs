@@ -146,6 +146,11 @@ pub fn read_frontmatter_dialect(
 
 /// Does `text` hold the whole frontmatter block, closing fence included?
 fn closed(text: &str, dialect: &Dialect) -> bool {
+    match dialect.fences {
+        FenceRule::DashPrefix => return super::hosts::dash_prefix(text).is_some(),
+        FenceRule::ExactLines => return super::hosts::exact_lines(text).is_some(),
+        _ => {}
+    }
     if dialect.fences == FenceRule::GrayMatter {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         return text
@@ -159,6 +164,22 @@ fn closed(text: &str, dialect: &Dialect) -> bool {
 fn decided(text: &str, at_eof: bool, dialect: &Dialect) -> bool {
     if at_eof {
         return true;
+    }
+    if matches!(
+        dialect.fences,
+        FenceRule::DashPrefix | FenceRule::ExactLines
+    ) {
+        if closed(text, dialect) {
+            return true;
+        }
+        // The opening line is known once five bytes are in (`---\r\n`); a text that does
+        // not start with it has no frontmatter.
+        let head = if dialect.fences == FenceRule::ExactLines {
+            super::hosts::normalise_content(text)
+        } else {
+            text.to_string()
+        };
+        return head.len() >= 5 && !head.starts_with("---\n") && !head.starts_with("---\r\n");
     }
     if dialect.fences == FenceRule::GrayMatter {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -258,6 +279,24 @@ fn read_prefix(
         let at_eof = buf.len() < want;
         let (mut text, mut problem) = decode(path, &buf, at_eof);
         let mut lossy = Cow::Borrowed(text);
+        let text_anyway = |d: &Diagnostic| {
+            d.code == "nul-byte" || (dialect.read == ReadRule::Lossy && d.code == "invalid-utf8")
+        };
+        if dialect.nul_is_text && problem.as_ref().is_some_and(text_anyway) {
+            // The host reads every byte as text: NUL as U+0000, invalid UTF-8 as U+FFFD
+            // (strictly UTF-8 otherwise).
+            match std::str::from_utf8(&buf) {
+                Ok(all) => {
+                    lossy = Cow::Borrowed(all);
+                    problem = None;
+                }
+                Err(_) if dialect.read == ReadRule::Lossy => {
+                    lossy = String::from_utf8_lossy(&buf);
+                    problem = None;
+                }
+                Err(_) => {}
+            }
+        }
         if dialect.read == ReadRule::Lossy
             && problem.as_ref().is_some_and(|d| d.code == "invalid-utf8")
         {
@@ -266,9 +305,7 @@ fn read_prefix(
             lossy = String::from_utf8_lossy(&buf[..nul]);
             problem = (nul < buf.len()).then(|| nul_diagnostic(path, &buf, nul));
         }
-        if let Cow::Owned(_) = lossy {
-            text = &lossy;
-        }
+        text = &lossy;
         let closed = closed(text, dialect);
         if let Some(problem) = problem {
             // A bad byte after the closing fence is in the body: the frontmatter is intact

@@ -1,0 +1,366 @@
+//! Hosts whose frontmatter rules are a regular expression rather than fence lines, and
+//! hosts that do not read the block as YAML alone:
+//!
+//! - [`FenceRule::DashPrefix`] and [`RepairRule::Gemini`]: Gemini CLI 0.61.0
+//!   (`packages/core/src/skills/skillLoader.ts`). `FRONTMATTER_REGEX =
+//!   /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n([\s\S]*))?/`, then js-yaml 4's `load`; when that
+//!   throws, or `name`/`description` is not a string, `parseSimpleFrontmatter` scans the lines.
+//! - [`FenceRule::ExactLines`] and [`SyntaxRule::QwenLines`]: Qwen Code 0.15.10
+//!   (`packages/core/src/skills/skill-manager.ts`, see [`super::qwen`]).
+
+use super::dialect::{FenceRule, RepairRule, SyntaxRule};
+use super::{frontmatter, Dialect, Fences, KeyInfo, Parsed, ValueKind};
+use crate::diagnostic::Diagnostic;
+
+/// The frontmatter block a fence rule finds.
+pub(super) struct Block {
+    /// The block's text, line ends as in the file (`\r\n` kept) unless the rule normalises.
+    pub yaml: String,
+    /// 1-based line of the block's first line.
+    pub line: u32,
+    /// 1-based line after the closing fence.
+    pub body_line: u32,
+}
+
+fn lines_before(text: &str, at: usize) -> u32 {
+    let n = text.as_bytes()[..at.min(text.len())]
+        .iter()
+        .filter(|b| **b == b'\n')
+        .count();
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// `^---\r?\n([\s\S]*?)\r?\n---`: the first `\n---` after the opening line ends the block.
+pub(super) fn dash_prefix(text: &str) -> Option<Block> {
+    let after = text
+        .strip_prefix("---\r\n")
+        .or_else(|| text.strip_prefix("---\n"))?;
+    let end = after.find("\n---")?;
+    let yaml = &after[..end];
+    let yaml = yaml.strip_suffix('\r').unwrap_or(yaml);
+    let start = text.len() - after.len();
+    Some(Block {
+        yaml: yaml.to_string(),
+        line: 2,
+        body_line: lines_before(text, start + end + 1).saturating_add(2),
+    })
+}
+
+/// Qwen Code's `normalizeContent`: a leading BOM dropped, `\r\n` and lone `\r` as `\n`.
+pub(super) fn normalise_content(text: &str) -> String {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    text.replace("\r\n", "\n").replace('\r', "\n")
+}
+
+/// `^---\n([\s\S]*?)\n---(?:\n|$)` on the normalised text: the first later line that is
+/// exactly `---` (the line right after the opening cannot close it).
+pub(super) fn exact_lines(text: &str) -> Option<Block> {
+    let text = normalise_content(text);
+    let after = text.strip_prefix("---\n")?;
+    let mut from = 0;
+    while let Some(i) = after[from..].find("\n---") {
+        let at = from + i;
+        let rest = &after[at + 4..];
+        if rest.is_empty() || rest.starts_with('\n') {
+            return Some(Block {
+                yaml: after[..at].to_string(),
+                line: 2,
+                body_line: lines_before(after, at + 1).saturating_add(3),
+            });
+        }
+        from = at + 1;
+    }
+    None
+}
+
+/// The block by any line-based fence rule (gray-matter has its own module).
+fn block(text: &str, fences: FenceRule) -> Result<Block, Diagnostic> {
+    let found = match fences {
+        FenceRule::DashPrefix => dash_prefix(text),
+        FenceRule::ExactLines => exact_lines(text),
+        FenceRule::Lines | FenceRule::LfLines | FenceRule::GrayMatter => {
+            let split = frontmatter::split_with(text, fences == FenceRule::Lines);
+            match split.fences {
+                Fences::Closed => Some(Block {
+                    yaml: split.yaml,
+                    line: split.yaml_line,
+                    body_line: split.body_line.unwrap_or(split.yaml_line),
+                }),
+                Fences::Unterminated => {
+                    return Err(Diagnostic::error(
+                        "unterminated-frontmatter",
+                        "the frontmatter opened on line 1 is never closed",
+                    )
+                    .at(1, Some(1))
+                    .with_hint("add a line holding only `---` after the last frontmatter key"))
+                }
+                Fences::MissingOpening => None,
+            }
+        }
+    };
+    found.ok_or_else(|| no_block(text, fences))
+}
+
+fn no_block(text: &str, fences: FenceRule) -> Diagnostic {
+    let why = if fences == FenceRule::DashPrefix && text.starts_with('\u{feff}') {
+        "SKILL.md starts with a byte-order mark, so this host finds no `---` frontmatter block"
+    } else if fences == FenceRule::DashPrefix
+        && !text.starts_with("---\n")
+        && !text.starts_with("---\r\n")
+    {
+        "SKILL.md does not start with a line of exactly `---` (this host takes no BOM, indentation, trailing space or fourth dash)"
+    } else if fences == FenceRule::DashPrefix {
+        "the frontmatter opened on line 1 is never closed (this host closes it at the first line starting with `---`)"
+    } else if fences == FenceRule::ExactLines {
+        "no `---` frontmatter block as this host reads it: a first line of exactly `---`, then a later line of exactly `---` (no trailing space or indentation)"
+    } else {
+        "SKILL.md does not start with a `---` frontmatter block"
+    };
+    Diagnostic::error("missing-frontmatter", why)
+        .at(1, Some(1))
+        .with_hint(
+            "start the file with `---`, then `name:` and `description:`, then a line of `---`",
+        )
+}
+
+/// Parse `text` as a host with one of these rules reads it.
+pub(super) fn parse(text: &str, dialect: &Dialect) -> Parsed {
+    let block = match block(text, dialect.fences) {
+        Ok(b) => b,
+        Err(d) => return Parsed::failed(d),
+    };
+    if dialect.syntax == SyntaxRule::QwenLines {
+        return super::qwen::parse(&block);
+    }
+    // js-yaml and the YAML loader both take `\r`, `\r\n` and `\n` as line breaks.
+    let yaml = frontmatter::lines_from(&block.yaml, 0)
+        .map(|l| format!("{}\n", l.text))
+        .collect::<String>();
+    let first = Parsed {
+        body_line: Some(block.body_line),
+        ..Parsed::default()
+    };
+    let first = if yaml.trim().is_empty() {
+        Parsed {
+            diagnostics: vec![super::empty_frontmatter()],
+            ..first
+        }
+    } else {
+        super::parse_block(first, &yaml, block.line, dialect)
+    };
+    if dialect.repair != RepairRule::Gemini || strings_read(&first) {
+        return first;
+    }
+    let (name, description) = scan_lines(&block.yaml);
+    let (Some(name), Some(description)) = (name, description) else {
+        let mut failed = first;
+        if failed.is_ok() {
+            failed.diagnostics.push(
+                Diagnostic::error(
+                    "missing-field",
+                    "this host needs both a `name:` and a `description:` line; one is missing",
+                )
+                .at(block.line, Some(1))
+                .with_hint("add `name:` and `description:` lines to the frontmatter"),
+            );
+        }
+        return failed;
+    };
+    let mut parsed = Parsed {
+        body_line: Some(block.body_line),
+        ..Parsed::default()
+    };
+    let why = first.diagnostics.iter().find(|d| d.is_error()).map_or_else(
+        || "`name` or `description` is not text".to_string(),
+        |d| d.message.clone(),
+    );
+    parsed.diagnostics.push(
+        Diagnostic::warning(
+            "yaml-repaired",
+            format!(
+                "{why}; this host reads the `name:` and `description:` lines as written instead"
+            ),
+        )
+        .at(name.1.saturating_add(block.line - 1), None)
+        .with_hint(
+            "write valid YAML, quoting values that hold `: ` or start with a special character",
+        ),
+    );
+    for (key, (_, line)) in [("name", &name), ("description", &description)] {
+        parsed.keys.push(KeyInfo {
+            key: key.to_string(),
+            line: line.saturating_add(block.line - 1),
+            column: 1,
+            kind: ValueKind::String,
+        });
+    }
+    parsed.manifest.name = Some(name.0);
+    parsed.manifest.description = Some(description.0);
+    parsed
+}
+
+/// js-yaml's answer was used: it parsed, and `name` and `description` are both strings.
+fn strings_read(parsed: &Parsed) -> bool {
+    let kind = |key: &str| {
+        parsed
+            .keys
+            .iter()
+            .rev()
+            .find(|k| k.key == key)
+            .map(|k| k.kind)
+    };
+    parsed.is_ok()
+        && kind("name") == Some(ValueKind::String)
+        && kind("description") == Some(ValueKind::String)
+}
+
+/// JavaScript's `\s`: Unicode White_Space without U+0085, plus U+FEFF.
+pub(super) fn js_space(c: char) -> bool {
+    c == '\u{feff}' || (c != '\u{85}' && c.is_whitespace())
+}
+
+fn js_line_terminator(c: char) -> bool {
+    matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}')
+}
+
+pub(super) fn js_trim(s: &str) -> &str {
+    s.trim_matches(js_space)
+}
+
+/// `line.match(/^\s*KEY:\s*(.*)$/)`: the captured value, or `None`.
+fn key_line<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let rest = line.trim_start_matches(js_space).strip_prefix(key)?;
+    let rest = rest.strip_prefix(':')?;
+    let value = rest.trim_start_matches(js_space);
+    // `.` matches no line terminator and `$` is the end of the line.
+    (!value.contains(js_line_terminator)).then_some(value)
+}
+
+/// `nextLine.match(/^[ \t]+\S/)`.
+fn continuation(line: &str) -> bool {
+    let rest = line.trim_start_matches([' ', '\t']);
+    rest.len() < line.len() && rest.chars().next().is_some_and(|c| !js_space(c))
+}
+
+/// Gemini CLI's `parseSimpleFrontmatter`: lines split at `\r?\n`; the last `name:` line and
+/// the last `description:` line (with the indented lines after it) win. Values with the
+/// 1-based line (in the block) they were read from.
+#[allow(clippy::type_complexity)]
+fn scan_lines(block: &str) -> (Option<(String, u32)>, Option<(String, u32)>) {
+    let lines: Vec<&str> = block
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect();
+    let (mut name, mut description) = (None, None);
+    let mut i = 0;
+    while i < lines.len() {
+        let line_no = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        if let Some(value) = key_line(lines[i], "name") {
+            name = Some((js_trim(value).to_string(), line_no));
+        } else if let Some(value) = key_line(lines[i], "description") {
+            let mut parts = vec![js_trim(value).to_string()];
+            while i + 1 < lines.len() && continuation(lines[i + 1]) {
+                parts.push(js_trim(lines[i + 1]).to_string());
+                i += 1;
+            }
+            parts.retain(|p| !p.is_empty());
+            description = Some((parts.join(" "), line_no));
+        }
+        i += 1;
+    }
+    (name, description)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse_with;
+
+    fn gemini() -> Dialect {
+        Dialect {
+            read: crate::parse::ReadRule::Lossy,
+            fences: FenceRule::DashPrefix,
+            repair: RepairRule::Gemini,
+            duplicate_keys: crate::parse::DuplicateRule::Error,
+            reject_unknown_tags: true,
+            tab_separation: true,
+            ..Dialect::default()
+        }
+    }
+
+    fn read(text: &str) -> (Option<String>, Option<String>, bool) {
+        let p = parse_with(text, &gemini());
+        (
+            p.manifest.name.clone(),
+            p.manifest.description.clone(),
+            p.is_ok(),
+        )
+    }
+
+    #[test]
+    fn dash_prefix_fences() {
+        assert_eq!(
+            dash_prefix("---\nname: a\n---\nbody").unwrap().yaml,
+            "name: a"
+        );
+        assert_eq!(
+            dash_prefix("---\r\nname: a\r\n----\r\n").unwrap().yaml,
+            "name: a"
+        );
+        assert_eq!(dash_prefix("---\nname: a\n--- end\n").unwrap().body_line, 4);
+        assert!(dash_prefix("---\n---\nbody\n").is_none());
+        assert!(dash_prefix("--- \nname: a\n---\n").is_none());
+        assert!(dash_prefix("\u{feff}---\nname: a\n---\n").is_none());
+        assert!(dash_prefix("---\nname: a\n  ---\n").is_none());
+    }
+
+    #[test]
+    fn exact_lines_fences() {
+        assert_eq!(
+            exact_lines("---\nname: a\n---\nbody").unwrap().yaml,
+            "name: a"
+        );
+        assert_eq!(
+            exact_lines("\u{feff}---\rname: a\r---").unwrap().yaml,
+            "name: a"
+        );
+        assert_eq!(
+            exact_lines("---\na: 1\n----\nb: 2\n---\n").unwrap().yaml,
+            "a: 1\n----\nb: 2"
+        );
+        assert!(exact_lines("---\n---\nbody\n").is_none());
+        assert!(exact_lines("---\nname: a\n---  \n").is_none());
+    }
+
+    #[test]
+    fn gemini_reads_lines_when_yaml_fails_or_is_not_text() {
+        let ok = |n: &str, d: &str| (Some(n.to_string()), Some(d.to_string()), true);
+        assert_eq!(
+            read("---\nname: a\ndescription: Use when: asked\n---\n"),
+            ok("a", "Use when: asked")
+        );
+        assert_eq!(
+            read("---\nname: 1001\ndescription: x\n---\n"),
+            ok("1001", "x")
+        );
+        assert_eq!(
+            read("---\nname: a\ndescription: \"open\n---\n"),
+            ok("a", "\"open")
+        );
+        assert_eq!(
+            read("---\nname: a\ndescription: one\n  two\n\tthree\n---\n"),
+            ok("a", "one two three")
+        );
+        assert_eq!(
+            read("---\nname: a\ndescription: A.\ndescription: B.\n---\n"),
+            ok("a", "B.")
+        );
+        // YAML that reads: its strings, not the lines.
+        assert_eq!(
+            read("---\nname: 'q'\ndescription: |\n  x\n---\n"),
+            ok("q", "x\n")
+        );
+        let (_, _, loaded) = read("---\nname: a\n---\n");
+        assert!(!loaded);
+    }
+}
