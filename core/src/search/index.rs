@@ -5,13 +5,14 @@
 //! then saturated once with `k1`. Names and tags thus weigh more than a long description
 //! without one very long field drowning the others.
 //!
-//! The index keeps each skill's terms keyed by the skill's shared `Arc`: a catalog reload
-//! shares unchanged skills with its previous snapshot, so rebuilding after a reload
-//! tokenises only the skills that changed. Postings and statistics are rebuilt from those
+//! The index keeps each skill's terms keyed by its manifest's shared `Arc` and its name: a
+//! reload shares the manifests of unchanged files with the previous snapshot (the parse
+//! cache), so rebuilding after a reload tokenises only the skills whose files changed. Postings and statistics are rebuilt from those
 //! terms, which costs far less than tokenising.
 
 use super::tokenize;
 use crate::catalog::{Catalog, Skill};
+use crate::manifest::Manifest;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -153,17 +154,22 @@ impl Index {
         previous: Option<&Index>,
         bodies: &HashMap<String, Arc<Vec<String>>>,
     ) -> Index {
-        let known: HashMap<*const Skill, &Arc<DocTerms>> = previous
+        let known: HashMap<(*const Manifest, &str), &Arc<DocTerms>> = previous
             .map(|p| {
                 p.docs
                     .iter()
-                    .map(|d| (Arc::as_ptr(&d.skill), &d.terms))
+                    .map(|d| {
+                        (
+                            (Arc::as_ptr(&d.skill.manifest), d.skill.name.as_str()),
+                            &d.terms,
+                        )
+                    })
                     .collect()
             })
             .unwrap_or_default();
         let mut docs = Vec::with_capacity(skills.len());
         for skill in skills {
-            let mut terms = match known.get(&Arc::as_ptr(skill)) {
+            let mut terms = match known.get(&(Arc::as_ptr(&skill.manifest), skill.name.as_str())) {
                 Some(t) => Arc::clone(t),
                 None => Arc::new(DocTerms::of(skill)),
             };
@@ -198,10 +204,13 @@ impl Index {
             }
             let doc_id = u32::try_from(i).unwrap_or(u32::MAX);
             for (term, counts) in tf {
-                postings
-                    .entry(term.to_string())
-                    .or_default()
-                    .push((doc_id, counts));
+                // Most terms are already in the map: look up before allocating a key.
+                match postings.get_mut(term) {
+                    Some(list) => list.push((doc_id, counts)),
+                    None => {
+                        postings.insert(term.to_string(), vec![(doc_id, counts)]);
+                    }
+                }
             }
         }
         let n = docs.len().max(1) as f64;

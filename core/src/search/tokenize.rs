@@ -10,6 +10,8 @@
 //!   `取文`, `文本`), the usual way to index CJK text without a dictionary.
 
 use rust_stemmers::{Algorithm, Stemmer};
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// Words too common in skill descriptions to tell skills apart ("Use when the user asks…").
@@ -79,11 +81,31 @@ fn flush_word(word: &mut String, out: &mut Vec<String>) {
     word.clear();
 }
 
+/// Stems already computed on this thread: skill texts repeat their words, and a lookup costs
+/// a small fraction of a Snowball run. Bounded, so a huge corpus cannot grow it forever.
+const MEMO_LIMIT: usize = 200_000;
+
+thread_local! {
+    static MEMO: RefCell<HashMap<String, String>> = RefCell::new(HashMap::new());
+}
+
 fn push_word(lower: &str, out: &mut Vec<String>) {
     if STOPWORDS.contains(&lower) {
         return;
     }
-    out.push(stemmer().stem(lower).into_owned());
+    let stem = MEMO.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        if let Some(stem) = memo.get(lower) {
+            return stem.clone();
+        }
+        let stem = stemmer().stem(lower).into_owned();
+        if memo.len() >= MEMO_LIMIT {
+            memo.clear();
+        }
+        memo.insert(lower.to_string(), stem.clone());
+        stem
+    });
+    out.push(stem);
 }
 
 /// `PdfToText` → `Pdf`, `To`, `Text`; `HTMLParser` → `HTML`, `Parser`; digits stay with the
