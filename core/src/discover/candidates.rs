@@ -347,6 +347,26 @@ pub(crate) fn candidate(
                 );
             }
         }
+        if let (Some(max), Some(description)) =
+            (profile.max_description_chars, manifest.description.as_deref())
+        {
+            let chars = description.chars().count();
+            if chars > max {
+                diagnostics.push(
+                    Diagnostic::error(
+                        "description-too-long",
+                        format!("profile `{}` refuses descriptions over {max} characters (this one has {chars})", profile.name),
+                    )
+                    .with_path(&location)
+                    .with_hint("shorten the description"),
+                );
+            }
+        }
+        if let (Some(allowed), Some(name)) = (&profile.name_chars, manifest.name.as_deref()) {
+            if !allowed.allows(name) {
+                diagnostics.push(invalid_name_chars(profile, name, &location));
+            }
+        }
         if entry.bom {
             diagnostics.push(
                 Diagnostic::error(
@@ -413,6 +433,14 @@ pub(crate) fn candidate(
             }
         },
     };
+    if let (Some(allowed), SkillKind::Skill, None) =
+        (&profile.name_chars, root.kind, manifest.name.as_deref())
+    {
+        // The directory name stands in for a missing one and must pass the same check.
+        if !allowed.allows(&name) {
+            return Err(vec![invalid_name_chars(profile, &name, &location)]);
+        }
+    }
     let name = match (&profile.name_replace, root.kind) {
         (Some(replace), SkillKind::Skill) => replace.apply(&name),
         _ => name,
@@ -523,4 +551,20 @@ mod tests {
             None
         );
     }
+}
+
+/// A name (or the directory name standing in for it) with characters the profile refuses.
+fn invalid_name_chars(profile: &Profile, name: &str, location: &Path) -> Diagnostic {
+    let rules = profile.name_chars.as_ref();
+    Diagnostic::error(
+        "invalid-name",
+        format!(
+            "profile `{}` refuses the name `{name}`: it must start with [{}] and hold only [{}]",
+            profile.name,
+            rules.map_or("", |r| r.first.as_str()),
+            rules.map_or("", |r| r.rest.as_str()),
+        ),
+    )
+    .with_path(location)
+    .with_hint("rename the skill (and its directory) with ASCII letters, digits and `-`")
 }
