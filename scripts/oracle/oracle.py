@@ -901,7 +901,14 @@ def diff_one(vector: Path, case: dict, tree: Path) -> list[str]:
     for path in sorted(tree.rglob("SKILL.md")):
         loc = normalise(str(path), tree)
         # Codex writes its bundled skills under $CODEX_HOME/skills/.system itself.
-        if loc in ours_by_loc or loc in clash_locs or not path.is_file() or "/.system/" in loc:
+        # Copilot CLI unpacks its package (built-in and plugin skills) to ~/.cache/copilot.
+        if (
+            loc in ours_by_loc
+            or loc in clash_locs
+            or not path.is_file()
+            or "/.system/" in loc
+            or "/.cache/copilot/pkg/" in loc
+        ):
             continue
         if not any(d.get("path") == loc for d in ours["diagnostics"]):
             problems.append(f"not loaded and no diagnostic says why: {loc}")

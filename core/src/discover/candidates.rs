@@ -347,9 +347,10 @@ pub(crate) fn candidate(
                 );
             }
         }
-        if let (Some(max), Some(description)) =
-            (profile.max_description_chars, manifest.description.as_deref())
-        {
+        if let (Some(max), Some(description)) = (
+            profile.max_description_chars,
+            manifest.description.as_deref(),
+        ) {
             let chars = description.chars().count();
             if chars > max {
                 diagnostics.push(
@@ -433,6 +434,12 @@ pub(crate) fn candidate(
             }
         },
     };
+    if profile.description_from_body
+        && root.kind == SkillKind::Skill
+        && manifest.description.is_none()
+    {
+        Arc::make_mut(&mut manifest).description = Some(body_text(&found.path));
+    }
     if let (Some(allowed), SkillKind::Skill, None) =
         (&profile.name_chars, root.kind, manifest.name.as_deref())
     {
@@ -479,6 +486,29 @@ pub(crate) fn candidate(
 
 /// A command without a `description` is described by the first paragraph of its text, as
 /// Claude Code does. Only the first 4 KiB are read: enough for a paragraph, bounded for huge files.
+/// The body's text lines (not blank, not `#` headings), trimmed and joined with spaces: a
+/// missing description as Copilot CLI fills it in.
+fn body_text(path: &Path) -> String {
+    let mut head = Vec::new();
+    if std::fs::File::open(path)
+        .and_then(|f| f.take(1 << 20).read_to_end(&mut head))
+        .is_err()
+    {
+        return String::new();
+    }
+    let text = String::from_utf8_lossy(&head);
+    let split = crate::parse::split(&text);
+    let body = match (split.fences, split.body_offset) {
+        (crate::parse::Fences::Closed, Some(at)) => text.get(at..).unwrap_or_default(),
+        _ => "",
+    };
+    body.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn command_description(path: &Path) -> Option<String> {
     let mut head = Vec::with_capacity(4096);
     std::fs::File::open(path)

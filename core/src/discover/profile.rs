@@ -313,6 +313,10 @@ pub struct Profile {
     /// The characters a name may hold (see [`NameChars`]); otherwise any.
     #[serde(default)]
     pub name_chars: Option<NameChars>,
+    /// A skill without `description` takes the body's text instead: every line that is not
+    /// blank and does not start with `#`, trimmed and joined with spaces (Copilot CLI).
+    #[serde(default)]
+    pub description_from_body: bool,
     /// A `description` longer than this many characters is refused.
     #[serde(default)]
     pub max_description_chars: Option<usize>,

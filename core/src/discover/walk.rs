@@ -210,9 +210,7 @@ impl Shared {
                 .collect();
             out.files.retain(|f| {
                 let dir = f.rel.parent().unwrap_or(Path::new(""));
-                !dir.ancestors()
-                    .skip(1)
-                    .any(|a| skill_dirs.contains(a))
+                !dir.ancestors().skip(1).any(|a| skill_dirs.contains(a))
             });
         }
         out.dirs.sort_by(|a, b| a.0.cmp(&b.0));
