@@ -557,6 +557,22 @@ pub fn nested_prefix(rel: &Path, marker: &str) -> Option<String> {
     Some(rel[..at].to_string()).filter(|p| !p.is_empty())
 }
 
+/// A name (or the directory name standing in for it) with characters the profile refuses.
+fn invalid_name_chars(profile: &Profile, name: &str, location: &Path) -> Diagnostic {
+    let rules = profile.name_chars.as_ref();
+    Diagnostic::error(
+        "invalid-name",
+        format!(
+            "profile `{}` refuses the name `{name}`: it must start with [{}] and hold only [{}]",
+            profile.name,
+            rules.map_or("", |r| r.first.as_str()),
+            rules.map_or("", |r| r.rest.as_str()),
+        ),
+    )
+    .with_path(location)
+    .with_hint("rename the skill (and its directory) with ASCII letters, digits and `-`")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -581,20 +597,4 @@ mod tests {
             None
         );
     }
-}
-
-/// A name (or the directory name standing in for it) with characters the profile refuses.
-fn invalid_name_chars(profile: &Profile, name: &str, location: &Path) -> Diagnostic {
-    let rules = profile.name_chars.as_ref();
-    Diagnostic::error(
-        "invalid-name",
-        format!(
-            "profile `{}` refuses the name `{name}`: it must start with [{}] and hold only [{}]",
-            profile.name,
-            rules.map_or("", |r| r.first.as_str()),
-            rules.map_or("", |r| r.rest.as_str()),
-        ),
-    )
-    .with_path(location)
-    .with_hint("rename the skill (and its directory) with ASCII letters, digits and `-`")
 }

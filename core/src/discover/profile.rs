@@ -592,6 +592,18 @@ mod tests {
     }
 
     #[test]
+    fn copilot_name_rules_check_trim_and_collapse() {
+        let p = Profile::builtin("copilot-cli").unwrap();
+        let chars = p.name_chars.expect("copilot-cli checks name characters");
+        assert!(chars.allows("  A.b_c:d e  "));
+        assert!(!chars.allows("_x") && !chars.allows("") && !chars.allows("   "));
+        assert!(!chars.allows("a/b") && !chars.allows("tab\tin") && !chars.allows("ünï"));
+        let replace = p.name_replace.expect("copilot-cli replaces spaces");
+        assert_eq!(replace.apply("  has  space "), "has-space");
+        assert!(!p.walk.nested_skills);
+    }
+
+    #[test]
     fn codex_ranks_project_before_user_before_admin() {
         let p = Profile::builtin("codex").unwrap();
         assert!(p.scope_rank(Scope::Project) < p.scope_rank(Scope::User));
