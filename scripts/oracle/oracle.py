@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Run the real agent hosts (OpenCode, Codex, Gemini CLI, Qwen Code) on a conformance vector's tree.
+"""Run the real agent hosts (OpenCode, Codex, Gemini CLI, Qwen Code, Copilot CLI) on a conformance vector's tree.
 
 A developer tool, not part of ./scripts/test: it needs the pinned host binaries from npm
 (`oracle.py install`) and answers "what does the host itself find here?" so the vectors under
@@ -11,7 +11,7 @@ tests/vectors/*/oracle-* stay tied to real behaviour. See tests/ORACLES.md.
     oracle.py record VECTOR_DIR...      # write expected skills + oracle.txt from the host
     (run/check/record take --runs N: OpenCode's answer to a name clash varies between runs)
 
-Discovery vectors go to the profile's host (opencode, codex, gemini, qwen-code); render vectors with format
+Discovery vectors go to the profile's host (opencode, codex, gemini, qwen-code, copilot-cli); render vectors with format
 `codex` go to `codex debug prompt-input`.
 
 Only the standard library is used. Everything runs in a scratch copy of the vector's tree
@@ -41,6 +41,7 @@ CODEX_VERSION = "0.169.0"
 OPENSKILLS_VERSION = "1.5.0"
 GEMINI_VERSION = "0.61.0"
 QWEN_VERSION = "0.15.10"
+COPILOT_VERSION = "1.0.102"
 
 ORACLE_DIR = Path(os.environ.get("ORACLE_DIR", "/tmp/oracles"))
 HOST_TIMEOUT = 120
@@ -86,10 +87,11 @@ def install() -> None:
             f"openskills@{OPENSKILLS_VERSION}",
             f"@google/gemini-cli@{GEMINI_VERSION}",
             f"@qwen-code/qwen-code@{QWEN_VERSION}",
+            f"@github/copilot@{COPILOT_VERSION}",
         ],
         check=True,
     )
-    for name in ("opencode", "codex", "openskills", "gemini", "qwen"):
+    for name in ("opencode", "codex", "openskills", "gemini", "qwen", "copilot"):
         out = subprocess.run(
             [str(bin_path(name)), "--version"], capture_output=True, text=True, timeout=60
         )
@@ -533,7 +535,69 @@ def run_qwen(tree: Path, deck: dict) -> dict:
     }
 
 
-HOSTS = {"opencode": run_opencode, "codex": run_codex, "gemini": run_gemini, "qwen-code": run_qwen}
+# Copilot CLI's `skill list --json` gives name, description, source and the skill's directory;
+# files it could not load are listed on stderr as `• <path relative to the cwd>: <message>`.
+# Its sources: `project` (the project dir's roots), `inherited` (the same roots in a parent
+# dir), `personal-copilot`/`personal-agents` (~/.copilot, ~/.agents), `custom`
+# (COPILOT_SKILLS_DIRS, `skill add`), `plugin` and `builtin` (shipped in its package: dropped).
+COPILOT_SCOPES = {
+    "project": "project",
+    "inherited": "project",
+    "personal-copilot": "user",
+    "personal-agents": "user",
+    "custom": "user",
+}
+COPILOT_ERROR = re.compile(r"^\s*• (?P<path>.+?): (?P<message>.*)$")
+
+
+def run_copilot(tree: Path, deck: dict) -> dict:
+    project, home, env = deck_paths(tree, deck)
+    home.mkdir(parents=True, exist_ok=True)
+    out = subprocess.run(
+        [str(bin_path("copilot")), "skill", "list", "--json"],
+        cwd=project,
+        env=host_env(home, env),
+        capture_output=True,
+        text=True,
+        timeout=HOST_TIMEOUT,
+    )
+    if out.returncode != 0:
+        raise RuntimeError(f"copilot failed ({out.returncode}): {out.stderr[-2000:]}")
+    skills = []
+    for item in json.loads(out.stdout):
+        if item["source"] not in COPILOT_SCOPES:
+            continue  # builtin (customize-cloud-agent, ...) and plugin skills
+        skill = {
+            "name": item["name"],
+            "description": item["description"],
+            "location": str(Path(item["path"]) / "SKILL.md"),
+            "scope": COPILOT_SCOPES[item["source"]],
+        }
+        if not item.get("enabled", True):
+            skill["enabled"] = False
+        skills.append(skill)
+    # The host lists skills in precedence order (sources, then path order in a root).
+    errors = []
+    for line in out.stderr.splitlines():
+        m = COPILOT_ERROR.match(line)
+        if m:
+            path = m["path"] if m["path"].startswith("/") else str(project / m["path"])
+            errors.append({"path": path, "message": m["message"]})
+    return {
+        "host": f"copilot-cli {COPILOT_VERSION}",
+        "command": "copilot skill list --json",
+        "skills": skills,
+        "errors": sorted(errors, key=lambda e: e["path"]),
+    }
+
+
+HOSTS = {
+    "opencode": run_opencode,
+    "codex": run_codex,
+    "gemini": run_gemini,
+    "qwen-code": run_qwen,
+    "copilot-cli": run_copilot,
+}
 RENDERERS = {"codex": run_codex_prompt, "opencode": run_opencode_prompt}
 
 
@@ -725,7 +789,7 @@ def record(vector: Path, case: dict, results: list[dict], descriptions: bool = F
 # ---------------------------------------------------------------------------------------------
 
 VECTORS = Path(__file__).resolve().parents[2] / "tests" / "vectors"
-MATRIX_HOSTS = ("codex", "opencode", "gemini", "qwen-code")
+MATRIX_HOSTS = ("codex", "opencode", "gemini", "qwen-code", "copilot-cli")
 # What a matrix vector knowingly does not take from its host (see ORACLES.md).
 MATRIX_NOTES = {
     "gemini": "; deliberate deviation: the host loads name-empty with the name \"\", skilldeck "
@@ -837,7 +901,14 @@ def diff_one(vector: Path, case: dict, tree: Path) -> list[str]:
     for path in sorted(tree.rglob("SKILL.md")):
         loc = normalise(str(path), tree)
         # Codex writes its bundled skills under $CODEX_HOME/skills/.system itself.
-        if loc in ours_by_loc or loc in clash_locs or not path.is_file() or "/.system/" in loc:
+        # Copilot CLI unpacks its package (built-in and plugin skills) to ~/.cache/copilot.
+        if (
+            loc in ours_by_loc
+            or loc in clash_locs
+            or not path.is_file()
+            or "/.system/" in loc
+            or "/.cache/copilot/pkg/" in loc
+        ):
             continue
         if not any(d.get("path") == loc for d in ours["diagnostics"]):
             problems.append(f"not loaded and no diagnostic says why: {loc}")

@@ -347,6 +347,27 @@ pub(crate) fn candidate(
                 );
             }
         }
+        if let (Some(max), Some(description)) = (
+            profile.max_description_chars,
+            manifest.description.as_deref(),
+        ) {
+            let chars = description.chars().count();
+            if chars > max {
+                diagnostics.push(
+                    Diagnostic::error(
+                        "description-too-long",
+                        format!("profile `{}` refuses descriptions over {max} characters (this one has {chars})", profile.name),
+                    )
+                    .with_path(&location)
+                    .with_hint("shorten the description"),
+                );
+            }
+        }
+        if let (Some(allowed), Some(name)) = (&profile.name_chars, manifest.name.as_deref()) {
+            if !allowed.allows(name) {
+                diagnostics.push(invalid_name_chars(profile, name, &location));
+            }
+        }
         if entry.bom {
             diagnostics.push(
                 Diagnostic::error(
@@ -413,6 +434,20 @@ pub(crate) fn candidate(
             }
         },
     };
+    if profile.description_from_body
+        && root.kind == SkillKind::Skill
+        && manifest.description.is_none()
+    {
+        Arc::make_mut(&mut manifest).description = Some(body_text(&found.path));
+    }
+    if let (Some(allowed), SkillKind::Skill, None) =
+        (&profile.name_chars, root.kind, manifest.name.as_deref())
+    {
+        // The directory name stands in for a missing one and must pass the same check.
+        if !allowed.allows(&name) {
+            return Err(vec![invalid_name_chars(profile, &name, &location)]);
+        }
+    }
     let name = match (&profile.name_replace, root.kind) {
         (Some(replace), SkillKind::Skill) => replace.apply(&name),
         _ => name,
@@ -451,6 +486,29 @@ pub(crate) fn candidate(
 
 /// A command without a `description` is described by the first paragraph of its text, as
 /// Claude Code does. Only the first 4 KiB are read: enough for a paragraph, bounded for huge files.
+/// The body's text lines (not blank, not `#` headings), trimmed and joined with spaces: a
+/// missing description as Copilot CLI fills it in.
+fn body_text(path: &Path) -> String {
+    let mut head = Vec::new();
+    if std::fs::File::open(path)
+        .and_then(|f| f.take(1 << 20).read_to_end(&mut head))
+        .is_err()
+    {
+        return String::new();
+    }
+    let text = String::from_utf8_lossy(&head);
+    let split = crate::parse::split(&text);
+    let body = match (split.fences, split.body_offset) {
+        (crate::parse::Fences::Closed, Some(at)) => text.get(at..).unwrap_or_default(),
+        _ => "",
+    };
+    body.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn command_description(path: &Path) -> Option<String> {
     let mut head = Vec::with_capacity(4096);
     std::fs::File::open(path)
@@ -497,6 +555,22 @@ pub fn nested_prefix(rel: &Path, marker: &str) -> Option<String> {
     let rel = rel.to_string_lossy().replace('\\', "/");
     let at = rel.find(&format!("/{marker}/"))?;
     Some(rel[..at].to_string()).filter(|p| !p.is_empty())
+}
+
+/// A name (or the directory name standing in for it) with characters the profile refuses.
+fn invalid_name_chars(profile: &Profile, name: &str, location: &Path) -> Diagnostic {
+    let rules = profile.name_chars.as_ref();
+    Diagnostic::error(
+        "invalid-name",
+        format!(
+            "profile `{}` refuses the name `{name}`: it must start with [{}] and hold only [{}]",
+            profile.name,
+            rules.map_or("", |r| r.first.as_str()),
+            rules.map_or("", |r| r.rest.as_str()),
+        ),
+    )
+    .with_path(location)
+    .with_hint("rename the skill (and its directory) with ASCII letters, digits and `-`")
 }
 
 #[cfg(test)]

@@ -108,6 +108,10 @@ pub struct WalkRules {
     pub skip_symlinked_files: bool,
     /// Directory names never entered.
     pub skip: Vec<String>,
+    /// A skill directory may hold further skills below it. `false`: the first directory on
+    /// a path that holds a match is the skill, and matches below it are not skills (Copilot
+    /// CLI; a match in the root itself makes the whole root one skill).
+    pub nested_skills: bool,
 }
 
 impl Default for WalkRules {
@@ -119,6 +123,7 @@ impl Default for WalkRules {
             follow_links: true,
             skip_symlinked_files: false,
             skip: vec![".git".to_string(), "node_modules".to_string()],
+            nested_skills: true,
         }
     }
 }
@@ -150,7 +155,8 @@ pub struct Source {
     pub unless_env: BTreeMap<String, String>,
 }
 
-/// Characters of a skill's name that the host replaces (Gemini CLI: `:\/<>*?"|` by `-`).
+/// Characters of a skill's name that the host replaces (Gemini CLI: `:\/<>*?"|` by `-`;
+/// Copilot CLI: the name trimmed, then each run of spaces by one `-`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NameReplace {
@@ -158,19 +164,77 @@ pub struct NameReplace {
     pub chars: String,
     /// By this text.
     pub with: String,
+    /// Whitespace at both ends is removed first.
+    #[serde(default)]
+    pub trim: bool,
+    /// A run of listed characters is replaced once, not once per character.
+    #[serde(default)]
+    pub collapse: bool,
 }
 
 impl NameReplace {
     pub fn apply(&self, name: &str) -> String {
+        let name = if self.trim { name.trim() } else { name };
         let mut out = String::with_capacity(name.len());
+        let mut in_run = false;
         for c in name.chars() {
             if self.chars.contains(c) {
-                out.push_str(&self.with);
+                if !(self.collapse && in_run) {
+                    out.push_str(&self.with);
+                }
+                in_run = true;
             } else {
                 out.push(c);
+                in_run = false;
             }
         }
         out
+    }
+}
+
+/// The characters a host allows in a name (Copilot CLI: an ASCII letter or digit first, then
+/// ASCII letters, digits, `-`, `_`, `.`, `:` and spaces). Each is a character class written
+/// as in a regular expression without the brackets: single characters and ranges `a-z`; a
+/// `-` first or last is itself. The name is checked with both ends trimmed; a present but
+/// blank name fails, and so does a directory name used instead of a missing one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NameChars {
+    /// The class of the first character.
+    pub first: String,
+    /// The class of every other character.
+    pub rest: String,
+}
+
+impl NameChars {
+    fn in_class(class: &str, c: char) -> bool {
+        let chars: Vec<char> = class.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            if i + 2 < chars.len() && chars[i + 1] == '-' {
+                if (chars[i]..=chars[i + 2]).contains(&c) {
+                    return true;
+                }
+                i += 3;
+            } else {
+                if chars[i] == c {
+                    return true;
+                }
+                i += 1;
+            }
+        }
+        false
+    }
+
+    /// Whether `name` (trimmed) is allowed.
+    pub fn allows(&self, name: &str) -> bool {
+        let mut chars = name.trim().chars();
+        match chars.next() {
+            Some(first) if Self::in_class(&self.first, first) => {
+                chars.all(|c| Self::in_class(&self.rest, c))
+            }
+            _ => false,
+        }
     }
 }
 
@@ -246,6 +310,16 @@ pub struct Profile {
     /// A `name` longer than this many characters is refused.
     #[serde(default)]
     pub max_name_chars: Option<usize>,
+    /// The characters a name may hold (see [`NameChars`]); otherwise any.
+    #[serde(default)]
+    pub name_chars: Option<NameChars>,
+    /// A skill without `description` takes the body's text instead: every line that is not
+    /// blank and does not start with `#`, trimmed and joined with spaces (Copilot CLI).
+    #[serde(default)]
+    pub description_from_body: bool,
+    /// A `description` longer than this many characters is refused.
+    #[serde(default)]
+    pub max_description_chars: Option<usize>,
     /// A skill without `description` still loads (with a warning).
     #[serde(default)]
     pub description_optional: bool,
@@ -273,7 +347,7 @@ pub struct Profile {
     pub nested: Option<Nested>,
 }
 
-const BUILTIN: [(&str, &str); 8] = [
+const BUILTIN: [(&str, &str); 9] = [
     ("universal", include_str!("profiles/universal.toml")),
     ("agentskills", include_str!("profiles/agentskills.toml")),
     ("claude-code", include_str!("profiles/claude-code.toml")),
@@ -282,6 +356,7 @@ const BUILTIN: [(&str, &str); 8] = [
     ("kode", include_str!("profiles/kode.toml")),
     ("gemini", include_str!("profiles/gemini.toml")),
     ("qwen-code", include_str!("profiles/qwen-code.toml")),
+    ("copilot-cli", include_str!("profiles/copilot-cli.toml")),
 ];
 
 const PROFILE_HINT: &str =
@@ -514,6 +589,18 @@ mod tests {
             .unwrap()
             .name_replace
             .is_none());
+    }
+
+    #[test]
+    fn copilot_name_rules_check_trim_and_collapse() {
+        let p = Profile::builtin("copilot-cli").unwrap();
+        let chars = p.name_chars.expect("copilot-cli checks name characters");
+        assert!(chars.allows("  A.b_c:d e  "));
+        assert!(!chars.allows("_x") && !chars.allows("") && !chars.allows("   "));
+        assert!(!chars.allows("a/b") && !chars.allows("tab\tin") && !chars.allows("ünï"));
+        let replace = p.name_replace.expect("copilot-cli replaces spaces");
+        assert_eq!(replace.apply("  has  space "), "has-space");
+        assert!(!p.walk.nested_skills);
     }
 
     #[test]

@@ -200,6 +200,19 @@ impl Shared {
         out.plugin_dirs.dedup();
         out.files.sort();
         out.files.dedup();
+        if !self.rules.nested_skills {
+            // The first directory on a path holding a match is the skill: drop the matches
+            // below another match's directory.
+            let skill_dirs: std::collections::HashSet<PathBuf> = out
+                .files
+                .iter()
+                .map(|f| f.rel.parent().map(Path::to_path_buf).unwrap_or_default())
+                .collect();
+            out.files.retain(|f| {
+                let dir = f.rel.parent().unwrap_or(Path::new(""));
+                !dir.ancestors().skip(1).any(|a| skill_dirs.contains(a))
+            });
+        }
         out.dirs.sort_by(|a, b| a.0.cmp(&b.0));
         out.diagnostics
             .sort_by(|a, b| (&a.path, &a.code, &a.message).cmp(&(&b.path, &b.code, &b.message)));

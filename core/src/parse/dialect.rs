@@ -39,6 +39,9 @@ pub enum FenceRule {
     /// the first line that *starts* with `---` (`----` and `--- text` close it too); no
     /// closing line means no frontmatter. A lone CR does not end a line.
     DashPrefix,
+    /// As `lf-lines`, but a fence line may not be indented: only trailing whitespace is
+    /// ignored (Copilot CLI: `---  ` is a fence, `  ---` is not).
+    LfLinesTrimEnd,
     /// A leading BOM is dropped and every `\r\n` and lone `\r` becomes `\n`, then
     /// `^---\n([\s\S]*?)\n---(?:\n|$)` (Qwen Code): both fences are lines of exactly `---`
     /// (no trailing space, no indentation), and the block holds at least one line.
@@ -123,6 +126,12 @@ pub struct Dialect {
     /// A NUL byte is an ordinary character (a JavaScript host reads it as U+0000 and its
     /// reader takes it as text); otherwise a NUL in the frontmatter refuses the file.
     pub nul_is_text: bool,
+    /// A frontmatter block that is empty, only comments, a scalar or a list reads as a block
+    /// without keys instead of refusing the file (Copilot CLI).
+    pub non_mapping_is_empty: bool,
+    /// Line breaks at the end of `name` and `description` are removed (a `|` block scalar's
+    /// final newline; Copilot CLI).
+    pub trim_final_newlines: bool,
 }
 
 impl Default for Dialect {
@@ -139,11 +148,23 @@ impl Default for Dialect {
             tab_indent_error: false,
             single_line: false,
             nul_is_text: false,
+            non_mapping_is_empty: false,
+            trim_final_newlines: false,
         }
     }
 }
 
 impl Dialect {
+    /// Whether the line-based fences take a lone CR as a line end.
+    pub(crate) fn lone_cr(&self) -> bool {
+        self.fences == FenceRule::Lines
+    }
+
+    /// Whether a fence line may be indented.
+    pub(crate) fn indented_fences(&self) -> bool {
+        self.fences != FenceRule::LfLinesTrimEnd
+    }
+
     /// The YAML loader's options for this dialect.
     pub(crate) fn yaml(&self) -> super::yaml::YamlOptions {
         super::yaml::YamlOptions {

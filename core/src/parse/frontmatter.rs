@@ -90,6 +90,18 @@ pub fn split(text: &str) -> Split {
 
 /// [`split`], with [`lines_with`]'s choice of line ends.
 pub fn split_with(text: &str, lone_cr: bool) -> Split {
+    split_rules(text, lone_cr, true)
+}
+
+/// [`split_with`]; with `indented` false a fence line may carry trailing whitespace only.
+pub fn split_rules(text: &str, lone_cr: bool, indented: bool) -> Split {
+    let is_fence = |line: &str| {
+        if indented {
+            is_fence(line)
+        } else {
+            line.trim_end() == "---"
+        }
+    };
     let bom = text.starts_with('\u{feff}');
     let from = if bom { '\u{feff}'.len_utf8() } else { 0 };
     let mut lines = lines_with(text, from, lone_cr);

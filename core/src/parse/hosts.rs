@@ -78,8 +78,15 @@ fn block(text: &str, fences: FenceRule) -> Result<Block, Diagnostic> {
     let found = match fences {
         FenceRule::DashPrefix => dash_prefix(text),
         FenceRule::ExactLines => exact_lines(text),
-        FenceRule::Lines | FenceRule::LfLines | FenceRule::GrayMatter => {
-            let split = frontmatter::split_with(text, fences == FenceRule::Lines);
+        FenceRule::Lines
+        | FenceRule::LfLines
+        | FenceRule::LfLinesTrimEnd
+        | FenceRule::GrayMatter => {
+            let split = frontmatter::split_rules(
+                text,
+                fences == FenceRule::Lines,
+                fences != FenceRule::LfLinesTrimEnd,
+            );
             match split.fences {
                 Fences::Closed => Some(Block {
                     yaml: split.yaml,

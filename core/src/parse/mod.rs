@@ -114,12 +114,14 @@ pub fn parse_with(text: &str, dialect: &Dialect) -> Parsed {
     {
         return hosts::parse(text, dialect);
     }
-    let split = frontmatter::split_with(text, dialect.fences == FenceRule::Lines);
+    let split = frontmatter::split_rules(text, dialect.lone_cr(), dialect.indented_fences());
     let mut parsed = match split.fences {
         Fences::MissingOpening => {
             let first = text.split('\n').next().unwrap_or_default();
-            let lone_cr =
-                dialect.fences == FenceRule::LfLines && first.trim_end_matches('\r').contains('\r');
+            let lone_cr = matches!(
+                dialect.fences,
+                FenceRule::LfLines | FenceRule::LfLinesTrimEnd
+            ) && first.trim_end_matches('\r').contains('\r');
             return Parsed::failed(
                 Diagnostic::error(
                     "missing-frontmatter",
@@ -158,6 +160,9 @@ pub fn parse_with(text: &str, dialect: &Dialect) -> Parsed {
 fn parse_block(mut parsed: Parsed, yaml: &str, yaml_line: u32, dialect: &Dialect) -> Parsed {
     let offset = yaml_line.saturating_sub(1);
     if yaml.trim().is_empty() {
+        if dialect.non_mapping_is_empty {
+            return parsed;
+        }
         parsed.diagnostics.push(empty_frontmatter());
         return parsed;
     }
@@ -186,6 +191,9 @@ fn parse_block(mut parsed: Parsed, yaml: &str, yaml_line: u32, dialect: &Dialect
     }
     let entries = match loaded {
         Ok(yaml::Loaded::Mapping(entries)) => entries,
+        Ok(yaml::Loaded::Empty | yaml::Loaded::NotMapping(_)) if dialect.non_mapping_is_empty => {
+            return parsed;
+        }
         Ok(yaml::Loaded::Empty) => {
             parsed.diagnostics.push(empty_frontmatter());
             return parsed;
@@ -428,6 +436,16 @@ fn host_rules(parsed: &mut Parsed, dialect: &Dialect) {
                 .at(line, Some(column))
                 .with_hint("remove all but one of these keys"),
             );
+        }
+    }
+    if dialect.trim_final_newlines {
+        let m = &mut parsed.manifest;
+        for value in [m.name.as_mut(), m.description.as_mut()]
+            .into_iter()
+            .flatten()
+        {
+            let kept = value.trim_end_matches(['\n', '\r']).len();
+            value.truncate(kept);
         }
     }
     if dialect.single_line {
