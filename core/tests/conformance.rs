@@ -4,7 +4,8 @@
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::{json, Map, Value};
 use skilldeck::{
-    ActivateOptions, Deck, DeckOptions, PermissionRules, RenderOptions, ValidateOptions,
+    ActivateOptions, Deck, DeckOptions, PermissionRules, RenderOptions, SearchOptions,
+    ValidateOptions,
 };
 use std::path::{Path, PathBuf};
 
@@ -222,6 +223,12 @@ fn run_operation(tree: &Path, case: &Value) -> Result<Value, String> {
                 .map_err(|e| format!("bad input.render: {e}"))?;
             let deck = deck_options(tree, &input["deck"])?.and_then(Deck::new);
             to_json(deck.and_then(|d| d.render(&options)))
+        }
+        "search" => {
+            let options: SearchOptions = serde_json::from_value(input["search"].clone())
+                .map_err(|e| format!("bad input.search: {e}"))?;
+            let deck = deck_options(tree, &input["deck"])?.and_then(Deck::new);
+            to_json(deck.and_then(|d| d.search(&options)))
         }
         "activate" => {
             let options: ActivateOptions = serde_json::from_value(input["activate"].clone())
