@@ -280,6 +280,13 @@ fn subset_mismatch(expected: &Value, actual: &Value, at: &str) -> Option<String>
                 .enumerate()
                 .find_map(|(i, (e, a))| subset_mismatch(e, a, &format!("{at}[{i}]")))
         }
+        // JSON has one number type: an expected `1.0` matches an actual `1` and the other
+        // way round (integers compare exactly).
+        (Value::Number(e), Value::Number(a))
+            if (e.is_f64() || a.is_f64()) && e.as_f64() == a.as_f64() =>
+        {
+            None
+        }
         (e, a) if e == a => None,
         (e, a) => Some(format!("{at}: expected {e}, got {a}")),
     }
