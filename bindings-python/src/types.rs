@@ -702,6 +702,12 @@ impl PyActivation {
 // ---------------------------------------------------------------------------------------
 // Search results
 
+/// Python's `repr()` of a list of strings.
+fn repr_list<'a>(py: Python<'_>, items: impl Iterator<Item = &'a str>) -> String {
+    let items: Vec<String> = items.map(|s| repr_str(py, s)).collect();
+    format!("[{}]", items.join(", "))
+}
+
 /// One search result: the skill, its score and the fields where query terms matched.
 #[pyclass(module = "skilldeck", name = "SearchHit", frozen, eq)]
 #[derive(Clone, PartialEq)]
@@ -753,10 +759,10 @@ impl PySearchHit {
     }
     fn __repr__(&self, py: Python<'_>) -> String {
         format!(
-            "SearchHit(id={}, score={}, matched={:?})",
+            "SearchHit(id={}, score={}, matched={})",
             repr_str(py, &self.inner.id),
             self.inner.score,
-            self.inner.matched
+            repr_list(py, self.inner.matched.iter().map(String::as_str))
         )
     }
 }
@@ -801,11 +807,10 @@ impl PySearchResults {
         to_py(py, &self.inner)
     }
     fn __repr__(&self, py: Python<'_>) -> String {
-        let ids: Vec<&str> = self.inner.hits.iter().map(|h| h.id.as_str()).collect();
         format!(
-            "SearchResults(query={}, hits={:?}, matched={}, searched={})",
+            "SearchResults(query={}, hits={}, matched={}, searched={})",
             repr_str(py, &self.inner.query),
-            ids,
+            repr_list(py, self.inner.hits.iter().map(|h| h.id.as_str())),
             self.inner.matched,
             self.inner.searched
         )

@@ -249,6 +249,7 @@ def test_search_ranks_skills_and_names_matched_fields(make_deck, tree: Path):
     assert results == deck.search("extract pdf tables") and results != deck.search("pdf")
     assert repr(results).startswith("SearchResults(query='extract pdf tables', hits=['pdf']")
     assert repr(hit).startswith("SearchHit(id='pdf', score=")
+    assert repr(hit).endswith("matched=['name', 'tags', 'description'])")
     # Hidden from the model: found only with all=True.
     assert deck.search("word documents").hits == []
     assert [h.id for h in deck.search("word documents", all=True)] == ["docx"]
