@@ -6,10 +6,10 @@
 use crate::remote::{FsPath, JsonObject, JsonValue};
 use crate::Manifest;
 use serde::Serialize;
-use std::collections::HashMap;
 use skilldeck::{
     Diagnostic, InstallSpec, McpRef, Parameter, Requirements, Scope, SkillKind, Status,
 };
+use std::collections::HashMap;
 
 /// The canonical JSON text of a core value.
 pub(crate) fn canonical_json<T: Serialize>(value: &T) -> String {
