@@ -136,10 +136,13 @@ impl Deck {
     /// parameter descriptions and, with `body: true`, the body; hybrid with your own
     /// embeddings), on the libuv pool. Rejects with `INVALID_OPTIONS` on unknown keys, wrong
     /// types, a blank query, a `limit` outside 1..=1000 or embeddings of different sizes.
-    #[napi(ts_return_type = "Promise<SearchResults>")]
+    #[napi(
+        ts_args_type = "options: SearchOptions",
+        ts_return_type = "Promise<SearchResults>"
+    )]
     pub fn search(
         &self,
-        #[napi(ts_arg_type = "SearchOptions")] options: Option<Object>,
+        options: Option<Object>,
     ) -> AsyncTask<CoreTask<skilldeck::SearchResults, SearchResults>> {
         let options = search_options(options);
         let deck = self.inner.clone();
@@ -147,11 +150,11 @@ impl Deck {
     }
 
     /// `search()` on the calling thread.
-    #[napi]
+    #[napi(ts_args_type = "options: SearchOptions")]
     pub fn search_sync(
         &self,
         env: Env,
-        #[napi(ts_arg_type = "SearchOptions")] options: Option<Object>,
+        options: Option<Object>,
     ) -> Result<SearchResults> {
         let result =
             search_options(options).and_then(|options| catch_panic(|| self.inner.search(&options)));
