@@ -188,6 +188,14 @@ describe('async API', () => {
   })
 })
 
+/** An `assert.throws`/`rejects` validator: an engine error with this `code` and a `path`. */
+const isSkillError = (code) => (err) => {
+  assert.ok(err instanceof Error, 'an Error instance')
+  assert.equal(err.code, code)
+  assert.ok('path' in err, 'has a path property')
+  return true
+}
+
 describe('search', () => {
   test('search() resolves to ranked hits with camelCase getters matching toJSON()', async () => {
     const tree = skillTree(12)
@@ -214,24 +222,27 @@ describe('search', () => {
 
   test('hybrid search takes embeddings and reports the similarity', async () => {
     const deck = new Deck(isolated(skillTree(3)))
+    // No text match: the vector ranking alone orders the skills that have an embedding.
     const results = deck.searchSync({
-      query: 'number',
+      query: 'zebra',
       queryEmbedding: [1, 0],
       embeddings: { 'skill-002': [1, 0], 'skill-000': [0, 1] },
     })
-    assert.equal(results.hits[0].id, 'skill-002')
-    assert.equal(results.hits[0].similarity, 1)
-    assert.equal(results.hits.length, 3)
+    assert.deepEqual(results.hits.map((h) => [h.id, h.similarity, h.bm25]), [
+      ['skill-002', 1, 0],
+      ['skill-000', 0, 0],
+    ])
+    assert.equal(results.matched, 2)
   })
 
   test('search options fail closed like every options object', async () => {
     const deck = new Deck(isolated(skillTree(1)))
-    await assert.rejects(deck.search({ query: 'x', limt: 3 }), (err) => {
+    await assert.rejects(deck.search({ query: 'x', query_embedding: [1] }), (err) => {
       assert.equal(err.code, 'INVALID_OPTIONS')
-      assert.match(err.message, /unknown key `limt` \(did you mean `limit`\?\)/)
+      assert.match(err.message, /unknown key `query_embedding` \(did you mean `queryEmbedding`\?\)/)
       return true
     })
-    assert.throws(() => deck.searchSync({ query: 'x', query_embedding: [1] }), isSkillError('INVALID_OPTIONS'))
+    assert.throws(() => deck.searchSync({ query: 'x', limt: 3 }), isSkillError('INVALID_OPTIONS'))
     for (const bad of [
       { query: 5 },
       {},
@@ -328,12 +339,6 @@ describe('events', () => {
 })
 
 describe('errors', () => {
-  const isSkillError = (code) => (err) => {
-    assert.ok(err instanceof Error, 'an Error instance')
-    assert.equal(err.code, code)
-    assert.ok('path' in err, 'has a path property')
-    return true
-  }
 
   test('get() of an unknown id throws NOT_FOUND', () => {
     const deck = new Deck(isolated(skillTree(1)))

@@ -151,11 +151,7 @@ impl Deck {
 
     /// `search()` on the calling thread.
     #[napi(ts_args_type = "options: SearchOptions")]
-    pub fn search_sync(
-        &self,
-        env: Env,
-        options: Option<Object>,
-    ) -> Result<SearchResults> {
+    pub fn search_sync(&self, env: Env, options: Option<Object>) -> Result<SearchResults> {
         let result =
             search_options(options).and_then(|options| catch_panic(|| self.inner.search(&options)));
         check(&env, result).map(search_results)
