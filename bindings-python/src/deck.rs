@@ -10,7 +10,8 @@ use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-/// Discovers, resolves, filters, renders and activates skills for one profile and project.
+/// Discovers, resolves, filters, renders, searches and activates skills for one profile and
+/// project.
 #[pyclass(module = "skilldeck", name = "Deck", frozen)]
 pub struct PyDeck {
     inner: skilldeck::Deck,
