@@ -60,6 +60,18 @@ export interface Catalog extends Iterable<Skill> {}
 export type CanonicalJson = Record<string, unknown>
 
 
+/** The `search_skills` tool (from `searchToolDefinition()`): JSON Schema parameters. */
+export interface SearchToolDefinition {
+  name: 'search_skills'
+  description: string
+  parameters: {
+    type: 'object'
+    properties: Record<string, Record<string, unknown>>
+    required: string[]
+    additionalProperties: boolean
+  }
+}
+
 /**
  * Which binding artifact the generated loader actually loaded: `'native'` for
  * a native addon, otherwise the `platformArchABI` of the WASI flavor. Every
@@ -134,6 +146,15 @@ export declare class Deck {
   render(options?: RenderOptions | undefined | null): Promise<Rendered>
   /** `render()` on the calling thread. */
   renderSync(options?: RenderOptions | undefined | null): Rendered
+  /**
+   * Search the skills by what they do (BM25F over name, tags, category, description,
+   * parameter descriptions and, with `body: true`, the body; hybrid with your own
+   * embeddings), on the libuv pool. Rejects with `INVALID_OPTIONS` on unknown keys, wrong
+   * types, a blank query, a `limit` outside 1..=1000 or embeddings of different sizes.
+   */
+  search(options: SearchOptions): Promise<SearchResults>
+  /** `search()` on the calling thread. */
+  searchSync(options: SearchOptions): SearchResults
   /** Activate a skill: permission check, body load, argument substitution, formatting. */
   activate(id: string, options?: ActivateOptions | undefined | null): Promise<Activation>
   /** `activate()` on the calling thread. */
@@ -255,6 +276,38 @@ export declare class RenderReport {
   get omitted(): Array<string>
   /** Characters in the rendered text. */
   get chars(): number
+  /** Why each skill was left out of a render for a `query` (id → reason). */
+  get reasons(): Record<string, string>
+  toJSON(): CanonicalJson
+}
+
+/** One search result: the skill, its scores and the fields where query terms matched. */
+export declare class SearchHit {
+  get id(): string
+  get name(): string
+  get description(): string
+  /** Absolute path of the SKILL.md. */
+  get location(): string
+  /** The ranking score: BM25F, or the fused reciprocal-rank score in hybrid search. */
+  get score(): number
+  /** The BM25F score (0 when no query term matched). */
+  get bm25(): number
+  /** Cosine similarity with the query embedding (hybrid search only). */
+  get similarity(): number | null
+  /** The fields where query terms matched. */
+  get matched(): Array<'name' | 'tags' | 'category' | 'description' | 'parameters' | 'body'>
+  toJSON(): CanonicalJson
+}
+
+/** Ranked search results. */
+export declare class SearchResults {
+  get query(): string
+  /** The best `limit` hits, best first. */
+  get hits(): Array<SearchHit>
+  /** Skills that matched at all. */
+  get matched(): number
+  /** Skills searched. */
+  get searched(): number
   toJSON(): CanonicalJson
 }
 
@@ -428,6 +481,13 @@ export interface RenderOptions {
   agent?: string
   /** Usage counts by skill id (least used lose their descriptions first). */
   usage?: Record<string, number>
+  /**
+   * The task text: keep only the relevant skills, the most relevant first while they
+   * fit the budget (`report.reasons` says why each other one was left out).
+   */
+  query?: string
+  /** Skill ids always kept with a `query`, whatever their relevance and the budget. */
+  pinned?: Array<string>
 }
 
 /** `requires`: binaries and environment variables the skill needs. */
@@ -450,6 +510,28 @@ export interface RootSpec {
  * code. Output goes to the process's stdout/stderr, exactly as the Rust binary's.
  */
 export declare function runCli(argv: Array<string>): number
+
+/** Options of `deck.search(...)`. */
+export interface SearchOptions {
+  /** What the task is about, in a few words. */
+  query: string
+  /** Hits to return: 1 to 1000 (default 10). */
+  limit?: number
+  /** Search every listed skill, not only those the model may see. */
+  all?: boolean
+  /** Also search each skill's Markdown body (read on first use, cached by file stamp). */
+  body?: boolean
+  /** A vector per skill id from your own embedding model (hybrid search). */
+  embeddings?: Record<string, Array<number>>
+  /** The query's vector from the same model. */
+  queryEmbedding?: Array<number>
+}
+
+/**
+ * The `search_skills` tool a host offers its model: `name`, `description` and JSON Schema
+ * `parameters` (pass them as a tool's `parameters` / `input_schema`).
+ */
+export declare function searchToolDefinition(): SearchToolDefinition
 
 /** One declared parameter of a tool-style skill. */
 export interface SkillParameter {

@@ -9,7 +9,19 @@ import { describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 
 import * as esm from '../../index.mjs'
-import { Deck, PermissionRules, VERSION, parse, runCli, validate, validateSync, version } from '../../index.mjs'
+import {
+  Deck,
+  PermissionRules,
+  SearchHit,
+  SearchResults,
+  VERSION,
+  parse,
+  runCli,
+  searchToolDefinition,
+  validate,
+  validateSync,
+  version,
+} from '../../index.mjs'
 import { camel, canonical, skillMd, tempTree, write } from './helpers.mjs'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
@@ -176,6 +188,106 @@ describe('async API', () => {
   })
 })
 
+/** An `assert.throws`/`rejects` validator: an engine error with this `code` and a `path`. */
+const isSkillError = (code) => (err) => {
+  assert.ok(err instanceof Error, 'an Error instance')
+  assert.equal(err.code, code)
+  assert.ok('path' in err, 'has a path property')
+  return true
+}
+
+describe('search', () => {
+  test('search() resolves to ranked hits with camelCase getters matching toJSON()', async () => {
+    const tree = skillTree(12)
+    write(tree, 'extra/pdf/SKILL.md', skillMd('pdf', 'Extract text and tables from PDF files.', 'tags: [documents]\n'))
+    const deck = new Deck(isolated(tree))
+    const results = await deck.search({ query: 'extract pdf tables', limit: 5 })
+    assert.ok(results instanceof SearchResults)
+    assert.equal(results.query, 'extract pdf tables')
+    assert.deepEqual(results.hits.map((h) => h.id), ['pdf'])
+    assert.equal(results.matched, 1)
+    assert.equal(results.searched, 13)
+    const hit = results.hits[0]
+    assert.ok(hit instanceof SearchHit)
+    assert.deepEqual(hit.matched, ['name', 'description'])
+    assert.equal(hit.location, path.join(tree, 'extra', 'pdf', 'SKILL.md'))
+    assert.ok(hit.score > 0 && hit.bm25 === hit.score && hit.similarity === null)
+    const json = canonical(results)
+    assert.deepEqual(Object.keys(json), ['query', 'hits', 'matched', 'searched'])
+    for (const key of ['id', 'name', 'description', 'location', 'score', 'bm25', 'matched']) {
+      assert.deepEqual(canonical(hit[camel(key)]), json.hits[0][key], `hit.${key}`)
+    }
+    assert.deepEqual(canonical(deck.searchSync({ query: 'extract pdf tables', limit: 5 })), json)
+  })
+
+  test('hybrid search takes embeddings and reports the similarity', async () => {
+    const deck = new Deck(isolated(skillTree(3)))
+    // No text match: the vector ranking alone orders the skills that have an embedding.
+    const results = deck.searchSync({
+      query: 'zebra',
+      queryEmbedding: [1, 0],
+      embeddings: { 'skill-002': [1, 0], 'skill-000': [0, 1] },
+    })
+    assert.deepEqual(results.hits.map((h) => [h.id, h.similarity, h.bm25]), [
+      ['skill-002', 1, 0],
+      ['skill-000', 0, 0],
+    ])
+    assert.equal(results.matched, 2)
+  })
+
+  test('search options fail closed like every options object', async () => {
+    const deck = new Deck(isolated(skillTree(1)))
+    await assert.rejects(deck.search({ query: 'x', query_embedding: [1] }), (err) => {
+      assert.equal(err.code, 'INVALID_OPTIONS')
+      assert.match(err.message, /unknown key `query_embedding` \(did you mean `queryEmbedding`\?\)/)
+      return true
+    })
+    assert.throws(() => deck.searchSync({ query: 'x', limt: 3 }), isSkillError('INVALID_OPTIONS'))
+    for (const bad of [
+      { query: 5 },
+      {},
+      { query: 'x', limit: '3' },
+      { query: 'x', limit: -1 },
+      { query: 'x', limit: 1.5 },
+      { query: 'x', limit: 0 },
+      { query: 'x', limit: 1001 },
+      { query: 'x', all: 'yes' },
+      { query: 'x', embeddings: { a: 'not a vector' } },
+      { query: 'x', queryEmbedding: [1], embeddings: { 'skill-000': [1, 2] } },
+      { query: '  ' },
+    ]) {
+      await assert.rejects(deck.search(bad), isSkillError('INVALID_OPTIONS'), JSON.stringify(bad))
+      assert.throws(() => deck.searchSync(bad), isSkillError('INVALID_OPTIONS'), JSON.stringify(bad))
+    }
+    await assert.rejects(deck.search(), isSkillError('INVALID_OPTIONS'))
+    assert.throws(() => deck.searchSync(null), isSkillError('INVALID_OPTIONS'))
+  })
+
+  test('searchToolDefinition() is the search_skills tool', () => {
+    const tool = searchToolDefinition()
+    assert.equal(tool.name, 'search_skills')
+    assert.deepEqual(tool.parameters.required, ['query'])
+    assert.equal(tool.parameters.properties.limit.maximum, 1000)
+  })
+
+  test('render({ query, pinned }) keeps the relevant and pinned skills and says why', async () => {
+    const tree = skillTree(2)
+    write(tree, 'extra/pdf/SKILL.md', skillMd('pdf', 'Extract text and tables from PDF files.'))
+    const deck = new Deck(isolated(tree))
+    const rendered = await deck.render({ format: 'markdown', query: 'pdf tables', pinned: ['skill-001', 'nope'] })
+    assert.deepEqual(rendered.report.included, ['pdf', 'skill-001'])
+    assert.deepEqual(rendered.report.omitted, ['skill-000'])
+    assert.deepEqual(rendered.report.reasons, {
+      'skill-000': 'does not match the query',
+      nope: 'pinned, but not visible to the model',
+    })
+    assert.deepEqual(canonical(rendered.report).reasons, rendered.report.reasons)
+    assert.deepEqual((await deck.render()).report.reasons, {})
+    await assert.rejects(deck.render({ pinned: 'skill-000' }), isSkillError('INVALID_OPTIONS'))
+    assert.throws(() => deck.renderSync({ query: 5 }), isSkillError('INVALID_OPTIONS'))
+  })
+})
+
 describe('events', () => {
   test('subscribers receive the registered event of a load', async () => {
     const tree = skillTree(2)
@@ -227,12 +339,6 @@ describe('events', () => {
 })
 
 describe('errors', () => {
-  const isSkillError = (code) => (err) => {
-    assert.ok(err instanceof Error, 'an Error instance')
-    assert.equal(err.code, code)
-    assert.ok('path' in err, 'has a path property')
-    return true
-  }
 
   test('get() of an unknown id throws NOT_FOUND', () => {
     const deck = new Deck(isolated(skillTree(1)))

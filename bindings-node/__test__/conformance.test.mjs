@@ -104,6 +104,25 @@ async function runOperation(tree, { operation, input = {} }) {
       return new Deck(deckOptions(tree, input.deck)).render(camelKeys(input.render))
     case 'activate':
       return new Deck(deckOptions(tree, input.deck)).activate(input.id, camelKeys(input.activate))
+    case 'search': {
+      // Both flavours must agree; the Promise's result is the vector's.
+      const deck = new Deck(deckOptions(tree, input.deck))
+      const options = camelKeys(input.search)
+      let sync
+      try {
+        sync = canonical(deck.searchSync(options))
+      } catch (err) {
+        sync = { error: err?.code }
+      }
+      try {
+        const found = await deck.search(options)
+        assert.deepEqual(canonical(found), sync, 'searchSync() differs from search()')
+        return found
+      } catch (err) {
+        assert.deepEqual({ error: err?.code }, sync, 'searchSync() differs from search()')
+        throw err
+      }
+    }
     default:
       throw new Error(`unknown operation \`${operation}\``)
   }

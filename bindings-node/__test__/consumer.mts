@@ -4,12 +4,17 @@ import {
   Deck,
   PermissionRules,
   parse,
+  searchToolDefinition,
   validate,
   VERSION,
   type Activation,
   type Catalog,
   type Decision,
   type ErrorCode,
+  type SearchHit,
+  type SearchOptions,
+  type SearchResults,
+  type SearchToolDefinition,
   type SkillError,
   type SkillEvent,
 } from 'skilldeck'
@@ -80,4 +85,23 @@ export function inspect(deck: Deck): number {
 export async function check(path: string): Promise<boolean> {
   const reports = await validate(path, { strict: true })
   return reports.every((r) => r.valid && r.diagnostics.every((d) => d.severity !== 'error'))
+}
+
+export async function searchSkills(deck: Deck, query: string, queryEmbedding?: number[]): Promise<string[]> {
+  const options: SearchOptions = { query, limit: 5, body: true, all: false }
+  if (queryEmbedding) {
+    options.queryEmbedding = queryEmbedding
+    options.embeddings = { pdf: [0.1, 0.2] }
+  }
+  const results: SearchResults = await deck.search(options)
+  const sync: SearchResults = deck.searchSync({ query })
+  const best: SearchHit | undefined = results.hits[0]
+  const fields: string[] = best ? best.matched : []
+  const similarity: number | null = best ? best.similarity : null
+  const counts: number = results.matched + results.searched + sync.hits.length
+  const tool: SearchToolDefinition = searchToolDefinition()
+  const rendered = await deck.render({ format: 'codex', query, pinned: ['pdf'], budgetChars: 4000 })
+  const reasons: Record<string, string> = rendered.report.reasons
+  void [fields, similarity, counts, tool.parameters.required, reasons, results.toJSON()]
+  return results.hits.map((h) => `${h.name} (${h.score.toFixed(2)}, bm25 ${h.bm25}): ${h.description} @ ${h.location}`)
 }

@@ -2,9 +2,10 @@
 //! runs on the libuv pool, and a blocking `...Sync` twin for scripts and CLIs.
 
 use crate::error::check;
-use crate::model::{Activation, Catalog, Diff, Rendered, Skill};
+use crate::model::{Activation, Catalog, Diff, Rendered, SearchResults, Skill};
 use crate::options::{
-    strict, ActivateOptions, DeckOptions, RenderOptions, ACTIVATE_KEYS, DECK_KEYS, RENDER_KEYS,
+    strict, ActivateOptions, DeckOptions, RenderOptions, SearchOptions, ACTIVATE_KEYS, DECK_KEYS,
+    RENDER_KEYS, SEARCH_KEYS,
 };
 use crate::task::CoreTask;
 use napi::bindgen_prelude::*;
@@ -30,6 +31,10 @@ fn diff(inner: skilldeck::Diff) -> Diff {
 
 fn rendered(inner: skilldeck::Rendered) -> Rendered {
     Rendered { inner }
+}
+
+fn search_results(inner: skilldeck::SearchResults) -> SearchResults {
+    SearchResults { inner }
 }
 
 fn activation(inner: skilldeck::Activation) -> Activation {
@@ -127,6 +132,31 @@ impl Deck {
         check(&env, result).map(rendered)
     }
 
+    /// Search the skills by what they do (BM25F over name, tags, category, description,
+    /// parameter descriptions and, with `body: true`, the body; hybrid with your own
+    /// embeddings), on the libuv pool. Rejects with `INVALID_OPTIONS` on unknown keys, wrong
+    /// types, a blank query, a `limit` outside 1..=1000 or embeddings of different sizes.
+    #[napi(
+        ts_args_type = "options: SearchOptions",
+        ts_return_type = "Promise<SearchResults>"
+    )]
+    pub fn search(
+        &self,
+        options: Option<Object>,
+    ) -> AsyncTask<CoreTask<skilldeck::SearchResults, SearchResults>> {
+        let options = search_options(options);
+        let deck = self.inner.clone();
+        CoreTask::spawn(move || deck.search(&options?), search_results)
+    }
+
+    /// `search()` on the calling thread.
+    #[napi(ts_args_type = "options: SearchOptions")]
+    pub fn search_sync(&self, env: Env, options: Option<Object>) -> Result<SearchResults> {
+        let result =
+            search_options(options).and_then(|options| catch_panic(|| self.inner.search(&options)));
+        check(&env, result).map(search_results)
+    }
+
     /// Activate a skill: permission check, body load, argument substitution, formatting.
     #[napi(ts_return_type = "Promise<Activation>")]
     pub fn activate(
@@ -188,6 +218,15 @@ fn render_options(options: Option<Object>) -> skilldeck::Result<skilldeck::Rende
     match options {
         Some(object) => strict::<RenderOptions>("render options", RENDER_KEYS, object)?.into_core(),
         None => Ok(Default::default()),
+    }
+}
+
+fn search_options(options: Option<Object>) -> skilldeck::Result<skilldeck::SearchOptions> {
+    match options {
+        Some(object) => strict::<SearchOptions>("search options", SEARCH_KEYS, object)?.into_core(),
+        None => Err(skilldeck::Error::invalid_options(
+            "search options: give an object with a `query`",
+        )),
     }
 }
 

@@ -32,6 +32,13 @@ pub fn version() -> String {
     skilldeck::VERSION.to_string()
 }
 
+/// The `search_skills` tool a host offers its model: `name`, `description` and JSON Schema
+/// `parameters` (pass them as a tool's `parameters` / `input_schema`).
+#[napi(ts_return_type = "SearchToolDefinition")]
+pub fn search_tool_definition() -> serde_json::Value {
+    skilldeck::search::tool_definition()
+}
+
 /// Parse the text of a SKILL.md. Never throws: problems are diagnostics.
 #[napi]
 pub fn parse(env: Env, text: String) -> Result<Parsed> {

@@ -6,6 +6,7 @@ use crate::error::canonical;
 use crate::manifest::{manifest_getters, Manifest};
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -347,6 +348,15 @@ impl RenderReport {
     pub fn chars(&self) -> u32 {
         u32::try_from(self.inner.chars).unwrap_or(u32::MAX)
     }
+    /// Why each skill was left out of a render for a `query` (id → reason).
+    #[napi(getter, ts_return_type = "Record<string, string>")]
+    pub fn reasons(&self) -> HashMap<String, String> {
+        self.inner
+            .reasons
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
+    }
     #[napi(js_name = "toJSON", ts_return_type = "CanonicalJson")]
     pub fn to_json(&self) -> Result<serde_json::Value> {
         canonical(&self.inner)
@@ -370,6 +380,97 @@ impl Rendered {
         RenderReport {
             inner: self.inner.report.clone(),
         }
+    }
+    #[napi(js_name = "toJSON", ts_return_type = "CanonicalJson")]
+    pub fn to_json(&self) -> Result<serde_json::Value> {
+        canonical(&self.inner)
+    }
+}
+
+/// One search result: the skill, its scores and the fields where query terms matched.
+#[napi]
+pub struct SearchHit {
+    pub(crate) inner: skilldeck::SearchHit,
+}
+
+#[napi]
+impl SearchHit {
+    #[napi(getter)]
+    pub fn id(&self) -> String {
+        self.inner.id.clone()
+    }
+    #[napi(getter)]
+    pub fn name(&self) -> String {
+        self.inner.name.clone()
+    }
+    #[napi(getter)]
+    pub fn description(&self) -> String {
+        self.inner.description.clone()
+    }
+    /// Absolute path of the SKILL.md.
+    #[napi(getter)]
+    pub fn location(&self) -> String {
+        path_string(&self.inner.location)
+    }
+    /// The ranking score: BM25F, or the fused reciprocal-rank score in hybrid search.
+    #[napi(getter)]
+    pub fn score(&self) -> f64 {
+        self.inner.score
+    }
+    /// The BM25F score (0 when no query term matched).
+    #[napi(getter)]
+    pub fn bm25(&self) -> f64 {
+        self.inner.bm25
+    }
+    /// Cosine similarity with the query embedding (hybrid search only).
+    #[napi(getter)]
+    pub fn similarity(&self) -> Option<f64> {
+        self.inner.similarity
+    }
+    /// The fields where query terms matched.
+    #[napi(
+        getter,
+        ts_return_type = "Array<'name' | 'tags' | 'category' | 'description' | 'parameters' | 'body'>"
+    )]
+    pub fn matched(&self) -> Vec<String> {
+        self.inner.matched.clone()
+    }
+    #[napi(js_name = "toJSON", ts_return_type = "CanonicalJson")]
+    pub fn to_json(&self) -> Result<serde_json::Value> {
+        canonical(&self.inner)
+    }
+}
+
+/// Ranked search results.
+#[napi]
+pub struct SearchResults {
+    pub(crate) inner: skilldeck::SearchResults,
+}
+
+#[napi]
+impl SearchResults {
+    #[napi(getter)]
+    pub fn query(&self) -> String {
+        self.inner.query.clone()
+    }
+    /// The best `limit` hits, best first.
+    #[napi(getter)]
+    pub fn hits(&self) -> Vec<SearchHit> {
+        self.inner
+            .hits
+            .iter()
+            .map(|h| SearchHit { inner: h.clone() })
+            .collect()
+    }
+    /// Skills that matched at all.
+    #[napi(getter)]
+    pub fn matched(&self) -> u32 {
+        u32::try_from(self.inner.matched).unwrap_or(u32::MAX)
+    }
+    /// Skills searched.
+    #[napi(getter)]
+    pub fn searched(&self) -> u32 {
+        u32::try_from(self.inner.searched).unwrap_or(u32::MAX)
     }
     #[napi(js_name = "toJSON", ts_return_type = "CanonicalJson")]
     pub fn to_json(&self) -> Result<serde_json::Value> {

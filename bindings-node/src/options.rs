@@ -150,6 +150,11 @@ pub struct RenderOptions {
     pub agent: Option<String>,
     /// Usage counts by skill id (least used lose their descriptions first).
     pub usage: Option<HashMap<String, f64>>,
+    /// The task text: keep only the relevant skills, the most relevant first while they
+    /// fit the budget (`report.reasons` says why each other one was left out).
+    pub query: Option<String>,
+    /// Skill ids always kept with a `query`, whatever their relevance and the budget.
+    pub pinned: Option<Vec<String>>,
 }
 
 impl RenderOptions {
@@ -174,7 +179,48 @@ impl RenderOptions {
                 .into_iter()
                 .map(|(id, n)| count(&format!("usage.{id}"), n).map(|n| (id, n)))
                 .collect::<skilldeck::Result<BTreeMap<_, _>>>()?,
-            ..Default::default()
+            query: self.query,
+            pinned: self.pinned.unwrap_or_default(),
+        })
+    }
+}
+
+/// Options of `deck.search(...)`.
+#[napi(object, object_to_js = false)]
+pub struct SearchOptions {
+    /// What the task is about, in a few words.
+    pub query: String,
+    /// Hits to return: 1 to 1000 (default 10).
+    pub limit: Option<f64>,
+    /// Search every listed skill, not only those the model may see.
+    pub all: Option<bool>,
+    /// Also search each skill's Markdown body (read on first use, cached by file stamp).
+    pub body: Option<bool>,
+    /// A vector per skill id from your own embedding model (hybrid search).
+    pub embeddings: Option<HashMap<String, Vec<f64>>>,
+    /// The query's vector from the same model.
+    pub query_embedding: Option<Vec<f64>>,
+}
+
+impl SearchOptions {
+    pub fn into_core(self) -> skilldeck::Result<skilldeck::SearchOptions> {
+        let defaults = skilldeck::SearchOptions::default();
+        let vector = |v: Vec<f64>| v.into_iter().map(|x| x as f32).collect::<Vec<f32>>();
+        Ok(skilldeck::SearchOptions {
+            query: self.query,
+            limit: match self.limit {
+                Some(n) => usize::try_from(count("limit", n)?).unwrap_or(usize::MAX),
+                None => defaults.limit,
+            },
+            all: self.all.unwrap_or(defaults.all),
+            body: self.body.unwrap_or(defaults.body),
+            embeddings: self
+                .embeddings
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(id, v)| (id, vector(v)))
+                .collect(),
+            query_embedding: self.query_embedding.map(vector),
         })
     }
 }
@@ -264,7 +310,23 @@ pub const DECK_KEYS: &[&str] = &[
     "nested",
 ];
 pub const ROOT_KEYS: &[&str] = &["path", "scope", "pattern"];
-pub const RENDER_KEYS: &[&str] = &["format", "budgetChars", "budgetTokens", "agent", "usage"];
+pub const RENDER_KEYS: &[&str] = &[
+    "format",
+    "budgetChars",
+    "budgetTokens",
+    "agent",
+    "usage",
+    "query",
+    "pinned",
+];
+pub const SEARCH_KEYS: &[&str] = &[
+    "query",
+    "limit",
+    "all",
+    "body",
+    "embeddings",
+    "queryEmbedding",
+];
 pub const ACTIVATE_KEYS: &[&str] = &["args", "vars", "format", "agent", "sessionId"];
 pub const VALIDATE_KEYS: &[&str] = &["strict"];
 

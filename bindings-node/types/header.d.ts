@@ -59,3 +59,15 @@ export interface Catalog extends Iterable<Skill> {}
 /** A canonical JSON object (snake_case engine fields, kebab-case manifest keys). */
 export type CanonicalJson = Record<string, unknown>
 
+
+/** The `search_skills` tool (from `searchToolDefinition()`): JSON Schema parameters. */
+export interface SearchToolDefinition {
+  name: 'search_skills'
+  description: string
+  parameters: {
+    type: 'object'
+    properties: Record<string, Record<string, unknown>>
+    required: string[]
+    additionalProperties: boolean
+  }
+}

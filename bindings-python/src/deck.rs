@@ -4,13 +4,14 @@
 use crate::convert::{from_json, py_to_json, repr_str, to_py};
 use crate::errors::{detached, IntoPyResult};
 use crate::permissions::rules_from_py;
-use crate::types::{PyActivation, PyCatalog, PyDiff, PyRendered, PySkill};
+use crate::types::{PyActivation, PyCatalog, PyDiff, PyRendered, PySearchResults, PySkill};
 use pyo3::prelude::*;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-/// Discovers, resolves, filters, renders and activates skills for one profile and project.
+/// Discovers, resolves, filters, renders, searches and activates skills for one profile and
+/// project.
 #[pyclass(module = "skilldeck", name = "Deck", frozen)]
 pub struct PyDeck {
     inner: skilldeck::Deck,
@@ -125,8 +126,14 @@ impl PyDeck {
         Ok(PySkill { inner: skill })
     }
 
-    /// Render the model-visible skills into prompt text.
-    #[pyo3(signature = (format="xml", budget_chars=None, budget_tokens=None, agent=None, usage=None))]
+    /// Render the model-visible skills into prompt text. With `query` (the task text) only
+    /// the relevant skills are kept, the most relevant first while they fit the budget, and
+    /// `pinned` ids are always kept; `report.reasons` says why each other skill was left out.
+    #[pyo3(signature = (
+        format="xml", budget_chars=None, budget_tokens=None, agent=None, usage=None, query=None,
+        pinned=None
+    ))]
+    #[allow(clippy::too_many_arguments)]
     fn render(
         &self,
         py: Python<'_>,
@@ -135,6 +142,8 @@ impl PyDeck {
         budget_tokens: Option<usize>,
         agent: Option<String>,
         usage: Option<BTreeMap<String, u64>>,
+        query: Option<String>,
+        pinned: Option<Vec<String>>,
     ) -> PyResult<PyRendered> {
         let options = skilldeck::RenderOptions {
             format: format.parse().py()?,
@@ -142,11 +151,53 @@ impl PyDeck {
             budget_tokens,
             agent,
             usage: usage.unwrap_or_default(),
-            ..Default::default()
+            query,
+            pinned: pinned.unwrap_or_default(),
         };
         let deck = self.inner.clone();
         let rendered = detached(py, move || deck.render(&options))?;
         Ok(PyRendered { inner: rendered })
+    }
+
+    /// Search the skills by what they do: BM25F over name, tags, category, description,
+    /// parameter descriptions and (with `body=True`) the Markdown body. `all=True` searches
+    /// every listed skill, not only the model-visible ones. With `query_embedding` and
+    /// `embeddings` (id -> vector, from your own model) the text and vector rankings are
+    /// fused. Runs with the GIL released; raises `InvalidOptionsError` on a blank query, a
+    /// `limit` outside 1..=1000 or embeddings of different dimensions.
+    #[pyo3(signature = (
+        query, *, limit=10, all=false, body=false, embeddings=None, query_embedding=None
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &self,
+        py: Python<'_>,
+        query: String,
+        limit: i64,
+        all: bool,
+        body: bool,
+        embeddings: Option<BTreeMap<String, Vec<f32>>>,
+        query_embedding: Option<Vec<f32>>,
+    ) -> PyResult<PySearchResults> {
+        let limit = usize::try_from(limit)
+            .map_err(|_| {
+                skilldeck::Error::invalid_options(format!(
+                    "limit must be between 1 and {} (got {limit})",
+                    skilldeck::search::MAX_LIMIT
+                ))
+            })
+            .py()?;
+        let options = skilldeck::SearchOptions {
+            query,
+            limit,
+            all,
+            body,
+            embeddings: embeddings.unwrap_or_default(),
+            query_embedding,
+        };
+        let deck = self.inner.clone();
+        let results = detached(py, move || deck.search(&options))?;
+        Ok(PySearchResults { inner: results })
     }
 
     /// Activate a skill: permission check, body load, argument substitution, formatting.

@@ -35,6 +35,13 @@ fn validate(py: Python<'_>, path: PathBuf, strict: bool) -> PyResult<Vec<PyValid
         .collect())
 }
 
+/// The `search_skills` tool a host offers its model, as a dict (`name`, `description` and
+/// JSON Schema `parameters`: pass it as a tool's `parameters` / `input_schema`).
+#[pyfunction]
+fn search_tool_definition(py: Python<'_>) -> PyResult<Py<PyAny>> {
+    convert::json_to_py(py, &skilldeck::search::tool_definition())
+}
+
 /// The engine version (the same in every binding).
 #[pyfunction]
 fn version() -> &'static str {
@@ -58,6 +65,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
+    m.add_function(wrap_pyfunction!(search_tool_definition, m)?)?;
     m.add_class::<deck::PyDeck>()?;
     m.add_class::<permissions::PyPermissionRules>()?;
     types::register(m)?;

@@ -7,6 +7,7 @@ use crate::convert::{repr_opt, repr_str, to_py};
 use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -574,6 +575,11 @@ impl PyRenderReport {
     fn chars(&self) -> usize {
         self.inner.chars
     }
+    /// Why each skill was left out of a render for a `query` (id -> reason).
+    #[getter]
+    fn reasons(&self) -> BTreeMap<String, String> {
+        self.inner.reasons.clone()
+    }
     fn to_dict(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         to_py(py, &self.inner)
     }
@@ -694,6 +700,124 @@ impl PyActivation {
 }
 
 // ---------------------------------------------------------------------------------------
+// Search results
+
+/// Python's `repr()` of a list of strings.
+fn repr_list<'a>(py: Python<'_>, items: impl Iterator<Item = &'a str>) -> String {
+    let items: Vec<String> = items.map(|s| repr_str(py, s)).collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// One search result: the skill, its score and the fields where query terms matched.
+#[pyclass(module = "skilldeck", name = "SearchHit", frozen, eq)]
+#[derive(Clone, PartialEq)]
+pub struct PySearchHit {
+    pub inner: skilldeck::SearchHit,
+}
+
+#[pymethods]
+impl PySearchHit {
+    #[getter]
+    fn id(&self) -> &str {
+        &self.inner.id
+    }
+    #[getter]
+    fn name(&self) -> &str {
+        &self.inner.name
+    }
+    #[getter]
+    fn description(&self) -> &str {
+        &self.inner.description
+    }
+    #[getter]
+    fn location(&self) -> PathBuf {
+        self.inner.location.clone()
+    }
+    /// The ranking score: BM25F, or the fused reciprocal-rank score in hybrid search.
+    #[getter]
+    fn score(&self) -> f64 {
+        self.inner.score
+    }
+    /// The BM25F score (0 when no query term matched).
+    #[getter]
+    fn bm25(&self) -> f64 {
+        self.inner.bm25
+    }
+    /// Cosine similarity with the query embedding (hybrid search only).
+    #[getter]
+    fn similarity(&self) -> Option<f64> {
+        self.inner.similarity
+    }
+    /// The fields where query terms matched: `name`, `tags`, `category`, `description`,
+    /// `parameters`, `body`.
+    #[getter]
+    fn matched(&self) -> Vec<String> {
+        self.inner.matched.clone()
+    }
+    fn to_dict(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        to_py(py, &self.inner)
+    }
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!(
+            "SearchHit(id={}, score={}, matched={})",
+            repr_str(py, &self.inner.id),
+            self.inner.score,
+            repr_list(py, self.inner.matched.iter().map(String::as_str))
+        )
+    }
+}
+
+/// Ranked search results: the best `hits`, how many skills `matched` at all and how many
+/// were `searched`. Iterable over the hits; `len()` is the number of hits.
+#[pyclass(module = "skilldeck", name = "SearchResults", frozen, eq)]
+#[derive(Clone, PartialEq)]
+pub struct PySearchResults {
+    pub inner: skilldeck::SearchResults,
+}
+
+#[pymethods]
+impl PySearchResults {
+    #[getter]
+    fn query(&self) -> &str {
+        &self.inner.query
+    }
+    #[getter]
+    fn hits(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        wrap_list(py, &self.inner.hits, |inner| PySearchHit { inner })
+    }
+    /// Skills that matched at all (the hits are the best `limit` of them).
+    #[getter]
+    fn matched(&self) -> usize {
+        self.inner.matched
+    }
+    /// Skills searched.
+    #[getter]
+    fn searched(&self) -> usize {
+        self.inner.searched
+    }
+    /// The number of hits.
+    fn __len__(&self) -> usize {
+        self.inner.hits.len()
+    }
+    fn __iter__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let hits = self.hits(py)?;
+        Ok(hits.bind(py).try_iter()?.into_any().unbind())
+    }
+    fn to_dict(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        to_py(py, &self.inner)
+    }
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!(
+            "SearchResults(query={}, hits={}, matched={}, searched={})",
+            repr_str(py, &self.inner.query),
+            repr_list(py, self.inner.hits.iter().map(|h| h.id.as_str())),
+            self.inner.matched,
+            self.inner.searched
+        )
+    }
+}
+
+// ---------------------------------------------------------------------------------------
 // parse / validate results
 
 /// A parsed SKILL.md frontmatter.
@@ -793,6 +917,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRenderReport>()?;
     m.add_class::<PyRendered>()?;
     m.add_class::<PyActivation>()?;
+    m.add_class::<PySearchHit>()?;
+    m.add_class::<PySearchResults>()?;
     m.add_class::<PyParsed>()?;
     m.add_class::<PyValidationReport>()?;
     Ok(())

@@ -231,6 +231,67 @@ def test_render_and_activate(make_deck, tree: Path):
     assert activation.to_dict()["id"] == "pdf"
 
 
+def test_search_ranks_skills_and_names_matched_fields(make_deck, tree: Path):
+    deck = make_deck()
+    results = deck.search("extract pdf tables")
+    assert isinstance(results, skilldeck.SearchResults)
+    assert results.query == "extract pdf tables"
+    assert [h.id for h in results] == ["pdf"] and len(results) == 1
+    assert results.matched == 1 and results.searched >= 1
+    hit = results.hits[0]
+    assert isinstance(hit, skilldeck.SearchHit)
+    assert hit.name == "pdf" and hit.description.startswith("Extract text")
+    assert hit.location == tree / "project" / ".agents" / "skills" / "pdf" / "SKILL.md"
+    assert hit.matched == ["name", "tags", "description"]
+    assert hit.score > 0 and hit.bm25 == hit.score and hit.similarity is None
+    assert results.to_dict()["hits"][0]["id"] == "pdf"
+    assert "similarity" not in results.to_dict()["hits"][0]
+    assert results == deck.search("extract pdf tables") and results != deck.search("pdf")
+    assert repr(results).startswith("SearchResults(query='extract pdf tables', hits=['pdf']")
+    assert repr(hit).startswith("SearchHit(id='pdf', score=")
+    assert repr(hit).endswith("matched=['name', 'tags', 'description'])")
+    # Hidden from the model: found only with all=True.
+    assert deck.search("edit word").hits == []
+    assert [h.id for h in deck.search("edit word", all=True)] == ["docx"]
+
+
+def test_search_hybrid_and_bad_options(make_deck):
+    deck = make_deck()
+    results = deck.search(
+        "pdf", query_embedding=[1.0, 0.0], embeddings={"pdf": [0.0, 1.0], "docx": [1, 0]}
+    )
+    assert {h.id: h.similarity for h in results.hits} == {"pdf": 0.0}
+    for bad in (
+        dict(limit=0),
+        dict(limit=-1),
+        dict(limit=1001),
+        dict(query_embedding=[1.0], embeddings={"pdf": [1.0, 2.0]}),
+        dict(embeddings={"pdf": [1.0]}),
+    ):
+        with pytest.raises(skilldeck.InvalidOptionsError) as err:
+            deck.search("pdf", **bad)
+        assert err.value.code == "INVALID_OPTIONS"
+    with pytest.raises(skilldeck.InvalidOptionsError):
+        deck.search("   ")
+    with pytest.raises(TypeError):
+        deck.search("pdf", 5)  # type: ignore[misc]
+
+
+def test_search_tool_definition():
+    tool = skilldeck.search_tool_definition()
+    assert tool["name"] == "search_skills"
+    assert tool["parameters"]["required"] == ["query"]
+    assert tool["parameters"]["properties"]["limit"]["maximum"] == 1000
+
+
+def test_render_for_a_query_keeps_pinned_and_says_why(make_deck):
+    deck = make_deck()
+    rendered = deck.render(query="pdf", pinned=["nope"])
+    assert rendered.report.included == ["pdf"]
+    assert rendered.report.reasons == {"nope": "pinned, but not visible to the model"}
+    assert deck.render().report.reasons == {}
+
+
 def test_events_reach_subscribers_until_unsubscribed(make_deck):
     deck = make_deck()
     seen = []

@@ -100,6 +100,8 @@ def _run(tree: Path, case: Dict[str, Any]) -> Any:
         }
     if op == "render":
         return _deck(tree, data.get("deck", {})).render(**data.get("render", {})).to_dict()
+    if op == "search":
+        return _deck(tree, data.get("deck", {})).search(**data.get("search", {})).to_dict()
     if op == "activate":
         deck = _deck(tree, data.get("deck", {}))
         return deck.activate(data["id"], **data.get("activate", {})).to_dict()

@@ -37,3 +37,7 @@ def test_agent_example_loads_renders_and_activates(tmp_path: Path, monkeypatch):
     assert namespace["skill_tool"]["name"] == "skill"
     assert "pdftotext report.pdf" in namespace["on_tool_call"]("pdf", "report.pdf")
     assert "No skill named" in namespace["on_tool_call"]("nope")
+    assert namespace["search_tool"]["name"] == "search_skills"
+    assert namespace["on_search"]("pdf files") == "pdf: Extract text from PDF files."
+    assert namespace["on_search"]("spreadsheets") == "No match."
+    assert namespace["left_out"] == {}

@@ -69,21 +69,62 @@ def test_a_second_thread_runs_during_a_large_load(tmp_path: Path):
     assert any(p > 0 for p in progressed), progressed
 
 
+def test_a_second_thread_runs_during_a_large_search(tmp_path: Path):
+    """As above, for `search()`: indexing 3000 skills (bodies included) with the GIL
+    released lets the counting thread move."""
+    root = _big_tree(tmp_path.resolve(), 3000)
+    counter = 0
+    stop = False
+    started = threading.Event()
+
+    def count():
+        nonlocal counter
+        started.set()
+        while not stop:
+            counter += 1
+            time.sleep(0)
+
+    old_interval = sys.getswitchinterval()
+    sys.setswitchinterval(1000.0)
+    worker = threading.Thread(target=count, daemon=True)
+    try:
+        worker.start()
+        started.wait()
+        progressed = []
+        for _ in range(3):
+            deck = _deck(root)
+            deck.load()
+            before = counter
+            results = deck.search("skill number 42 thing", body=True)
+            progressed.append(counter - before)
+            assert results.hits[0].id == "skill-00042"
+    finally:
+        stop = True
+        sys.setswitchinterval(old_interval)
+        worker.join()
+    assert any(p > 0 for p in progressed), progressed
+
+
 def test_one_deck_shared_by_many_threads(tmp_path: Path):
     root = _big_tree(tmp_path.resolve(), 200)
     deck = _deck(root)
 
     def work(i: int):
-        if i % 3 == 0:
+        if i % 4 == 0:
             return ("load", deck.load().to_dict())
-        if i % 3 == 1:
+        if i % 4 == 1:
             return ("render", deck.render().text)
+        if i % 4 == 2:
+            return ("search", deck.search("skill number 7", limit=3).to_dict())
         return ("get", deck.get(f"skill-{i:05d}").to_dict())
 
     with ThreadPoolExecutor(max_workers=8) as pool:
-        results = list(pool.map(work, range(60)))
+        results = list(pool.map(work, range(80)))
     loads = [r for kind, r in results if kind == "load"]
     renders = [r for kind, r in results if kind == "render"]
+    searches = [r for kind, r in results if kind == "search"]
     assert all(load == loads[0] for load in loads)
     assert all(text == renders[0] for text in renders)
+    assert all(found == searches[0] for found in searches)
+    assert searches[0]["hits"][0]["id"] == "skill-00007"
     assert len(loads[0]["skills"]) == 200

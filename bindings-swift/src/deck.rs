@@ -5,8 +5,10 @@ use crate::catalog::Catalog;
 use crate::error::SkillError;
 use crate::events::{Event, EventListener};
 use crate::permissions::PermissionRules;
-use crate::records::{Activation, Diff, Rendered, Skill};
-use skilldeck::{ActivateOptions, ActivationFormat, DeckOptions, RenderFormat, RenderOptions};
+use crate::records::{Activation, Diff, Rendered, SearchResults, Skill};
+use skilldeck::{
+    ActivateOptions, ActivationFormat, DeckOptions, RenderFormat, RenderOptions, SearchOptions,
+};
 use skilldeck::{RootSpec, SubscriptionId};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -125,13 +127,20 @@ impl Deck {
     /// Render the model-visible skills. `format`: `xml`, `skills-ref`, `opencode`,
     /// `opencode-tool`, `codex`, `claude-code`, `kode` or `markdown`. `usage`: activation
     /// counts by id (Claude Code's budget drops descriptions of the least used first).
+    /// `query`: the task text; only the relevant skills are kept, the most relevant first
+    /// while they fit the budget, and `pinned` ids always (`report.reasons` says why each
+    /// other skill was left out).
     #[uniffi::method(default(
         format = "xml",
         budget_chars = None,
         budget_tokens = None,
         agent = None,
-        usage = None
+        usage = None,
+        query = None,
+        pinned = []
     ))]
+    // One argument per `RenderOptions` field (named arguments with defaults).
+    #[allow(clippy::too_many_arguments)]
     pub fn render(
         &self,
         format: String,
@@ -139,6 +148,8 @@ impl Deck {
         budget_tokens: Option<u64>,
         agent: Option<String>,
         usage: Option<HashMap<String, u64>>,
+        query: Option<String>,
+        pinned: Vec<String>,
     ) -> Result<Rendered, SkillError> {
         let options = RenderOptions {
             format: format.parse::<RenderFormat>()?,
@@ -146,9 +157,44 @@ impl Deck {
             budget_tokens: budget("budgetTokens", budget_tokens)?,
             agent,
             usage: usage.unwrap_or_default().into_iter().collect(),
-            ..Default::default()
+            query,
+            pinned,
         };
         Ok(self.inner.render(&options)?.into())
+    }
+
+    /// Search the skills by what they do: BM25F over name, tags, category, description,
+    /// parameter descriptions and (with `body`) the Markdown body. `all` searches every
+    /// listed skill, not only the model-visible ones. With `queryEmbedding` and `embeddings`
+    /// (id → vector, from your own model) the text and vector rankings are fused. Throws
+    /// `INVALID_OPTIONS` on a blank query, a `limit` outside 1..=1000 or embeddings of
+    /// different dimensions.
+    #[uniffi::method(default(
+        limit = 10,
+        all = false,
+        body = false,
+        embeddings = None,
+        query_embedding = None
+    ))]
+    pub fn search(
+        &self,
+        query: String,
+        limit: u64,
+        all: bool,
+        body: bool,
+        embeddings: Option<HashMap<String, Vec<f32>>>,
+        query_embedding: Option<Vec<f32>>,
+    ) -> Result<SearchResults, SkillError> {
+        let options = SearchOptions {
+            query,
+            // Anything beyond usize is beyond the maximum: the core refuses it by name.
+            limit: usize::try_from(limit).unwrap_or(usize::MAX),
+            all,
+            body,
+            embeddings: embeddings.unwrap_or_default().into_iter().collect(),
+            query_embedding,
+        };
+        Ok(self.inner.search(&options)?.into())
     }
 
     /// Activate a skill: permission check, body load, argument and variable substitution.

@@ -26,7 +26,8 @@ pub use json::{diagnostic_to_json, manifest_to_json, shadowed_to_json, status_to
 pub use manifest::Manifest;
 pub use permissions::PermissionRules;
 pub use records::{
-    Activation, Diff, Parsed, RenderReport, Rendered, Skill, Truncation, ValidationReport,
+    Activation, Diff, Parsed, RenderReport, Rendered, SearchHit, SearchResults, Skill, Truncation,
+    ValidationReport,
 };
 pub use remote::{FsPath, JsonObject, JsonValue};
 
@@ -51,6 +52,13 @@ pub fn validate(path: String, strict: bool) -> Vec<ValidationReport> {
         .into_iter()
         .map(ValidationReport::from)
         .collect()
+}
+
+/// The `search_skills` tool a host offers its model, as JSON text: `name`, `description`
+/// and JSON Schema `parameters` (pass them as a tool's `parameters` / `input_schema`).
+#[uniffi::export]
+pub fn search_tool_definition() -> String {
+    skilldeck::search::tool_definition().to_string()
 }
 
 /// Run the `skilldeck` command with `argv` (including the program name, e.g.

@@ -9,6 +9,7 @@ use serde::Serialize;
 use skilldeck::{
     Diagnostic, InstallSpec, McpRef, Parameter, Requirements, Scope, SkillKind, Status,
 };
+use std::collections::HashMap;
 
 /// The canonical JSON text of a core value.
 pub(crate) fn canonical_json<T: Serialize>(value: &T) -> String {
@@ -269,6 +270,8 @@ pub struct RenderReport {
     pub omitted: Vec<String>,
     /// Characters in the rendered text.
     pub chars: u64,
+    /// Why each skill was left out of a render for a `query` (id → reason).
+    pub reasons: HashMap<String, String>,
 }
 
 /// Rendered prompt text and what the budget did to it.
@@ -303,6 +306,7 @@ impl From<skilldeck::Rendered> for Rendered {
                     .collect(),
                 omitted: r.report.omitted,
                 chars: to_u64(r.report.chars),
+                reasons: r.report.reasons.into_iter().collect(),
             },
         }
     }
@@ -322,7 +326,11 @@ impl RenderReport {
                 .collect(),
             omitted: self.omitted.clone(),
             chars: to_usize(self.chars),
-            ..Default::default()
+            reasons: self
+                .reasons
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
         }
     }
 }
@@ -342,6 +350,99 @@ impl Rendered {
         canonical_json(&skilldeck::Rendered {
             text: self.text.clone(),
             report: self.report.to_core(),
+        })
+    }
+}
+
+/// One search result: the skill, its scores and the fields where query terms matched.
+#[derive(Clone, Debug, PartialEq, uniffi::Record)]
+pub struct SearchHit {
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    /// Absolute path of the SKILL.md.
+    pub location: FsPath,
+    /// The ranking score: BM25F, or the fused reciprocal-rank score in hybrid search.
+    pub score: f64,
+    /// The BM25F score (0 when no query term matched).
+    pub bm25: f64,
+    /// Cosine similarity with the query embedding (hybrid search only).
+    pub similarity: Option<f64>,
+    /// The fields where query terms matched: `name`, `tags`, `category`, `description`,
+    /// `parameters`, `body`.
+    pub matched: Vec<String>,
+}
+
+/// Ranked search results.
+#[derive(Clone, Debug, PartialEq, uniffi::Record)]
+pub struct SearchResults {
+    pub query: String,
+    /// The best `limit` hits, best first.
+    pub hits: Vec<SearchHit>,
+    /// Skills that matched at all.
+    pub matched: u64,
+    /// Skills searched.
+    pub searched: u64,
+}
+
+impl From<skilldeck::SearchHit> for SearchHit {
+    fn from(h: skilldeck::SearchHit) -> Self {
+        SearchHit {
+            id: h.id,
+            name: h.name,
+            description: h.description,
+            location: h.location,
+            score: h.score,
+            bm25: h.bm25,
+            similarity: h.similarity,
+            matched: h.matched,
+        }
+    }
+}
+
+impl SearchHit {
+    fn to_core(&self) -> skilldeck::SearchHit {
+        skilldeck::SearchHit {
+            id: self.id.clone(),
+            name: self.name.clone(),
+            description: self.description.clone(),
+            location: self.location.clone(),
+            score: self.score,
+            bm25: self.bm25,
+            similarity: self.similarity,
+            matched: self.matched.clone(),
+        }
+    }
+}
+
+impl From<skilldeck::SearchResults> for SearchResults {
+    fn from(r: skilldeck::SearchResults) -> Self {
+        SearchResults {
+            query: r.query,
+            hits: r.hits.into_iter().map(SearchHit::from).collect(),
+            matched: to_u64(r.matched),
+            searched: to_u64(r.searched),
+        }
+    }
+}
+
+#[uniffi::export]
+impl SearchHit {
+    /// Canonical JSON.
+    pub fn to_json(&self) -> String {
+        canonical_json(&self.to_core())
+    }
+}
+
+#[uniffi::export]
+impl SearchResults {
+    /// Canonical JSON.
+    pub fn to_json(&self) -> String {
+        canonical_json(&skilldeck::SearchResults {
+            query: self.query.clone(),
+            hits: self.hits.iter().map(SearchHit::to_core).collect(),
+            matched: to_usize(self.matched),
+            searched: to_usize(self.searched),
         })
     }
 }
@@ -443,6 +544,36 @@ mod tests {
     }
 
     #[test]
+    fn search_results_round_trip_to_canonical_json() {
+        let core = skilldeck::SearchResults {
+            query: "pdf".into(),
+            hits: vec![skilldeck::SearchHit {
+                id: "pdf".into(),
+                name: "pdf".into(),
+                description: "PDF files.".into(),
+                location: "/p/pdf/SKILL.md".into(),
+                score: 0.5,
+                bm25: 0.25,
+                similarity: Some(1.0),
+                matched: vec!["name".into()],
+            }],
+            matched: 3,
+            searched: 9,
+        };
+        let results = SearchResults::from(core.clone());
+        assert_eq!(results.matched, 3);
+        assert_eq!(results.hits[0].similarity, Some(1.0));
+        assert_eq!(
+            results.to_json(),
+            serde_json::to_value(&core).unwrap().to_string()
+        );
+        assert_eq!(
+            results.hits[0].to_json(),
+            serde_json::to_value(&core.hits[0]).unwrap().to_string()
+        );
+    }
+
+    #[test]
     fn rendered_keeps_counts_through_u64() {
         let core = skilldeck::Rendered {
             text: "t".into(),
@@ -452,9 +583,9 @@ mod tests {
                     id: "a".into(),
                     chars_removed: 7,
                 }],
-                omitted: vec!["b".into()],
+                omitted: vec!["b".into(), "c".into()],
                 chars: 1,
-                ..Default::default()
+                reasons: [("c".to_string(), "does not match the query".to_string())].into(),
             },
         };
         let rendered = Rendered::from(core.clone());

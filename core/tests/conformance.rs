@@ -4,7 +4,8 @@
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::{json, Map, Value};
 use skilldeck::{
-    ActivateOptions, Deck, DeckOptions, PermissionRules, RenderOptions, ValidateOptions,
+    ActivateOptions, Deck, DeckOptions, PermissionRules, RenderOptions, SearchOptions,
+    ValidateOptions,
 };
 use std::path::{Path, PathBuf};
 
@@ -223,6 +224,12 @@ fn run_operation(tree: &Path, case: &Value) -> Result<Value, String> {
             let deck = deck_options(tree, &input["deck"])?.and_then(Deck::new);
             to_json(deck.and_then(|d| d.render(&options)))
         }
+        "search" => {
+            let options: SearchOptions = serde_json::from_value(input["search"].clone())
+                .map_err(|e| format!("bad input.search: {e}"))?;
+            let deck = deck_options(tree, &input["deck"])?.and_then(Deck::new);
+            to_json(deck.and_then(|d| d.search(&options)))
+        }
         "activate" => {
             let options: ActivateOptions = serde_json::from_value(input["activate"].clone())
                 .map_err(|e| format!("bad input.activate: {e}"))?;
@@ -272,6 +279,13 @@ fn subset_mismatch(expected: &Value, actual: &Value, at: &str) -> Option<String>
                 .zip(act)
                 .enumerate()
                 .find_map(|(i, (e, a))| subset_mismatch(e, a, &format!("{at}[{i}]")))
+        }
+        // JSON has one number type: an expected `1.0` matches an actual `1` and the other
+        // way round (integers compare exactly).
+        (Value::Number(e), Value::Number(a))
+            if (e.is_f64() || a.is_f64()) && e.as_f64() == a.as_f64() =>
+        {
+            None
         }
         (e, a) if e == a => None,
         (e, a) => Some(format!("{at}: expected {e}, got {a}")),

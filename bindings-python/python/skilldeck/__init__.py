@@ -9,6 +9,7 @@ filter by permissions, render them into a system prompt and activate one on a to
     catalog = deck.load()
     system_prompt = deck.render(format="xml").text
     activation = deck.activate("pdf", args="report.pdf")
+    hits = deck.search("fill a pdf form", limit=5).hits
 
 All behaviour lives in the Rust core; this package is a thin binding over it.
 """
@@ -35,6 +36,8 @@ from ._native import (
     PermissionRules,
     Rendered,
     RenderReport,
+    SearchHit,
+    SearchResults,
     Shadowed,
     Skill,
     Status,
@@ -42,6 +45,7 @@ from ._native import (
     ValidationReport,
     parse,
     run_cli,
+    search_tool_definition,
     validate,
     version,
 )
@@ -66,6 +70,8 @@ __all__ = [
     "PermissionRules",
     "RenderReport",
     "Rendered",
+    "SearchHit",
+    "SearchResults",
     "Shadowed",
     "Skill",
     "SkillError",
@@ -75,6 +81,7 @@ __all__ = [
     "ValidationReport",
     "parse",
     "run_cli",
+    "search_tool_definition",
     "validate",
     "version",
 ]

@@ -24,6 +24,8 @@ from ._native import (
     PermissionRules as PermissionRules,
     Rendered as Rendered,
     RenderReport as RenderReport,
+    SearchHit as SearchHit,
+    SearchResults as SearchResults,
     Shadowed as Shadowed,
     Skill as Skill,
     Status as Status,
@@ -31,6 +33,7 @@ from ._native import (
     ValidationReport as ValidationReport,
     parse as parse,
     run_cli as run_cli,
+    search_tool_definition as search_tool_definition,
     validate as validate,
     version as version,
 )
@@ -53,6 +56,8 @@ __all__ = [
     "PermissionRules",
     "RenderReport",
     "Rendered",
+    "SearchHit",
+    "SearchResults",
     "Shadowed",
     "Skill",
     "SkillError",
@@ -63,6 +68,7 @@ __all__ = [
     "ValidationReport",
     "parse",
     "run_cli",
+    "search_tool_definition",
     "validate",
     "version",
 ]

@@ -130,6 +130,34 @@ val apiChecks: List<Pair<String, () -> Unit>> = listOf(
             }
         }
     },
+    "api/search-defaults-records-and-tool-definition" to {
+        withProject { tree ->
+            isolatedDeck(tree).use { deck ->
+                // Only the query is required; every other parameter has its default.
+                val results = deck.search("bindings at work")
+                check(results.hits.map { it.id } == listOf("demo")) { "hits ${results.hits}" }
+                check(results.matched == 1uL && results.searched == 1uL) { "counts ${results.matched}/${results.searched}" }
+                val hit = results.hits[0]
+                check(hit.matched == listOf("description")) { "matched ${hit.matched}" }
+                check(hit.score > 0.0 && hit.bm25 == hit.score && hit.similarity == null) { "scores $hit" }
+                check(hit.location.endsWith("project/.agents/skills/demo/SKILL.md")) { "location ${hit.location}" }
+                check(Json.parse(results.toJson())["hits"].list[0]["id"].str == "demo") { results.toJson() }
+                check(Json.parse(hit.toJson())["matched"].list.size == 1) { hit.toJson() }
+                val hybrid = deck.search("nothing like it", queryEmbedding = listOf(1f, 0f), embeddings = mapOf("demo" to listOf(1f, 0f)))
+                check(hybrid.hits.single().similarity == 1.0) { "hybrid ${hybrid.hits}" }
+                expectThrows<SkillException.InvalidOptionsException> { deck.search("demo", limit = 0uL) }
+                expectThrows<SkillException.InvalidOptionsException> { deck.search("demo", limit = ULong.MAX_VALUE) }
+                expectThrows<SkillException.InvalidOptionsException> { deck.search(" ") }
+                val rendered = deck.render(query = "unrelated words", pinned = listOf("ghost"))
+                check(rendered.report.reasons == mapOf("demo" to "does not match the query", "ghost" to "pinned, but not visible to the model")) {
+                    "reasons ${rendered.report.reasons}"
+                }
+            }
+        }
+        val tool = Json.parse(dev.skilldeck.searchToolDefinition())
+        check(tool["name"].str == "search_skills") { "tool $tool" }
+        check(tool["parameters"]["required"].list.map { it.str } == listOf("query")) { "tool $tool" }
+    },
     "api/permission-rules" to {
         PermissionRules("""{"semantics": "deny-first", "rules": [{"pattern": "*", "decision": "allow"}, {"pattern": "secret-*", "decision": "deny"}]}""").use { rules ->
             check(rules.evaluate("demo") == Decision.ALLOW) { "demo: ${rules.evaluate("demo")}" }

@@ -54,6 +54,9 @@ fun resolved(tree: Path, value: Json, default: String): String =
 
 fun stringList(value: Json): List<String> = value.list.map { it.str ?: throw RunnerError("expected strings in $value") }
 
+fun floats(value: Json): List<Float> =
+    value.list.map { (it as? Json.Num)?.value?.toFloat() ?: throw RunnerError("expected numbers in $value") }
+
 fun stringMap(value: Json, tree: String): Map<String, String> =
     value.obj.mapValues { (_, v) -> (v.str ?: throw RunnerError("expected strings in $value")).replace("<tree>", tree) }
 
@@ -149,7 +152,7 @@ fun runOperation(tree: Path, case: Json): Json {
             }
             "render" -> deck(tree, input["deck"]).use { d ->
                 val r = input["render"]
-                onlyKeys("input.render", r, setOf("format", "budget_chars", "budget_tokens", "agent", "usage"))
+                onlyKeys("input.render", r, setOf("format", "budget_chars", "budget_tokens", "agent", "usage", "query", "pinned"))
                 val usage = r["usage"].obj.mapValues { (_, v) -> (v.long ?: throw RunnerError("usage counts are integers")).toULong() }
                 Json.parse(
                     d.render(
@@ -158,6 +161,22 @@ fun runOperation(tree: Path, case: Json): Json {
                         budgetTokens = r["budget_tokens"].long?.toULong(),
                         agent = r["agent"].str,
                         usage = usage,
+                        query = r["query"].str,
+                        pinned = stringList(r["pinned"]),
+                    ).toJson(),
+                )
+            }
+            "search" -> deck(tree, input["deck"]).use { d ->
+                val s = input["search"]
+                onlyKeys("input.search", s, setOf("query", "limit", "all", "body", "embeddings", "query_embedding"))
+                Json.parse(
+                    d.search(
+                        query = s["query"].str ?: "",
+                        limit = s["limit"].long?.toULong() ?: 10uL,
+                        all = s["all"].bool ?: false,
+                        body = s["body"].bool ?: false,
+                        embeddings = s["embeddings"].takeIf { it != Json.Null }?.obj?.mapValues { (_, v) -> floats(v) },
+                        queryEmbedding = s["query_embedding"].takeIf { it != Json.Null }?.let { floats(it) },
                     ).toJson(),
                 )
             }

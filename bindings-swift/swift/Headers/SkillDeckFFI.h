@@ -366,7 +366,12 @@ RustBuffer uniffi_skilldeck_uniffi_fn_method_deck_reload(uint64_t ptr, RustCallS
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_DECK_RENDER
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_DECK_RENDER
-RustBuffer uniffi_skilldeck_uniffi_fn_method_deck_render(uint64_t ptr, RustBuffer format, RustBuffer budget_chars, RustBuffer budget_tokens, RustBuffer agent, RustBuffer usage, RustCallStatus *_Nonnull out_status
+RustBuffer uniffi_skilldeck_uniffi_fn_method_deck_render(uint64_t ptr, RustBuffer format, RustBuffer budget_chars, RustBuffer budget_tokens, RustBuffer agent, RustBuffer usage, RustBuffer query, RustBuffer pinned, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_DECK_SEARCH
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_DECK_SEARCH
+RustBuffer uniffi_skilldeck_uniffi_fn_method_deck_search(uint64_t ptr, RustBuffer query, uint64_t limit, int8_t all, int8_t body, RustBuffer embeddings, RustBuffer query_embedding, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_DECK_SUBSCRIBE
@@ -454,6 +459,16 @@ RustBuffer uniffi_skilldeck_uniffi_fn_method_renderreport_to_json(RustBuffer ptr
 RustBuffer uniffi_skilldeck_uniffi_fn_method_rendered_to_json(RustBuffer ptr, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_SEARCHHIT_TO_JSON
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_SEARCHHIT_TO_JSON
+RustBuffer uniffi_skilldeck_uniffi_fn_method_searchhit_to_json(RustBuffer ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_SEARCHRESULTS_TO_JSON
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_SEARCHRESULTS_TO_JSON
+RustBuffer uniffi_skilldeck_uniffi_fn_method_searchresults_to_json(RustBuffer ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_SKILL_TO_JSON
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_SKILL_TO_JSON
 RustBuffer uniffi_skilldeck_uniffi_fn_method_skill_to_json(RustBuffer ptr, RustCallStatus *_Nonnull out_status
@@ -472,6 +487,12 @@ RustBuffer uniffi_skilldeck_uniffi_fn_func_parse(RustBuffer text, RustCallStatus
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_RUN_CLI
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_RUN_CLI
 int32_t uniffi_skilldeck_uniffi_fn_func_run_cli(RustBuffer argv, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_SEARCH_TOOL_DEFINITION
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_SEARCH_TOOL_DEFINITION
+RustBuffer uniffi_skilldeck_uniffi_fn_func_search_tool_definition(RustCallStatus *_Nonnull out_status
+    
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_VALIDATE
@@ -777,6 +798,12 @@ uint16_t uniffi_skilldeck_uniffi_checksum_func_run_cli(void
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_SEARCH_TOOL_DEFINITION
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_SEARCH_TOOL_DEFINITION
+uint16_t uniffi_skilldeck_uniffi_checksum_func_search_tool_definition(void
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_VALIDATE
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_VALIDATE
 uint16_t uniffi_skilldeck_uniffi_checksum_func_validate(void
@@ -912,6 +939,12 @@ uint16_t uniffi_skilldeck_uniffi_checksum_method_deck_reload(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_DECK_RENDER
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_DECK_RENDER
 uint16_t uniffi_skilldeck_uniffi_checksum_method_deck_render(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_DECK_SEARCH
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_DECK_SEARCH
+uint16_t uniffi_skilldeck_uniffi_checksum_method_deck_search(void
     
 );
 #endif

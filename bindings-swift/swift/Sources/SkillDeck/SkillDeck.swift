@@ -519,6 +519,38 @@ fileprivate struct FfiConverterUInt64: FfiConverterPrimitive {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterFloat: FfiConverterPrimitive {
+    typealias FfiType = Float
+    typealias SwiftType = Float
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Float {
+        return try lift(readFloat(&buf))
+    }
+
+    public static func write(_ value: Float, into buf: inout [UInt8]) {
+        writeFloat(&buf, lower(value))
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterDouble: FfiConverterPrimitive {
+    typealias FfiType = Double
+    typealias SwiftType = Double
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Double {
+        return try lift(readDouble(&buf))
+    }
+
+    public static func write(_ value: Double, into buf: inout [UInt8]) {
+        writeDouble(&buf, lower(value))
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterBool : FfiConverter {
     typealias FfiType = Int8
     typealias SwiftType = Bool
@@ -927,8 +959,21 @@ public protocol DeckProtocol: AnyObject, Sendable {
      * Render the model-visible skills. `format`: `xml`, `skills-ref`, `opencode`,
      * `opencode-tool`, `codex`, `claude-code`, `kode` or `markdown`. `usage`: activation
      * counts by id (Claude Code's budget drops descriptions of the least used first).
+     * `query`: the task text; only the relevant skills are kept, the most relevant first
+     * while they fit the budget, and `pinned` ids always (`report.reasons` says why each
+     * other skill was left out).
      */
-    func render(format: String, budgetChars: UInt64?, budgetTokens: UInt64?, agent: String?, usage: [String: UInt64]?) throws  -> Rendered
+    func render(format: String, budgetChars: UInt64?, budgetTokens: UInt64?, agent: String?, usage: [String: UInt64]?, query: String?, pinned: [String]) throws  -> Rendered
+    
+    /**
+     * Search the skills by what they do: BM25F over name, tags, category, description,
+     * parameter descriptions and (with `body`) the Markdown body. `all` searches every
+     * listed skill, not only the model-visible ones. With `queryEmbedding` and `embeddings`
+     * (id → vector, from your own model) the text and vector rankings are fused. Throws
+     * `INVALID_OPTIONS` on a blank query, a `limit` outside 1..=1000 or embeddings of
+     * different dimensions.
+     */
+    func search(query: String, limit: UInt64, all: Bool, body: Bool, embeddings: [String: [Float]]?, queryEmbedding: [Float]?) throws  -> SearchResults
     
     /**
      * Register a listener; returns the id to pass to `unsubscribe`.
@@ -1098,8 +1143,11 @@ open func reload()throws  -> Diff  {
      * Render the model-visible skills. `format`: `xml`, `skills-ref`, `opencode`,
      * `opencode-tool`, `codex`, `claude-code`, `kode` or `markdown`. `usage`: activation
      * counts by id (Claude Code's budget drops descriptions of the least used first).
+     * `query`: the task text; only the relevant skills are kept, the most relevant first
+     * while they fit the budget, and `pinned` ids always (`report.reasons` says why each
+     * other skill was left out).
      */
-open func render(format: String = "xml", budgetChars: UInt64? = nil, budgetTokens: UInt64? = nil, agent: String? = nil, usage: [String: UInt64]? = nil)throws  -> Rendered  {
+open func render(format: String = "xml", budgetChars: UInt64? = nil, budgetTokens: UInt64? = nil, agent: String? = nil, usage: [String: UInt64]? = nil, query: String? = nil, pinned: [String] = [])throws  -> Rendered  {
     return try  FfiConverterTypeRendered_lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
         uniffiCallStatus in
     uniffi_skilldeck_uniffi_fn_method_deck_render(
@@ -1108,7 +1156,32 @@ open func render(format: String = "xml", budgetChars: UInt64? = nil, budgetToken
         FfiConverterOptionUInt64.lower(budgetChars),
         FfiConverterOptionUInt64.lower(budgetTokens),
         FfiConverterOptionString.lower(agent),
-        FfiConverterOptionDictionaryStringUInt64.lower(usage),uniffiCallStatus
+        FfiConverterOptionDictionaryStringUInt64.lower(usage),
+        FfiConverterOptionString.lower(query),
+        FfiConverterSequenceString.lower(pinned),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Search the skills by what they do: BM25F over name, tags, category, description,
+     * parameter descriptions and (with `body`) the Markdown body. `all` searches every
+     * listed skill, not only the model-visible ones. With `queryEmbedding` and `embeddings`
+     * (id → vector, from your own model) the text and vector rankings are fused. Throws
+     * `INVALID_OPTIONS` on a blank query, a `limit` outside 1..=1000 or embeddings of
+     * different dimensions.
+     */
+open func search(query: String, limit: UInt64 = UInt64(10), all: Bool = false, body: Bool = false, embeddings: [String: [Float]]? = nil, queryEmbedding: [Float]? = nil)throws  -> SearchResults  {
+    return try  FfiConverterTypeSearchResults_lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_method_deck_search(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(query),
+        FfiConverterUInt64.lower(limit),
+        FfiConverterBool.lower(all),
+        FfiConverterBool.lower(body),
+        FfiConverterOptionDictionaryStringSequenceFloat.lower(embeddings),
+        FfiConverterOptionSequenceFloat.lower(queryEmbedding),uniffiCallStatus
     )
 })
 }
@@ -2430,17 +2503,25 @@ public struct RenderReport: Equatable, Hashable {
      * Characters in the rendered text.
      */
     public var chars: UInt64
+    /**
+     * Why each skill was left out of a render for a `query` (id → reason).
+     */
+    public var reasons: [String: String]
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
     public init(included: [String], truncated: [Truncation], omitted: [String], 
         /**
          * Characters in the rendered text.
-         */chars: UInt64) {
+         */chars: UInt64, 
+        /**
+         * Why each skill was left out of a render for a `query` (id → reason).
+         */reasons: [String: String]) {
         self.included = included
         self.truncated = truncated
         self.omitted = omitted
         self.chars = chars
+        self.reasons = reasons
     }
 
     
@@ -2474,7 +2555,8 @@ public struct FfiConverterTypeRenderReport: FfiConverterRustBuffer {
                 included: FfiConverterSequenceString.read(from: &buf), 
                 truncated: FfiConverterSequenceTypeTruncation.read(from: &buf), 
                 omitted: FfiConverterSequenceString.read(from: &buf), 
-                chars: FfiConverterUInt64.read(from: &buf)
+                chars: FfiConverterUInt64.read(from: &buf), 
+                reasons: FfiConverterDictionaryStringString.read(from: &buf)
         )
     }
 
@@ -2483,6 +2565,7 @@ public struct FfiConverterTypeRenderReport: FfiConverterRustBuffer {
         FfiConverterSequenceTypeTruncation.write(value.truncated, into: &buf)
         FfiConverterSequenceString.write(value.omitted, into: &buf)
         FfiConverterUInt64.write(value.chars, into: &buf)
+        FfiConverterDictionaryStringString.write(value.reasons, into: &buf)
     }
 }
 
@@ -2692,6 +2775,226 @@ public func FfiConverterTypeRootSpec_lift(_ buf: RustBuffer) throws -> RootSpec 
 #endif
 public func FfiConverterTypeRootSpec_lower(_ value: RootSpec) -> RustBuffer {
     return FfiConverterTypeRootSpec.lower(value)
+}
+
+
+/**
+ * One search result: the skill, its scores and the fields where query terms matched.
+ */
+public struct SearchHit: Equatable, Hashable {
+    public var id: String
+    public var name: String
+    public var description: String
+    /**
+     * Absolute path of the SKILL.md.
+     */
+    public var location: FsPath
+    /**
+     * The ranking score: BM25F, or the fused reciprocal-rank score in hybrid search.
+     */
+    public var score: Double
+    /**
+     * The BM25F score (0 when no query term matched).
+     */
+    public var bm25: Double
+    /**
+     * Cosine similarity with the query embedding (hybrid search only).
+     */
+    public var similarity: Double?
+    /**
+     * The fields where query terms matched: `name`, `tags`, `category`, `description`,
+     * `parameters`, `body`.
+     */
+    public var matched: [String]
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(id: String, name: String, description: String, 
+        /**
+         * Absolute path of the SKILL.md.
+         */location: FsPath, 
+        /**
+         * The ranking score: BM25F, or the fused reciprocal-rank score in hybrid search.
+         */score: Double, 
+        /**
+         * The BM25F score (0 when no query term matched).
+         */bm25: Double, 
+        /**
+         * Cosine similarity with the query embedding (hybrid search only).
+         */similarity: Double?, 
+        /**
+         * The fields where query terms matched: `name`, `tags`, `category`, `description`,
+         * `parameters`, `body`.
+         */matched: [String]) {
+        self.id = id
+        self.name = name
+        self.description = description
+        self.location = location
+        self.score = score
+        self.bm25 = bm25
+        self.similarity = similarity
+        self.matched = matched
+    }
+
+    
+    /**
+     * Canonical JSON.
+     */
+public func toJson() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_method_searchhit_to_json(
+            FfiConverterTypeSearchHit_lower(self),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+}
+
+#if compiler(>=6)
+extension SearchHit: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeSearchHit: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SearchHit {
+        return
+            try SearchHit(
+                id: FfiConverterString.read(from: &buf), 
+                name: FfiConverterString.read(from: &buf), 
+                description: FfiConverterString.read(from: &buf), 
+                location: FfiConverterTypeFsPath.read(from: &buf), 
+                score: FfiConverterDouble.read(from: &buf), 
+                bm25: FfiConverterDouble.read(from: &buf), 
+                similarity: FfiConverterOptionDouble.read(from: &buf), 
+                matched: FfiConverterSequenceString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: SearchHit, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.id, into: &buf)
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterString.write(value.description, into: &buf)
+        FfiConverterTypeFsPath.write(value.location, into: &buf)
+        FfiConverterDouble.write(value.score, into: &buf)
+        FfiConverterDouble.write(value.bm25, into: &buf)
+        FfiConverterOptionDouble.write(value.similarity, into: &buf)
+        FfiConverterSequenceString.write(value.matched, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSearchHit_lift(_ buf: RustBuffer) throws -> SearchHit {
+    return try FfiConverterTypeSearchHit.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSearchHit_lower(_ value: SearchHit) -> RustBuffer {
+    return FfiConverterTypeSearchHit.lower(value)
+}
+
+
+/**
+ * Ranked search results.
+ */
+public struct SearchResults: Equatable, Hashable {
+    public var query: String
+    /**
+     * The best `limit` hits, best first.
+     */
+    public var hits: [SearchHit]
+    /**
+     * Skills that matched at all.
+     */
+    public var matched: UInt64
+    /**
+     * Skills searched.
+     */
+    public var searched: UInt64
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(query: String, 
+        /**
+         * The best `limit` hits, best first.
+         */hits: [SearchHit], 
+        /**
+         * Skills that matched at all.
+         */matched: UInt64, 
+        /**
+         * Skills searched.
+         */searched: UInt64) {
+        self.query = query
+        self.hits = hits
+        self.matched = matched
+        self.searched = searched
+    }
+
+    
+    /**
+     * Canonical JSON.
+     */
+public func toJson() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_method_searchresults_to_json(
+            FfiConverterTypeSearchResults_lower(self),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+}
+
+#if compiler(>=6)
+extension SearchResults: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeSearchResults: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SearchResults {
+        return
+            try SearchResults(
+                query: FfiConverterString.read(from: &buf), 
+                hits: FfiConverterSequenceTypeSearchHit.read(from: &buf), 
+                matched: FfiConverterUInt64.read(from: &buf), 
+                searched: FfiConverterUInt64.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: SearchResults, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.query, into: &buf)
+        FfiConverterSequenceTypeSearchHit.write(value.hits, into: &buf)
+        FfiConverterUInt64.write(value.matched, into: &buf)
+        FfiConverterUInt64.write(value.searched, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSearchResults_lift(_ buf: RustBuffer) throws -> SearchResults {
+    return try FfiConverterTypeSearchResults.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSearchResults_lower(_ value: SearchResults) -> RustBuffer {
+    return FfiConverterTypeSearchResults.lower(value)
 }
 
 
@@ -4074,6 +4377,30 @@ fileprivate struct FfiConverterOptionUInt64: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionDouble: FfiConverterRustBuffer {
+    typealias SwiftType = Double?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterDouble.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterDouble.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionBool: FfiConverterRustBuffer {
     typealias SwiftType = Bool?
 
@@ -4218,6 +4545,30 @@ fileprivate struct FfiConverterOptionTypeSkill: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionSequenceFloat: FfiConverterRustBuffer {
+    typealias SwiftType = [Float]?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterSequenceFloat.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterSequenceFloat.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionDictionaryStringUInt64: FfiConverterRustBuffer {
     typealias SwiftType = [String: UInt64]?
 
@@ -4258,6 +4609,30 @@ fileprivate struct FfiConverterOptionDictionaryStringString: FfiConverterRustBuf
         switch try readInt(&buf) as Int8 {
         case 0: return nil
         case 1: return try FfiConverterDictionaryStringString.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionDictionaryStringSequenceFloat: FfiConverterRustBuffer {
+    typealias SwiftType = [String: [Float]]?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterDictionaryStringSequenceFloat.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterDictionaryStringSequenceFloat.read(from: &buf)
         default: throw UniffiInternalError.unexpectedOptionalTag
         }
     }
@@ -4308,6 +4683,31 @@ fileprivate struct FfiConverterOptionTypeJsonValue: FfiConverterRustBuffer {
         case 1: return try FfiConverterTypeJsonValue.read(from: &buf)
         default: throw UniffiInternalError.unexpectedOptionalTag
         }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceFloat: FfiConverterRustBuffer {
+    typealias SwiftType = [Float]
+
+    public static func write(_ value: [Float], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterFloat.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [Float] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [Float]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterFloat.read(from: &buf))
+        }
+        return seq
     }
 }
 
@@ -4431,6 +4831,31 @@ fileprivate struct FfiConverterSequenceTypeRootSpec: FfiConverterRustBuffer {
         seq.reserveCapacity(Int(len))
         for _ in 0 ..< len {
             seq.append(try FfiConverterTypeRootSpec.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeSearchHit: FfiConverterRustBuffer {
+    typealias SwiftType = [SearchHit]
+
+    public static func write(_ value: [SearchHit], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeSearchHit.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [SearchHit] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [SearchHit]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeSearchHit.read(from: &buf))
         }
         return seq
     }
@@ -4613,6 +5038,32 @@ fileprivate struct FfiConverterDictionaryStringString: FfiConverterRustBuffer {
     }
 }
 
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterDictionaryStringSequenceFloat: FfiConverterRustBuffer {
+    public static func write(_ value: [String: [Float]], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for (key, value) in value {
+            FfiConverterString.write(key, into: &buf)
+            FfiConverterSequenceFloat.write(value, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [String: [Float]] {
+        let len: Int32 = try readInt(&buf)
+        var dict = [String: [Float]]()
+        dict.reserveCapacity(Int(len))
+        for _ in 0..<len {
+            let key = try FfiConverterString.read(from: &buf)
+            let value = try FfiConverterSequenceFloat.read(from: &buf)
+            dict[key] = value
+        }
+        return dict
+    }
+}
+
 
 public typealias FsPath = String
 
@@ -4757,6 +5208,17 @@ public func runCli(argv: [String]) -> Int32  {
 })
 }
 /**
+ * The `search_skills` tool a host offers its model, as JSON text: `name`, `description`
+ * and JSON Schema `parameters` (pass them as a tool's `parameters` / `input_schema`).
+ */
+public func searchToolDefinition() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_search_tool_definition(uniffiCallStatus
+    )
+})
+}
+/**
  * Validate a skill directory, a SKILL.md, or every skill below a directory. `strict`
  * checks spec conformance instead of what hosts load.
  */
@@ -4845,6 +5307,9 @@ private let initializationResult: InitializationResult = {
     if (uniffi_skilldeck_uniffi_checksum_func_run_cli() != 49417) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_skilldeck_uniffi_checksum_func_search_tool_definition() != 27133) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_skilldeck_uniffi_checksum_func_validate() != 10741) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -4911,7 +5376,10 @@ private let initializationResult: InitializationResult = {
     if (uniffi_skilldeck_uniffi_checksum_method_deck_reload() != 59940) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_skilldeck_uniffi_checksum_method_deck_render() != 18590) {
+    if (uniffi_skilldeck_uniffi_checksum_method_deck_render() != 64105) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_method_deck_search() != 60730) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_skilldeck_uniffi_checksum_method_deck_subscribe() != 1458) {

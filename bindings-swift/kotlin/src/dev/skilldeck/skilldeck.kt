@@ -701,6 +701,8 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_skilldeck_uniffi_checksum_func_run_cli(
     ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_search_tool_definition(
+    ): Int
     external fun uniffi_skilldeck_uniffi_checksum_func_validate(
     ): Int
     external fun uniffi_skilldeck_uniffi_checksum_func_version(
@@ -746,6 +748,8 @@ internal object IntegrityCheckingUniffiLib {
     external fun uniffi_skilldeck_uniffi_checksum_method_deck_reload(
     ): Int
     external fun uniffi_skilldeck_uniffi_checksum_method_deck_render(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_method_deck_search(
     ): Int
     external fun uniffi_skilldeck_uniffi_checksum_method_deck_subscribe(
     ): Int
@@ -826,7 +830,9 @@ internal object UniffiLib {
     ): Long
     external fun uniffi_skilldeck_uniffi_fn_method_deck_reload(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
-    external fun uniffi_skilldeck_uniffi_fn_method_deck_render(`ptr`: Long,`format`: RustBuffer.ByValue,`budgetChars`: RustBuffer.ByValue,`budgetTokens`: RustBuffer.ByValue,`agent`: RustBuffer.ByValue,`usage`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    external fun uniffi_skilldeck_uniffi_fn_method_deck_render(`ptr`: Long,`format`: RustBuffer.ByValue,`budgetChars`: RustBuffer.ByValue,`budgetTokens`: RustBuffer.ByValue,`agent`: RustBuffer.ByValue,`usage`: RustBuffer.ByValue,`query`: RustBuffer.ByValue,`pinned`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_method_deck_search(`ptr`: Long,`query`: RustBuffer.ByValue,`limit`: Long,`all`: Byte,`body`: Byte,`embeddings`: RustBuffer.ByValue,`queryEmbedding`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_skilldeck_uniffi_fn_method_deck_subscribe(`ptr`: Long,`listener`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
@@ -862,6 +868,10 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_skilldeck_uniffi_fn_method_rendered_to_json(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_method_searchhit_to_json(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_method_searchresults_to_json(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_skilldeck_uniffi_fn_method_skill_to_json(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_skilldeck_uniffi_fn_method_validationreport_to_json(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -870,6 +880,8 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_skilldeck_uniffi_fn_func_run_cli(`argv`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): Int
+    external fun uniffi_skilldeck_uniffi_fn_func_search_tool_definition(uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_skilldeck_uniffi_fn_func_validate(`path`: RustBuffer.ByValue,`strict`: Byte,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_skilldeck_uniffi_fn_func_version(uniffi_out_err: UniffiRustCallStatus, 
@@ -1007,6 +1019,9 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_skilldeck_uniffi_checksum_func_run_cli() and 0xFFFF) != 49417) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_search_tool_definition() and 0xFFFF) != 27133) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_skilldeck_uniffi_checksum_func_validate() and 0xFFFF) != 10741) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
@@ -1073,7 +1088,10 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_skilldeck_uniffi_checksum_method_deck_reload() and 0xFFFF) != 59940) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_skilldeck_uniffi_checksum_method_deck_render() and 0xFFFF) != 18590) {
+    if ((lib.uniffi_skilldeck_uniffi_checksum_method_deck_render() and 0xFFFF) != 64105) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_method_deck_search() and 0xFFFF) != 60730) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_skilldeck_uniffi_checksum_method_deck_subscribe() and 0xFFFF) != 1458) {
@@ -1354,6 +1372,52 @@ public object FfiConverterULong: FfiConverter<ULong, Long> {
 
     override fun write(value: ULong, buf: ByteBuffer) {
         buf.putLong(value.toLong())
+    }
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterFloat: FfiConverter<Float, Float> {
+    override fun lift(value: Float): Float {
+        return value
+    }
+
+    override fun read(buf: ByteBuffer): Float {
+        return buf.getFloat()
+    }
+
+    override fun lower(value: Float): Float {
+        return value
+    }
+
+    override fun allocationSize(value: Float) = 4UL
+
+    override fun write(value: Float, buf: ByteBuffer) {
+        buf.putFloat(value)
+    }
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterDouble: FfiConverter<Double, Double> {
+    override fun lift(value: Double): Double {
+        return value
+    }
+
+    override fun read(buf: ByteBuffer): Double {
+        return buf.getDouble()
+    }
+
+    override fun lower(value: Double): Double {
+        return value
+    }
+
+    override fun allocationSize(value: Double) = 8UL
+
+    override fun write(value: Double, buf: ByteBuffer) {
+        buf.putDouble(value)
     }
 }
 
@@ -2049,8 +2113,21 @@ public interface DeckInterface {
      * Render the model-visible skills. `format`: `xml`, `skills-ref`, `opencode`,
      * `opencode-tool`, `codex`, `claude-code`, `kode` or `markdown`. `usage`: activation
      * counts by id (Claude Code's budget drops descriptions of the least used first).
+     * `query`: the task text; only the relevant skills are kept, the most relevant first
+     * while they fit the budget, and `pinned` ids always (`report.reasons` says why each
+     * other skill was left out).
      */
-    fun `render`(`format`: kotlin.String = "xml", `budgetChars`: kotlin.ULong? = null, `budgetTokens`: kotlin.ULong? = null, `agent`: kotlin.String? = null, `usage`: Map<kotlin.String, kotlin.ULong>? = null): Rendered
+    fun `render`(`format`: kotlin.String = "xml", `budgetChars`: kotlin.ULong? = null, `budgetTokens`: kotlin.ULong? = null, `agent`: kotlin.String? = null, `usage`: Map<kotlin.String, kotlin.ULong>? = null, `query`: kotlin.String? = null, `pinned`: List<kotlin.String> = listOf()): Rendered
+    
+    /**
+     * Search the skills by what they do: BM25F over name, tags, category, description,
+     * parameter descriptions and (with `body`) the Markdown body. `all` searches every
+     * listed skill, not only the model-visible ones. With `queryEmbedding` and `embeddings`
+     * (id → vector, from your own model) the text and vector rankings are fused. Throws
+     * `INVALID_OPTIONS` on a blank query, a `limit` outside 1..=1000 or embeddings of
+     * different dimensions.
+     */
+    fun `search`(`query`: kotlin.String, `limit`: kotlin.ULong = 10uL, `all`: kotlin.Boolean = false, `body`: kotlin.Boolean = false, `embeddings`: Map<kotlin.String, List<kotlin.Float>>? = null, `queryEmbedding`: List<kotlin.Float>? = null): SearchResults
     
     /**
      * Register a listener; returns the id to pass to `unsubscribe`.
@@ -2296,8 +2373,11 @@ open class Deck: Disposable, AutoCloseable, DeckInterface
      * Render the model-visible skills. `format`: `xml`, `skills-ref`, `opencode`,
      * `opencode-tool`, `codex`, `claude-code`, `kode` or `markdown`. `usage`: activation
      * counts by id (Claude Code's budget drops descriptions of the least used first).
+     * `query`: the task text; only the relevant skills are kept, the most relevant first
+     * while they fit the budget, and `pinned` ids always (`report.reasons` says why each
+     * other skill was left out).
      */
-    @Throws(SkillException::class)override fun `render`(`format`: kotlin.String, `budgetChars`: kotlin.ULong?, `budgetTokens`: kotlin.ULong?, `agent`: kotlin.String?, `usage`: Map<kotlin.String, kotlin.ULong>?): Rendered {
+    @Throws(SkillException::class)override fun `render`(`format`: kotlin.String, `budgetChars`: kotlin.ULong?, `budgetTokens`: kotlin.ULong?, `agent`: kotlin.String?, `usage`: Map<kotlin.String, kotlin.ULong>?, `query`: kotlin.String?, `pinned`: List<kotlin.String>): Rendered {
             return FfiConverterTypeRendered.lift(
     callWithHandle {
     uniffiRustCallWithError(SkillException) { _status ->
@@ -2308,7 +2388,37 @@ open class Deck: Disposable, AutoCloseable, DeckInterface
         FfiConverterOptionalULong.lower(`budgetChars`),
         FfiConverterOptionalULong.lower(`budgetTokens`),
         FfiConverterOptionalString.lower(`agent`),
-        FfiConverterOptionalMapStringULong.lower(`usage`),_status)
+        FfiConverterOptionalMapStringULong.lower(`usage`),
+        FfiConverterOptionalString.lower(`query`),
+        FfiConverterSequenceString.lower(`pinned`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Search the skills by what they do: BM25F over name, tags, category, description,
+     * parameter descriptions and (with `body`) the Markdown body. `all` searches every
+     * listed skill, not only the model-visible ones. With `queryEmbedding` and `embeddings`
+     * (id → vector, from your own model) the text and vector rankings are fused. Throws
+     * `INVALID_OPTIONS` on a blank query, a `limit` outside 1..=1000 or embeddings of
+     * different dimensions.
+     */
+    @Throws(SkillException::class)override fun `search`(`query`: kotlin.String, `limit`: kotlin.ULong, `all`: kotlin.Boolean, `body`: kotlin.Boolean, `embeddings`: Map<kotlin.String, List<kotlin.Float>>?, `queryEmbedding`: List<kotlin.Float>?): SearchResults {
+            return FfiConverterTypeSearchResults.lift(
+    callWithHandle {
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_method_deck_search(
+        it,
+        
+        FfiConverterString.lower(`query`),
+        FfiConverterULong.lower(`limit`),
+        FfiConverterBoolean.lower(`all`),
+        FfiConverterBoolean.lower(`body`),
+        FfiConverterOptionalMapStringSequenceFloat.lower(`embeddings`),
+        FfiConverterOptionalSequenceFloat.lower(`queryEmbedding`),_status)
 }
     }
     )
@@ -3770,6 +3880,11 @@ data class RenderReport (
      * Characters in the rendered text.
      */
     var `chars`: kotlin.ULong
+    , 
+    /**
+     * Why each skill was left out of a render for a `query` (id → reason).
+     */
+    var `reasons`: Map<kotlin.String, kotlin.String>
     
 ){
     
@@ -3803,6 +3918,7 @@ public object FfiConverterTypeRenderReport: FfiConverterRustBuffer<RenderReport>
             FfiConverterSequenceTypeTruncation.read(buf),
             FfiConverterSequenceString.read(buf),
             FfiConverterULong.read(buf),
+            FfiConverterMapStringString.read(buf),
         )
     }
 
@@ -3810,7 +3926,8 @@ public object FfiConverterTypeRenderReport: FfiConverterRustBuffer<RenderReport>
             FfiConverterSequenceString.allocationSize(value.`included`) +
             FfiConverterSequenceTypeTruncation.allocationSize(value.`truncated`) +
             FfiConverterSequenceString.allocationSize(value.`omitted`) +
-            FfiConverterULong.allocationSize(value.`chars`)
+            FfiConverterULong.allocationSize(value.`chars`) +
+            FfiConverterMapStringString.allocationSize(value.`reasons`)
     )
 
     override fun write(value: RenderReport, buf: ByteBuffer) {
@@ -3818,6 +3935,7 @@ public object FfiConverterTypeRenderReport: FfiConverterRustBuffer<RenderReport>
             FfiConverterSequenceTypeTruncation.write(value.`truncated`, buf)
             FfiConverterSequenceString.write(value.`omitted`, buf)
             FfiConverterULong.write(value.`chars`, buf)
+            FfiConverterMapStringString.write(value.`reasons`, buf)
     }
 }
 
@@ -3962,6 +4080,179 @@ public object FfiConverterTypeRootSpec: FfiConverterRustBuffer<RootSpec> {
             FfiConverterTypeFsPath.write(value.`path`, buf)
             FfiConverterTypeScope.write(value.`scope`, buf)
             FfiConverterOptionalString.write(value.`pattern`, buf)
+    }
+}
+
+
+
+/**
+ * One search result: the skill, its scores and the fields where query terms matched.
+ */
+data class SearchHit (
+    var `id`: kotlin.String
+    , 
+    var `name`: kotlin.String
+    , 
+    var `description`: kotlin.String
+    , 
+    /**
+     * Absolute path of the SKILL.md.
+     */
+    var `location`: FsPath
+    , 
+    /**
+     * The ranking score: BM25F, or the fused reciprocal-rank score in hybrid search.
+     */
+    var `score`: kotlin.Double
+    , 
+    /**
+     * The BM25F score (0 when no query term matched).
+     */
+    var `bm25`: kotlin.Double
+    , 
+    /**
+     * Cosine similarity with the query embedding (hybrid search only).
+     */
+    var `similarity`: kotlin.Double?
+    , 
+    /**
+     * The fields where query terms matched: `name`, `tags`, `category`, `description`,
+     * `parameters`, `body`.
+     */
+    var `matched`: List<kotlin.String>
+    
+){
+    
+    /**
+     * Canonical JSON.
+     */ fun `toJson`(): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_method_searchhit_to_json(FfiConverterTypeSearchHit.lower(this),
+        _status)
+}
+    )
+    }
+    
+
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeSearchHit: FfiConverterRustBuffer<SearchHit> {
+    override fun read(buf: ByteBuffer): SearchHit {
+        return SearchHit(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterTypeFsPath.read(buf),
+            FfiConverterDouble.read(buf),
+            FfiConverterDouble.read(buf),
+            FfiConverterOptionalDouble.read(buf),
+            FfiConverterSequenceString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: SearchHit) = (
+            FfiConverterString.allocationSize(value.`id`) +
+            FfiConverterString.allocationSize(value.`name`) +
+            FfiConverterString.allocationSize(value.`description`) +
+            FfiConverterTypeFsPath.allocationSize(value.`location`) +
+            FfiConverterDouble.allocationSize(value.`score`) +
+            FfiConverterDouble.allocationSize(value.`bm25`) +
+            FfiConverterOptionalDouble.allocationSize(value.`similarity`) +
+            FfiConverterSequenceString.allocationSize(value.`matched`)
+    )
+
+    override fun write(value: SearchHit, buf: ByteBuffer) {
+            FfiConverterString.write(value.`id`, buf)
+            FfiConverterString.write(value.`name`, buf)
+            FfiConverterString.write(value.`description`, buf)
+            FfiConverterTypeFsPath.write(value.`location`, buf)
+            FfiConverterDouble.write(value.`score`, buf)
+            FfiConverterDouble.write(value.`bm25`, buf)
+            FfiConverterOptionalDouble.write(value.`similarity`, buf)
+            FfiConverterSequenceString.write(value.`matched`, buf)
+    }
+}
+
+
+
+/**
+ * Ranked search results.
+ */
+data class SearchResults (
+    var `query`: kotlin.String
+    , 
+    /**
+     * The best `limit` hits, best first.
+     */
+    var `hits`: List<SearchHit>
+    , 
+    /**
+     * Skills that matched at all.
+     */
+    var `matched`: kotlin.ULong
+    , 
+    /**
+     * Skills searched.
+     */
+    var `searched`: kotlin.ULong
+    
+){
+    
+    /**
+     * Canonical JSON.
+     */ fun `toJson`(): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_method_searchresults_to_json(FfiConverterTypeSearchResults.lower(this),
+        _status)
+}
+    )
+    }
+    
+
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeSearchResults: FfiConverterRustBuffer<SearchResults> {
+    override fun read(buf: ByteBuffer): SearchResults {
+        return SearchResults(
+            FfiConverterString.read(buf),
+            FfiConverterSequenceTypeSearchHit.read(buf),
+            FfiConverterULong.read(buf),
+            FfiConverterULong.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: SearchResults) = (
+            FfiConverterString.allocationSize(value.`query`) +
+            FfiConverterSequenceTypeSearchHit.allocationSize(value.`hits`) +
+            FfiConverterULong.allocationSize(value.`matched`) +
+            FfiConverterULong.allocationSize(value.`searched`)
+    )
+
+    override fun write(value: SearchResults, buf: ByteBuffer) {
+            FfiConverterString.write(value.`query`, buf)
+            FfiConverterSequenceTypeSearchHit.write(value.`hits`, buf)
+            FfiConverterULong.write(value.`matched`, buf)
+            FfiConverterULong.write(value.`searched`, buf)
     }
 }
 
@@ -5258,6 +5549,38 @@ public object FfiConverterOptionalULong: FfiConverterRustBuffer<kotlin.ULong?> {
 /**
  * @suppress
  */
+public object FfiConverterOptionalDouble: FfiConverterRustBuffer<kotlin.Double?> {
+    override fun read(buf: ByteBuffer): kotlin.Double? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterDouble.read(buf)
+    }
+
+    override fun allocationSize(value: kotlin.Double?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterDouble.allocationSize(value)
+        }
+    }
+
+    override fun write(value: kotlin.Double?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterDouble.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterOptionalBoolean: FfiConverterRustBuffer<kotlin.Boolean?> {
     override fun read(buf: ByteBuffer): kotlin.Boolean? {
         if (buf.get().toInt() == 0) {
@@ -5450,6 +5773,38 @@ public object FfiConverterOptionalTypeSkill: FfiConverterRustBuffer<Skill?> {
 /**
  * @suppress
  */
+public object FfiConverterOptionalSequenceFloat: FfiConverterRustBuffer<List<kotlin.Float>?> {
+    override fun read(buf: ByteBuffer): List<kotlin.Float>? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterSequenceFloat.read(buf)
+    }
+
+    override fun allocationSize(value: List<kotlin.Float>?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterSequenceFloat.allocationSize(value)
+        }
+    }
+
+    override fun write(value: List<kotlin.Float>?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterSequenceFloat.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterOptionalMapStringULong: FfiConverterRustBuffer<Map<kotlin.String, kotlin.ULong>?> {
     override fun read(buf: ByteBuffer): Map<kotlin.String, kotlin.ULong>? {
         if (buf.get().toInt() == 0) {
@@ -5514,6 +5869,38 @@ public object FfiConverterOptionalMapStringString: FfiConverterRustBuffer<Map<ko
 /**
  * @suppress
  */
+public object FfiConverterOptionalMapStringSequenceFloat: FfiConverterRustBuffer<Map<kotlin.String, List<kotlin.Float>>?> {
+    override fun read(buf: ByteBuffer): Map<kotlin.String, List<kotlin.Float>>? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterMapStringSequenceFloat.read(buf)
+    }
+
+    override fun allocationSize(value: Map<kotlin.String, List<kotlin.Float>>?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterMapStringSequenceFloat.allocationSize(value)
+        }
+    }
+
+    override fun write(value: Map<kotlin.String, List<kotlin.Float>>?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterMapStringSequenceFloat.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterOptionalTypeFsPath: FfiConverterRustBuffer<FsPath?> {
     override fun read(buf: ByteBuffer): FsPath? {
         if (buf.get().toInt() == 0) {
@@ -5568,6 +5955,34 @@ public object FfiConverterOptionalTypeJsonValue: FfiConverterRustBuffer<JsonValu
         } else {
             buf.put(1)
             FfiConverterTypeJsonValue.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceFloat: FfiConverterRustBuffer<List<kotlin.Float>> {
+    override fun read(buf: ByteBuffer): List<kotlin.Float> {
+        val len = buf.getInt()
+        return List<kotlin.Float>(len) {
+            FfiConverterFloat.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<kotlin.Float>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterFloat.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<kotlin.Float>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterFloat.write(it, buf)
         }
     }
 }
@@ -5708,6 +6123,34 @@ public object FfiConverterSequenceTypeRootSpec: FfiConverterRustBuffer<List<Root
         buf.putInt(value.size)
         value.iterator().forEach {
             FfiConverterTypeRootSpec.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypeSearchHit: FfiConverterRustBuffer<List<SearchHit>> {
+    override fun read(buf: ByteBuffer): List<SearchHit> {
+        val len = buf.getInt()
+        return List<SearchHit>(len) {
+            FfiConverterTypeSearchHit.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<SearchHit>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeSearchHit.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<SearchHit>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeSearchHit.write(it, buf)
         }
     }
 }
@@ -5932,6 +6375,45 @@ public object FfiConverterMapStringString: FfiConverterRustBuffer<Map<kotlin.Str
 
 
 
+
+/**
+ * @suppress
+ */
+public object FfiConverterMapStringSequenceFloat: FfiConverterRustBuffer<Map<kotlin.String, List<kotlin.Float>>> {
+    override fun read(buf: ByteBuffer): Map<kotlin.String, List<kotlin.Float>> {
+        val len = buf.getInt()
+        return buildMap<kotlin.String, List<kotlin.Float>>(len) {
+            repeat(len) {
+                val k = FfiConverterString.read(buf)
+                val v = FfiConverterSequenceFloat.read(buf)
+                this[k] = v
+            }
+        }
+    }
+
+    override fun allocationSize(value: Map<kotlin.String, List<kotlin.Float>>): ULong {
+        val spaceForMapSize = 4UL
+        val spaceForChildren = value.map { (k, v) ->
+            FfiConverterString.allocationSize(k) +
+            FfiConverterSequenceFloat.allocationSize(v)
+        }.sum()
+        return spaceForMapSize + spaceForChildren
+    }
+
+    override fun write(value: Map<kotlin.String, List<kotlin.Float>>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        // The parens on `(k, v)` here ensure we're calling the right method,
+        // which is important for compatibility with older android devices.
+        // Ref https://blog.danlew.net/2017/03/16/kotlin-puzzler-whose-line-is-it-anyways/
+        value.forEach { (k, v) ->
+            FfiConverterString.write(k, buf)
+            FfiConverterSequenceFloat.write(v, buf)
+        }
+    }
+}
+
+
+
 public typealias FsPath = kotlin.String
 public typealias FfiConverterTypeFsPath = FfiConverterString
 
@@ -5969,6 +6451,20 @@ public typealias FfiConverterTypeJsonValue = FfiConverterString
     
         
         FfiConverterSequenceString.lower(`argv`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * The `search_skills` tool a host offers its model, as JSON text: `name`, `description`
+         * and JSON Schema `parameters` (pass them as a tool's `parameters` / `input_schema`).
+         */ fun `searchToolDefinition`(): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_search_tool_definition(
+    
+        _status)
 }
     )
     }
