@@ -41,6 +41,10 @@ CODEX_VERSION = "0.169.0"
 OPENSKILLS_VERSION = "1.5.0"
 GEMINI_VERSION = "0.61.0"
 QWEN_VERSION = "0.15.10"
+# Python hosts, installed from PyPI into a venv (they need Python >= 3.12).
+VIBE_VERSION = "3.0.2"  # PyPI `mistral-vibe`
+VENV_DIR = Path(os.environ.get("ORACLE_VENV", "/tmp/hosts3/venv"))
+VENV_PYTHON_BASE = os.environ.get("ORACLE_PYTHON312", "python3.12")
 
 ORACLE_DIR = Path(os.environ.get("ORACLE_DIR", "/tmp/oracles"))
 HOST_TIMEOUT = 120
@@ -94,6 +98,18 @@ def install() -> None:
             [str(bin_path(name)), "--version"], capture_output=True, text=True, timeout=60
         )
         print(f"{name}: {out.stdout.strip() or out.stderr.strip()}")
+    if not (VENV_DIR / "bin" / "python").exists():
+        subprocess.run([VENV_PYTHON_BASE, "-m", "venv", str(VENV_DIR)], check=True)
+    subprocess.run(
+        [str(VENV_DIR / "bin" / "pip"), "install", "-q", f"mistral-vibe=={VIBE_VERSION}"],
+        check=True,
+    )
+    out = subprocess.run(
+        [str(VENV_DIR / "bin" / "python"), "-c", "import importlib.metadata as m; "
+         "print(m.version('mistral-vibe'))"],
+        capture_output=True, text=True, check=True,
+    )
+    print(f"mistral-vibe: {out.stdout.strip()}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -533,7 +549,87 @@ def run_qwen(tree: Path, deck: dict) -> dict:
     }
 
 
-HOSTS = {"opencode": run_opencode, "codex": run_codex, "gemini": run_gemini, "qwen-code": run_qwen}
+# Mistral Vibe has no command that lists skills without a model; the oracle runs the host's
+# own `SkillManager` (vibe/core/skills/manager.py) under the venv's python: a
+# HarnessFilesManager with both sources and the cwd as the project (trusted, as after the
+# host's trust prompt), an empty config (no `skill_paths`, no enabled/disabled globs, no
+# registry), and prints what it discovered plus its per-file issues. Built-in skills
+# (`vibe`, `skill-creator`) are dropped from the answer; their names stay reserved.
+VIBE_DRIVER = r"""
+import json, sys
+from pathlib import Path
+from types import SimpleNamespace
+from vibe.core.config.harness_files import HarnessFilesManager
+from vibe.core.skills.manager import SkillManager
+from vibe.core.skills.models import SkillSource
+
+class Trusted:
+    def is_trusted(self, path):
+        return True
+    def find_trust_root(self, path):
+        return None
+
+config = SimpleNamespace(
+    skill_paths=[], enabled_skills=[], disabled_skills=[],
+    experimental_enable_registry_skills=False,
+)
+harness = HarnessFilesManager(sources=("user", "project"), cwd=Path.cwd(), trust_store=Trusted())
+manager = SkillManager(lambda: config, harness_files=harness)
+skills = [
+    {"name": s.name, "description": s.description, "location": str(s.skill_path),
+     "scope": str(s.scope)}
+    for s in manager.available_skills.values() if s.source is not SkillSource.BUILTIN
+]
+errors = [{"path": str(i.file), "message": i.message} for i in manager.config_issues]
+json.dump({"skills": skills, "errors": errors}, sys.stdout)
+"""
+
+VIBE_SCOPES = {"project": "project", "global": "user"}
+
+
+def run_vibe(tree: Path, deck: dict) -> dict:
+    project, home, env = deck_paths(tree, deck)
+    home.mkdir(parents=True, exist_ok=True)
+    out = subprocess.run(
+        [str(VENV_DIR / "bin" / "python"), "-c", VIBE_DRIVER],
+        cwd=project,
+        env=host_env(home, env),
+        capture_output=True,
+        text=True,
+        timeout=HOST_TIMEOUT,
+    )
+    if out.returncode != 0:
+        raise RuntimeError(f"vibe loader failed ({out.returncode}): {out.stderr[-2000:]}")
+    answer = json.loads(out.stdout)
+    skills = [
+        {
+            "name": s["name"],
+            "description": s["description"],
+            "location": s["location"],
+            "scope": VIBE_SCOPES[s["scope"]],
+        }
+        for s in answer["skills"]
+    ]
+    # available_skills is in discovery order (roots in precedence order, each root in
+    # `iterdir` order, which the file system decides); as for the other hosts: path order
+    # within one root, else name order.
+    sort_skills(skills)
+    return {
+        "host": f"mistral-vibe {VIBE_VERSION}",
+        "command": "python: the host's SkillManager(...).available_skills (vibe/core/skills/"
+        "manager.py), project = cwd, trusted, empty config",
+        "skills": skills,
+        "errors": sorted(answer["errors"], key=lambda e: e["path"]),
+    }
+
+
+HOSTS = {
+    "opencode": run_opencode,
+    "codex": run_codex,
+    "gemini": run_gemini,
+    "qwen-code": run_qwen,
+    "mistral-vibe": run_vibe,
+}
 RENDERERS = {"codex": run_codex_prompt, "opencode": run_opencode_prompt}
 
 
