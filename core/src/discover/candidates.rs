@@ -206,7 +206,12 @@ pub(crate) fn read_one<'a>(
         return read;
     };
     let location = if profile.canonical_locations {
-        std::fs::canonicalize(&found.path).unwrap_or_else(|_| found.path.clone())
+        match (found.path.parent(), found.path.file_name()) {
+            (Some(dir), Some(file)) => std::fs::canonicalize(dir)
+                .map(|d| d.join(file))
+                .unwrap_or_else(|_| found.path.clone()),
+            _ => found.path.clone(),
+        }
     } else {
         found.path.clone()
     };
@@ -344,6 +349,53 @@ pub(crate) fn candidate(
                     )
                     .with_path(&location)
                     .with_hint("shorten the name"),
+                );
+            }
+        }
+        if let (Some(pattern), Some(name)) = (&profile.name_pattern, manifest.name.as_deref()) {
+            let matches = regex::Regex::new(pattern)
+                .map(|re| re.find(name).is_some_and(|m| m.start() == 0 && m.end() == name.len()));
+            if !matches.unwrap_or(false) {
+                diagnostics.push(
+                    Diagnostic::error(
+                        "invalid-name",
+                        format!(
+                            "profile `{}` refuses the name `{name}`: it must match `{pattern}`",
+                            profile.name
+                        ),
+                    )
+                    .with_path(&location)
+                    .with_hint("use lowercase letters, digits and single hyphens"),
+                );
+            }
+        }
+        if let (Some(max), Some(description)) =
+            (profile.max_description_chars, manifest.description.as_deref())
+        {
+            let chars = description.chars().count();
+            if chars > max {
+                diagnostics.push(
+                    Diagnostic::error(
+                        "description-too-long",
+                        format!("profile `{}` refuses descriptions over {max} characters (this one has {chars})", profile.name),
+                    )
+                    .with_path(&location)
+                    .with_hint("shorten the description"),
+                );
+            }
+        }
+        if let Some(name) = manifest.name.as_deref() {
+            if profile.reserved_names.iter().any(|r| r == name) {
+                diagnostics.push(
+                    Diagnostic::error(
+                        "reserved-name",
+                        format!(
+                            "profile `{}` keeps the name `{name}` for one of the host's built-in skills",
+                            profile.name
+                        ),
+                    )
+                    .with_path(&location)
+                    .with_hint("rename the skill"),
                 );
             }
         }

@@ -246,6 +246,16 @@ pub struct Profile {
     /// A `name` longer than this many characters is refused.
     #[serde(default)]
     pub max_name_chars: Option<usize>,
+    /// A `name` that does not match this regular expression (Rust `regex` syntax, whole
+    /// name) is refused, e.g. `^[a-z0-9]+(-[a-z0-9]+)*$` (Mistral Vibe).
+    #[serde(default)]
+    pub name_pattern: Option<String>,
+    /// A `description` longer than this many characters is refused.
+    #[serde(default)]
+    pub max_description_chars: Option<usize>,
+    /// Names the host keeps for its own built-in skills: a skill of such a name is refused.
+    #[serde(default)]
+    pub reserved_names: Vec<String>,
     /// A skill without `description` still loads (with a warning).
     #[serde(default)]
     pub description_optional: bool,
@@ -258,7 +268,7 @@ pub struct Profile {
     /// A file starting with a UTF-8 byte-order mark is not loaded.
     #[serde(default)]
     pub reject_bom: bool,
-    /// Report locations with symlinks resolved.
+    /// Report locations with the skill directory's symlinks resolved (the file name is kept).
     #[serde(default)]
     pub canonical_locations: bool,
     /// A skill wins over a legacy command of the same name, whatever their order.
@@ -273,7 +283,7 @@ pub struct Profile {
     pub nested: Option<Nested>,
 }
 
-const BUILTIN: [(&str, &str); 8] = [
+const BUILTIN: [(&str, &str); 9] = [
     ("universal", include_str!("profiles/universal.toml")),
     ("agentskills", include_str!("profiles/agentskills.toml")),
     ("claude-code", include_str!("profiles/claude-code.toml")),
@@ -282,6 +292,7 @@ const BUILTIN: [(&str, &str); 8] = [
     ("kode", include_str!("profiles/kode.toml")),
     ("gemini", include_str!("profiles/gemini.toml")),
     ("qwen-code", include_str!("profiles/qwen-code.toml")),
+    ("mistral-vibe", include_str!("profiles/mistral-vibe.toml")),
 ];
 
 const PROFILE_HINT: &str =

@@ -43,6 +43,11 @@ pub enum FenceRule {
     /// `^---\n([\s\S]*?)\n---(?:\n|$)` (Qwen Code): both fences are lines of exactly `---`
     /// (no trailing space, no indentation), and the block holds at least one line.
     ExactLines,
+    /// Python's `re.split(r"^-{3,}\s*$", text, 2, re.MULTILINE)` on the text with leading
+    /// BOMs dropped and `\r\n` and lone `\r` made `\n` (Mistral Vibe): a fence is a line of
+    /// three or more dashes and trailing whitespace; only whitespace may come before the
+    /// opening fence; the next such line closes the block.
+    DashRuns,
 }
 
 /// What a host does with YAML that does not parse.
@@ -123,6 +128,11 @@ pub struct Dialect {
     /// A NUL byte is an ordinary character (a JavaScript host reads it as U+0000 and its
     /// reader takes it as text); otherwise a NUL in the frontmatter refuses the file.
     pub nul_is_text: bool,
+    /// Plain scalars are typed by YAML 1.1's rules, as PyYAML's `safe_load` types them:
+    /// `yes`/`no`/`on`/`off` are booleans, `0x1f`, `017`, `1_000` and `1:20` integers, `1.5`
+    /// (a dot is needed: `1e5` is text) floats, `2024-01-01` a date (not text).
+    #[serde(rename = "yaml-1-1")]
+    pub yaml_1_1: bool,
 }
 
 impl Default for Dialect {
@@ -139,6 +149,7 @@ impl Default for Dialect {
             tab_indent_error: false,
             single_line: false,
             nul_is_text: false,
+            yaml_1_1: false,
         }
     }
 }
@@ -150,6 +161,7 @@ impl Dialect {
             duplicate_keys_error: self.duplicate_keys == DuplicateRule::Error,
             merge_keys: self.merge_keys,
             reject_unknown_tags: self.reject_unknown_tags,
+            yaml_1_1: self.yaml_1_1,
         }
     }
 }

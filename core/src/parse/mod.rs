@@ -108,7 +108,7 @@ pub fn parse_with(text: &str, dialect: &Dialect) -> Parsed {
     }
     if matches!(
         dialect.fences,
-        FenceRule::DashPrefix | FenceRule::ExactLines
+        FenceRule::DashPrefix | FenceRule::ExactLines | FenceRule::DashRuns
     ) || dialect.syntax != SyntaxRule::Yaml
         || dialect.repair == RepairRule::Gemini
     {
@@ -330,7 +330,8 @@ fn load_block(
             }
         }
     }
-    if let Some(fast) = fast::read(yaml) {
+    // The fast path types scalars by YAML 1.2; a YAML 1.1 dialect takes the full loader.
+    if let Some(fast) = (!dialect.yaml_1_1).then(|| fast::read(yaml)).flatten() {
         if dialect.repair != RepairRule::Codex || codex::accepted(&fast.loaded) {
             return (Ok(fast.loaded), Vec::new(), Some(fast.first_flow));
         }
