@@ -575,9 +575,10 @@ config = SimpleNamespace(
 )
 harness = HarnessFilesManager(sources=("user", "project"), cwd=Path.cwd(), trust_store=Trusted())
 manager = SkillManager(lambda: config, harness_files=harness)
+from vibe.utils.io import read_safe
 skills = [
     {"name": s.name, "description": s.description, "location": str(s.skill_path),
-     "scope": str(s.scope)}
+     "scope": str(s.scope), "encoding": read_safe(s.skill_path).encoding}
     for s in manager.available_skills.values() if s.source is not SkillSource.BUILTIN
 ]
 errors = [{"path": str(i.file), "message": i.message} for i in manager.config_issues]
@@ -601,15 +602,19 @@ def run_vibe(tree: Path, deck: dict) -> dict:
     if out.returncode != 0:
         raise RuntimeError(f"vibe loader failed ({out.returncode}): {out.stderr[-2000:]}")
     answer = json.loads(out.stdout)
-    skills = [
-        {
+    skills = []
+    for s in answer["skills"]:
+        skill = {
             "name": s["name"],
             "description": s["description"],
             "location": s["location"],
             "scope": VIBE_SCOPES[s["scope"]],
         }
-        for s in answer["skills"]
-    ]
+        if s["encoding"].lower() not in ("utf-8", "utf-8-sig"):
+            # read_safe: not UTF-8, so a BOM's UTF-16/32 or charset_normalizer's guess
+            # (see DECODED_ELSEWHERE).
+            skill["decoded"] = s["encoding"]
+        skills.append(skill)
     # available_skills is in discovery order (roots in precedence order, each root in
     # `iterdir` order, which the file system decides); as for the other hosts: path order
     # within one root, else name order.
@@ -795,6 +800,8 @@ def record(vector: Path, case: dict, results: list[dict], descriptions: bool = F
     old = {s.get("location"): s for s in case.get("expected", {}).get("skills", [])}
     skills = []
     for s in result["skills"]:
+        if (decoded_elsewhere(s) or "").lower() in UNDECODABLE:
+            continue  # deliberate: skilldeck reads no UTF-16/32 (ORACLES.md)
         entry = {"name": s["name"], "location": s["location"]}
         if "scope" in s:
             entry["scope"] = s["scope"]
@@ -802,7 +809,7 @@ def record(vector: Path, case: dict, results: list[dict], descriptions: bool = F
             # Deliberate deviation (ORACLES.md): an empty name cannot name a skill, so
             # skilldeck names it after its directory; the host's "" stays in oracle.txt.
             entry["name"] = Path(s["location"]).parent.name
-        if descriptions and s.get("description") is not None:
+        if descriptions and s.get("description") is not None and not decoded_elsewhere(s):
             # Left out when the host has none: the catalog writes a missing one as "".
             entry["description"] = s["description"]
         for key, value in old.get(s["location"], {}).items():
@@ -821,12 +828,26 @@ def record(vector: Path, case: dict, results: list[dict], descriptions: bool = F
 # ---------------------------------------------------------------------------------------------
 
 VECTORS = Path(__file__).resolve().parents[2] / "tests" / "vectors"
-MATRIX_HOSTS = ("codex", "opencode", "gemini", "qwen-code")
+MATRIX_HOSTS = ("codex", "opencode", "gemini", "qwen-code", "mistral-vibe")
 # What a matrix vector knowingly does not take from its host (see ORACLES.md).
 MATRIX_NOTES = {
+    "mistral-vibe": "; deliberate deviation: the host decodes enc-utf16le-bom as UTF-16 (left "
+    "out here) and files with invalid UTF-8 by a charset guess (their descriptions are not "
+    "pinned)",
     "gemini": "; deliberate deviation: the host loads name-empty with the name \"\", skilldeck "
     "names it after its directory",
 }
+
+
+# Deliberate deviations (ORACLES.md): Mistral Vibe decodes a file that is not UTF-8 by its
+# BOM (UTF-16, UTF-32) or by charset_normalizer's guess (cp1250, cp1252, ...); skilldeck
+# reads UTF-8 only, invalid bytes as U+FFFD. `record` leaves such a skill's description out
+# (a guess is not a rule), and the skill itself when skilldeck cannot decode it at all.
+UNDECODABLE = ("utf-16", "utf-32")
+
+
+def decoded_elsewhere(skill: dict) -> str | None:
+    return skill.get("decoded")
 
 
 def write_matrix() -> list[Path]:
@@ -895,7 +916,7 @@ def diff_one(vector: Path, case: dict, tree: Path) -> list[str]:
     host_by_loc = {s["location"]: s for s in host["skills"]}
     ours_by_loc = {s["location"]: s for s in ours["skills"]}
     problems = []
-    # Files whose name clashes within one root: Gemini CLI and Qwen Code settle such a clash
+    # Files whose name clashes within one root: Gemini CLI, Qwen Code and Mistral Vibe settle such a clash
     # in directory-listing order, which is not stable (skilldeck uses path order). Only
     # fuzzed corpora have them; they are counted, not compared.
     shadowed = ours.get("shadowed", [])
@@ -906,11 +927,14 @@ def diff_one(vector: Path, case: dict, tree: Path) -> list[str]:
         h, o = host_by_loc.get(loc), ours_by_loc.get(loc)
         one_side = h or o
         if (
-            deck["profile"] in ("gemini", "qwen-code")
+            deck["profile"] in ("gemini", "qwen-code", "mistral-vibe")
             and not (h and o)
             and (loc in clash_locs or one_side.get("name") in clash_names)
         ):
             in_clash += 1
+            continue
+        if h and decoded_elsewhere(h) and (not o or "\ufffd" in (o.get("description") or "")):
+            print(f"         deliberate: the host decoded {loc} as {h['decoded']}")
             continue
         if h and not o:
             why = [d["code"] for d in ours["diagnostics"] if d.get("path") == loc]

@@ -133,6 +133,10 @@ pub struct Dialect {
     /// (a dot is needed: `1e5` is text) floats, `2024-01-01` a date (not text).
     #[serde(rename = "yaml-1-1")]
     pub yaml_1_1: bool,
+    /// A tab outside quoted scalars, comments and block scalar content is an error, as in
+    /// PyYAML ("found character '\t' that cannot start any token"): `key:\tvalue`,
+    /// `key: a\tb`, a trailing tab, a tab-indented line.
+    pub tab_token_error: bool,
 }
 
 impl Default for Dialect {
@@ -150,6 +154,7 @@ impl Default for Dialect {
             single_line: false,
             nul_is_text: false,
             yaml_1_1: false,
+            tab_token_error: false,
         }
     }
 }

@@ -297,6 +297,17 @@ fn load_block(
     Option<Option<(u32, u32)>>,
 ) {
     let with = dialect.yaml();
+    if dialect.tab_token_error {
+        if let Some((line, column)) = python_tab(yaml) {
+            let err = yaml::YamlError {
+                message: "found a tab character that cannot start any token".into(),
+                line: Some(line),
+                column: Some(column),
+                limit: false,
+            };
+            return (Err(err), Vec::new(), None);
+        }
+    }
     if matches!(
         dialect.repair,
         RepairRule::Codex | RepairRule::Opencode | RepairRule::Gemini
@@ -358,6 +369,84 @@ fn load_block(
             (first, Vec::new(), None)
         }
     }
+}
+
+/// The first tab (1-based line and column) where PyYAML's scanner would look for a token:
+/// outside quoted scalars (which may span lines), comments and the lines of a block scalar
+/// that are indented deeper than its parent.
+fn python_tab(yaml: &str) -> Option<(u32, u32)> {
+    let mut quote: Option<char> = None;
+    let mut block_parent: Option<usize> = None;
+    for (i, line) in yaml.lines().enumerate() {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        if quote.is_none() {
+            if let Some(parent) = block_parent {
+                if line.trim_start_matches(' ').is_empty() || indent > parent {
+                    continue;
+                }
+                block_parent = None;
+            }
+        }
+        let chars: Vec<char> = line.chars().collect();
+        let mut last_token: Option<char> = None;
+        let mut j = 0;
+        let mut col = 0u32;
+        while j < chars.len() {
+            let c = chars[j];
+            col += 1;
+            match quote {
+                Some('"') => match c {
+                    '\\' => {
+                        j += 1;
+                        col += 1;
+                    }
+                    '"' => quote = None,
+                    _ => {}
+                },
+                Some(_) => {
+                    if c == '\'' {
+                        if chars.get(j + 1) == Some(&'\'') {
+                            j += 1;
+                            col += 1;
+                        } else {
+                            quote = None;
+                        }
+                    }
+                }
+                None => {
+                    let prev = j.checked_sub(1).map(|p| chars[p]);
+                    let at_token = prev.is_none_or(|p| matches!(p, ' ' | '[' | '{' | ','));
+                    match c {
+                        '\t' => {
+                            return Some((u32::try_from(i + 1).unwrap_or(u32::MAX), col));
+                        }
+                        '#' if prev.is_none_or(|p| p == ' ') => break,
+                        '"' | '\''
+                            if at_token
+                                && last_token
+                                    .is_none_or(|t| matches!(t, ':' | '-' | '[' | '{' | ',' | '?')) =>
+                        {
+                            quote = Some(c);
+                        }
+                        ' ' => {}
+                        other => last_token = Some(other),
+                    }
+                }
+            }
+            j += 1;
+        }
+        if quote.is_none() {
+            let content = line.split(" #").next().unwrap_or_default().trim_end();
+            let header = content.rsplit(' ').next().unwrap_or_default();
+            let is_header = header.starts_with(['|', '>'])
+                && header[1..].chars().all(|c| c.is_ascii_digit() || c == '+' || c == '-')
+                && content.len() > header.len();
+            if is_header {
+                block_parent = Some(indent);
+            }
+        }
+    }
+    None
 }
 
 /// The 1-based line of the first content after a `...` document end marker: YAML readers

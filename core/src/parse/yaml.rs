@@ -242,6 +242,13 @@ fn plain_text(source: &str, loc: &serde_saphyr::Location, value: &Value) -> Opti
     }
     let text = raw_text(source, loc)?;
     let text = text.split(" #").next().unwrap_or_default().trim_end();
+    // A tag before the scalar (`!!str 4242`) decides its type itself.
+    let start = usize::try_from(loc.span().byte_offset()?).ok()?;
+    let before = source.get(..start)?.trim_end_matches([' ', '\t']);
+    let last = before.rsplit([' ', '\t', '\n']).next().unwrap_or_default();
+    if last.starts_with('!') {
+        return None;
+    }
     if text.is_empty()
         || text.starts_with(['"', '\'', '|', '>', '!', '&', '*', '[', '{', '#'])
     {
