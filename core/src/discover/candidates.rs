@@ -302,7 +302,7 @@ pub(crate) fn candidate(
         }
     } else {
         for key in ["name", "description"] {
-            let Some(info) = entry.keys.iter().find(|k| k.key == key) else {
+            let Some(info) = entry.keys.iter().rev().find(|k| k.key == key) else {
                 continue;
             };
             let refused = match profile.field_types {
