@@ -353,8 +353,10 @@ pub(crate) fn candidate(
             }
         }
         if let (Some(pattern), Some(name)) = (&profile.name_pattern, manifest.name.as_deref()) {
-            let matches = regex::Regex::new(pattern)
-                .map(|re| re.find(name).is_some_and(|m| m.start() == 0 && m.end() == name.len()));
+            let matches = regex::Regex::new(pattern).map(|re| {
+                re.find(name)
+                    .is_some_and(|m| m.start() == 0 && m.end() == name.len())
+            });
             if !matches.unwrap_or(false) {
                 diagnostics.push(
                     Diagnostic::error(
@@ -369,9 +371,10 @@ pub(crate) fn candidate(
                 );
             }
         }
-        if let (Some(max), Some(description)) =
-            (profile.max_description_chars, manifest.description.as_deref())
-        {
+        if let (Some(max), Some(description)) = (
+            profile.max_description_chars,
+            manifest.description.as_deref(),
+        ) {
             let chars = description.chars().count();
             if chars > max {
                 diagnostics.push(

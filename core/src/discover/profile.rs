@@ -528,6 +528,19 @@ mod tests {
     }
 
     #[test]
+    fn mistral_vibe_name_rules_are_data() {
+        let p = Profile::builtin("mistral-vibe").unwrap();
+        assert_eq!(p.name_pattern.as_deref(), Some("^[a-z0-9]+(-[a-z0-9]+)*$"));
+        assert_eq!(
+            (p.max_name_chars, p.max_description_chars),
+            (Some(64), Some(1024))
+        );
+        assert_eq!(p.reserved_names, ["vibe", "skill-creator"]);
+        assert!(p.parse.yaml_1_1 && p.parse.tab_token_error);
+        assert!(Profile::builtin("codex").unwrap().reserved_names.is_empty());
+    }
+
+    #[test]
     fn codex_ranks_project_before_user_before_admin() {
         let p = Profile::builtin("codex").unwrap();
         assert!(p.scope_rank(Scope::Project) < p.scope_rank(Scope::User));

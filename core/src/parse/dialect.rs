@@ -137,6 +137,9 @@ pub struct Dialect {
     /// PyYAML ("found character '\t' that cannot start any token"): `key:\tvalue`,
     /// `key: a\tb`, a trailing tab, a tab-indented line.
     pub tab_token_error: bool,
+    /// An anchor name defined twice is an error (PyYAML's composer: "found duplicate
+    /// anchor"), where YAML lets the later one replace it.
+    pub duplicate_anchors_error: bool,
 }
 
 impl Default for Dialect {
@@ -155,6 +158,7 @@ impl Default for Dialect {
             nul_is_text: false,
             yaml_1_1: false,
             tab_token_error: false,
+            duplicate_anchors_error: false,
         }
     }
 }

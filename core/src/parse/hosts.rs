@@ -99,9 +99,7 @@ fn dash_run_at(text: &str, line_start: usize) -> Option<usize> {
         return Some(text.len());
     }
     // `\s*` backs off to the last line end inside the run, where `$` matches.
-    after[..run]
-        .rfind('\n')
-        .map(|i| line_start + dashes + i)
+    after[..run].rfind('\n').map(|i| line_start + dashes + i)
 }
 
 fn dash_runs_split(text: &str) -> Option<(usize, usize, usize, usize)> {
@@ -402,6 +400,102 @@ mod tests {
         assert!(dash_prefix("--- \nname: a\n---\n").is_none());
         assert!(dash_prefix("\u{feff}---\nname: a\n---\n").is_none());
         assert!(dash_prefix("---\nname: a\n  ---\n").is_none());
+    }
+
+    fn vibe() -> Dialect {
+        Dialect {
+            read: crate::parse::ReadRule::Lossy,
+            fences: FenceRule::DashRuns,
+            repair: RepairRule::None,
+            reject_unknown_tags: true,
+            yaml_1_1: true,
+            tab_token_error: true,
+            duplicate_anchors_error: true,
+            ..Dialect::default()
+        }
+    }
+
+    /// The type PyYAML gives `name`, and whether the file parses.
+    fn vibe_name(text: &str) -> (Option<ValueKind>, bool) {
+        let p = parse_with(text, &vibe());
+        let kind = p
+            .keys
+            .iter()
+            .rev()
+            .find(|k| k.key == "name")
+            .map(|k| k.kind);
+        (kind, p.is_ok())
+    }
+
+    #[test]
+    fn dash_runs_fences() {
+        let yaml = |t: &str| dash_runs(t).map(|b| b.yaml);
+        assert_eq!(
+            yaml("---\nname: a\n---\nbody").as_deref(),
+            Some("name: a\n")
+        );
+        assert_eq!(
+            yaml("\n  \n-----  \nname: a\n----\n").as_deref(),
+            Some("name: a\n")
+        );
+        assert_eq!(
+            yaml("\u{feff}---\r\nname: a\r---\r\n").as_deref(),
+            Some("name: a\n")
+        );
+        assert_eq!(yaml("---\nname: a\n---").as_deref(), Some("name: a\n"));
+        assert_eq!(yaml("---\n---\n").as_deref(), Some(""));
+        assert!(dash_runs("# title\n---\nname: a\n---\n").is_none());
+        assert!(dash_runs("--- yaml\nname: a\n---\n").is_none());
+        assert!(dash_runs("---\nname: a\n  ---\n").is_none());
+        assert!(dash_runs("---\nname: a\n--- end\n").is_none());
+        assert!(dash_runs_refused("text\n"));
+        assert!(!dash_runs_refused("\n  \n---\nname"));
+    }
+
+    #[test]
+    fn yaml_1_1_scalars_and_python_tabs() {
+        for plain in [
+            "yes",
+            "on",
+            "1001",
+            "0x1f",
+            "017",
+            "1_000",
+            "1.5",
+            "2024-01-01",
+            "~",
+        ] {
+            let (kind, _) = vibe_name(&format!("---\nname: {plain}\ndescription: d\n---\n"));
+            assert_ne!(kind, Some(ValueKind::String), "{plain}");
+        }
+        for text in ["1e5", "'yes'", "\"1001\"", "!!str 4242", "y", "0o17", "a-b"] {
+            let (kind, ok) = vibe_name(&format!("---\nname: {text}\ndescription: d\n---\n"));
+            assert_eq!((kind, ok), (Some(ValueKind::String), true), "{text}");
+        }
+        for bad in [
+            "name:\ta",
+            "name: a\tb",
+            "name: a\t",
+            "\tname: a",
+            "name: [a,\tb]",
+            "name: |\n\tx",
+        ] {
+            let (_, ok) = vibe_name(&format!("---\n{bad}\ndescription: d\n---\n"));
+            assert!(!ok, "{bad:?}");
+        }
+        let (_, ok) = vibe_name("---\nname: a\nx: &a v\ny: &a w\ndescription: d\n---\n");
+        assert!(!ok, "duplicate anchor");
+        let (_, ok) = vibe_name("---\nname: a\nx: &a v\ny: b &a\ndescription: *a\n---\n");
+        assert!(ok, "`&` inside a plain scalar");
+        for fine in [
+            "name: 'a\tb'",
+            "name: \"a\tb\"",
+            "name: a # c\t",
+            "name: |\n  \tx",
+        ] {
+            let (_, ok) = vibe_name(&format!("---\n{fine}\ndescription: d\n---\n"));
+            assert!(ok, "{fine:?}");
+        }
     }
 
     #[test]

@@ -297,10 +297,10 @@ fn load_block(
     Option<Option<(u32, u32)>>,
 ) {
     let with = dialect.yaml();
-    if dialect.tab_token_error {
-        if let Some((line, column)) = python_tab(yaml) {
+    if dialect.tab_token_error || dialect.duplicate_anchors_error {
+        if let Some((line, column, message)) = python_scan(yaml, dialect) {
             let err = yaml::YamlError {
-                message: "found a tab character that cannot start any token".into(),
+                message: message.into(),
                 line: Some(line),
                 column: Some(column),
                 limit: false,
@@ -371,10 +371,12 @@ fn load_block(
     }
 }
 
-/// The first tab (1-based line and column) where PyYAML's scanner would look for a token:
-/// outside quoted scalars (which may span lines), comments and the lines of a block scalar
-/// that are indented deeper than its parent.
-fn python_tab(yaml: &str) -> Option<(u32, u32)> {
+/// PyYAML's errors that serde-saphyr does not raise, at their 1-based line and column: a tab
+/// where its scanner looks for a token (outside quoted scalars, which may span lines,
+/// comments and the lines of a block scalar indented deeper than its parent), with
+/// `tab_token_error`; an anchor name defined twice, with `duplicate_anchors_error`.
+fn python_scan(yaml: &str, dialect: &Dialect) -> Option<(u32, u32, &'static str)> {
+    let mut anchors = std::collections::HashSet::new();
     let mut quote: Option<char> = None;
     let mut block_parent: Option<usize> = None;
     for (i, line) in yaml.lines().enumerate() {
@@ -417,14 +419,39 @@ fn python_tab(yaml: &str) -> Option<(u32, u32)> {
                     let prev = j.checked_sub(1).map(|p| chars[p]);
                     let at_token = prev.is_none_or(|p| matches!(p, ' ' | '[' | '{' | ','));
                     match c {
-                        '\t' => {
-                            return Some((u32::try_from(i + 1).unwrap_or(u32::MAX), col));
+                        '\t' if dialect.tab_token_error => {
+                            return Some((
+                                u32::try_from(i + 1).unwrap_or(u32::MAX),
+                                col,
+                                "found a tab character that cannot start any token",
+                            ));
+                        }
+                        '&' if dialect.duplicate_anchors_error
+                            && at_token
+                            && last_token
+                                .is_none_or(|t| matches!(t, ':' | '-' | '[' | '{' | ',' | '?')) =>
+                        {
+                            let name: String = chars[j + 1..]
+                                .iter()
+                                .take_while(|c| {
+                                    !c.is_whitespace() && !matches!(c, ',' | '[' | ']' | '{' | '}')
+                                })
+                                .collect();
+                            if !anchors.insert(name) {
+                                return Some((
+                                    u32::try_from(i + 1).unwrap_or(u32::MAX),
+                                    col,
+                                    "found duplicate anchor",
+                                ));
+                            }
+                            last_token = Some(c);
                         }
                         '#' if prev.is_none_or(|p| p == ' ') => break,
                         '"' | '\''
                             if at_token
-                                && last_token
-                                    .is_none_or(|t| matches!(t, ':' | '-' | '[' | '{' | ',' | '?')) =>
+                                && last_token.is_none_or(|t| {
+                                    matches!(t, ':' | '-' | '[' | '{' | ',' | '?')
+                                }) =>
                         {
                             quote = Some(c);
                         }
@@ -439,7 +466,9 @@ fn python_tab(yaml: &str) -> Option<(u32, u32)> {
             let content = line.split(" #").next().unwrap_or_default().trim_end();
             let header = content.rsplit(' ').next().unwrap_or_default();
             let is_header = header.starts_with(['|', '>'])
-                && header[1..].chars().all(|c| c.is_ascii_digit() || c == '+' || c == '-')
+                && header[1..]
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || c == '+' || c == '-')
                 && content.len() > header.len();
             if is_header {
                 block_parent = Some(indent);

@@ -249,9 +249,7 @@ fn plain_text(source: &str, loc: &serde_saphyr::Location, value: &Value) -> Opti
     if last.starts_with('!') {
         return None;
     }
-    if text.is_empty()
-        || text.starts_with(['"', '\'', '|', '>', '!', '&', '*', '[', '{', '#'])
-    {
+    if text.is_empty() || text.starts_with(['"', '\'', '|', '>', '!', '&', '*', '[', '{', '#']) {
         return None;
     }
     // The span must be the scalar itself: its text read as YAML 1.2 gives the same value.
@@ -282,10 +280,10 @@ pub(crate) fn yaml_1_1_kind(text: &str) -> Option<Value> {
         return Some(Value::Null);
     }
     if boolean.is_match(text) {
-        return Some(Value::Bool(matches!(
-            text.as_bytes()[0],
-            b'y' | b'Y' | b't' | b'T'
-        ) || text.eq_ignore_ascii_case("on")));
+        return Some(Value::Bool(
+            matches!(text.as_bytes()[0], b'y' | b'Y' | b't' | b'T')
+                || text.eq_ignore_ascii_case("on"),
+        ));
     }
     if int.is_match(text) || float.is_match(text) {
         let clean = text.replace('_', "");
@@ -293,7 +291,12 @@ pub(crate) fn yaml_1_1_kind(text: &str) -> Option<Value> {
             .parse::<i64>()
             .map(Value::from)
             .ok()
-            .or_else(|| clean.parse::<f64>().ok().and_then(|f| serde_json::Number::from_f64(f).map(Value::Number)))
+            .or_else(|| {
+                clean
+                    .parse::<f64>()
+                    .ok()
+                    .and_then(|f| serde_json::Number::from_f64(f).map(Value::Number))
+            })
             .unwrap_or(Value::from(0));
         return Some(n);
     }
