@@ -331,6 +331,19 @@ pub(crate) fn candidate(
                 );
             }
         }
+        for (key, rule) in &profile.field_rules {
+            let Some(info) = entry.keys.iter().rev().find(|k| &k.key == key) else {
+                continue;
+            };
+            if !rule.accepts(info) {
+                diagnostics.push(
+                    Diagnostic::error("invalid-field-type", rule.refusal(&profile.name, key))
+                        .with_path(&location)
+                        .at(info.line, Some(info.column))
+                        .with_hint(format!("fix the value of `{key}:` or remove it")),
+                );
+            }
+        }
         if profile.description_optional {
             for d in &mut diagnostics {
                 if d.code == "missing-description" {

@@ -150,6 +150,50 @@ pub struct Source {
     pub unless_env: BTreeMap<String, String>,
 }
 
+/// What a host's schema accepts for one frontmatter key; any other value refuses the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FieldRule {
+    /// A YAML string or null (pydantic `str | None`).
+    TextOrNull,
+    /// A mapping or null.
+    MapOrNull,
+    /// Null, a string, a list of strings, or a mapping (taken as its keys).
+    TextOrTexts,
+    /// pydantic's lax `bool`: a boolean, 0 or 1, or `true`/`false`/`yes`/`no`/`on`/`off`/
+    /// `t`/`f`/`y`/`n`/`1`/`0` in any case; null is refused.
+    LaxBool,
+}
+
+impl FieldRule {
+    pub fn accepts(self, key: &crate::parse::KeyInfo) -> bool {
+        use crate::parse::ValueKind as K;
+        match self {
+            FieldRule::TextOrNull => matches!(key.kind, K::String | K::Null),
+            FieldRule::MapOrNull => matches!(key.kind, K::Map | K::Null),
+            FieldRule::TextOrTexts => key.texts,
+            FieldRule::LaxBool => key.lax_bool,
+        }
+    }
+
+    fn what(self) -> &'static str {
+        match self {
+            FieldRule::TextOrNull => "text",
+            FieldRule::MapOrNull => "a mapping",
+            FieldRule::TextOrTexts => "text or a list of text",
+            FieldRule::LaxBool => "true or false",
+        }
+    }
+
+    /// The message for a key whose value this rule refuses.
+    pub fn refusal(self, profile: &str, key: &str) -> String {
+        format!(
+            "profile `{profile}` refuses a `{key}` that is not {}",
+            self.what()
+        )
+    }
+}
+
 /// Characters of a skill's name that the host replaces (Gemini CLI: `:\/<>*?"|` by `-`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -253,6 +297,9 @@ pub struct Profile {
     /// A `description` longer than this many characters is refused.
     #[serde(default)]
     pub max_description_chars: Option<usize>,
+    /// Keys whose value must have a type (the host's schema), e.g. `license = "text-or-null"`.
+    #[serde(default)]
+    pub field_rules: BTreeMap<String, FieldRule>,
     /// Names the host keeps for its own built-in skills: a skill of such a name is refused.
     #[serde(default)]
     pub reserved_names: Vec<String>,

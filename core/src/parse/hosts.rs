@@ -280,6 +280,7 @@ pub(super) fn parse(text: &str, dialect: &Dialect) -> Parsed {
             line: line.saturating_add(block.line - 1),
             column: 1,
             kind: ValueKind::String,
+            ..KeyInfo::default()
         });
     }
     parsed.manifest.name = Some(name.0);

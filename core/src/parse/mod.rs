@@ -93,6 +93,11 @@ pub struct KeyInfo {
     pub line: u32,
     pub column: u32,
     pub kind: ValueKind,
+    /// The value is what pydantic's lax `bool` accepts: a boolean, 0 or 1, or one of
+    /// `true`/`false`/`yes`/`no`/`on`/`off`/`t`/`f`/`y`/`n`/`1`/`0` in any case.
+    pub lax_bool: bool,
+    /// The value is text, null, a list of text, or a mapping (whose keys are text).
+    pub texts: bool,
 }
 
 /// Parse the text of a SKILL.md (frontmatter + body). Never fails: every problem is a
