@@ -417,7 +417,7 @@ export interface ActivateOptions {
 
 /** Options of `new Deck(...)`, mirroring the core `DeckOptions`. */
 export interface DeckOptions {
-  /** Built-in profile: `universal` (default), `agentskills`, `claude-code`, `codex`, `opencode`, `kode`, `gemini`, `qwen-code`, `copilot-cli`. */
+  /** Built-in profile: `universal` (default), `agentskills`, `claude-code`, `codex`, `opencode`, `kode`, `gemini`, `qwen-code`, `copilot-cli`, `mistral-vibe`. */
   profile?: string
   /** A custom profile file (TOML or JSON); overrides `profile`. */
   profileFile?: string

@@ -204,8 +204,10 @@ def measure(n, args):
     if Path(cli).exists():
         turns["cli-list"] = ([cli, "list", "--json", *deck_flags], False)
         turns["cli-render"] = ([cli, "render", *deck_flags], False)
+        # Search end to end: discovery plus building the index plus one query.
+        turns["cli-search"] = ([cli, "search", "data report pipeline", "--json", *deck_flags], False)
     else:
-        skipped["cli-list"] = skipped["cli-render"] = f"{cli} not built"
+        skipped["cli-list"] = skipped["cli-render"] = skipped["cli-search"] = f"{cli} not built"
     log(f"  {', '.join(turns)} (interleaved) ...")
     interleaved = run_interleaved(turns, env, project, runs)
 
@@ -219,7 +221,7 @@ def measure(n, args):
         r["diagnostics"] = len(out.get("diagnostics", []))
         return r
 
-    finish = {"cli-list": cli_list, "cli-render": strip_raw}
+    finish = {"cli-list": cli_list, "cli-render": strip_raw, "cli-search": strip_raw}
     for key, r in interleaved.items():
         if isinstance(r, Exception):
             skipped[key] = "timed out" if isinstance(r, subprocess.TimeoutExpired) else str(r)
@@ -233,6 +235,8 @@ def measure(n, args):
         return data
 
     attempt("rust-api", api)
+    attempt("search-api", lambda: in_process(
+        [str(bins / "search-bench"), "--corpus", corpus["base"]], env, project))
 
     venv_py = WORK / "venv" / "bin" / "python"
     attempt("python-binding", lambda: in_process(
@@ -362,6 +366,7 @@ def table_rows(res):
          lambda r: (r["output"] or {}).get("files"))
     proc("cli-list", "skilldeck list --json (CLI, end to end)", lambda r: r.get("skills"))
     proc("cli-render", "skilldeck render (CLI, end to end)")
+    proc("cli-search", "skilldeck search --json (CLI, end to end: load, index, one query)")
     if "rust-api" in rows:
         a = rows["rust-api"]
         out.append(("Rust API: cold load() (fresh Deck)", a["cold_median_ms"], a["skills"],
@@ -375,6 +380,17 @@ def table_rows(res):
                         f"failed: {a.get('reload_error')}"))
         if a.get("render_median_ms") is not None:
             out.append(("Rust API: render()", a["render_median_ms"], None, None, "in process"))
+    if "search-api" in rows:
+        q = rows["search-api"]
+        out.append(("Rust API: first search() (builds the index)", q["index_build_ms"], q["searched"], None,
+                    "in process"))
+        if q.get("index_rebuild_after_reload_ms") is not None:
+            out.append(("Rust API: search() after a reload that changed 1 skill",
+                        q["index_rebuild_after_reload_ms"], None, None, "in process; re-tokenises that skill"))
+        out.append(("Rust API: one query on the kept index (median)", q["query_median_ms"], None, None,
+                    f"in process; p95 {q['query_p95_ms']:.2f} ms over {q['queries']} queries"))
+    elif "search-api" in skipped:
+        out.append(("Rust API: search", None, None, None, f"skipped: {skipped['search-api']}"))
     elif "rust-api" in skipped:
         out.append(("Rust API (load / reload / render)", None, None, None, f"skipped: {skipped['rust-api']}"))
     for key, label in (("python-binding", "Python binding: cold load()"),
@@ -474,6 +490,17 @@ def targets(res):
                     r = b["cold_median_ms"] / cold
                     how = ""
                 out.append((f"{label} in-process load ≤ 1.15× the Rust API", f"{r:.2f}×{how}", verdict(r <= 1.15)))
+    q = rows.get("search-api")
+    if q:
+        out.append(("one search query ≤ 5 ms in process", f"{q['query_median_ms']:.2f} ms median, "
+                    f"{q['query_p95_ms']:.2f} ms p95", verdict(q["query_p95_ms"] <= 5)))
+        out.append(("search quality (known-item: 3 description words → that skill)",
+                    f"recall@1 {q['recall_at_1']:.2f}, @5 {q['recall_at_5']:.2f}, @10 {q['recall_at_10']:.2f}, "
+                    f"MRR {q['mrr']:.2f} over {q['known_items']} items", "measured (no target)"))
+    search = rows.get("cli-search", {}).get("median_ms")
+    if search and cli:
+        out.append(("`skilldeck search` end to end ≤ 1.3× `list`", f"{search / cli:.2f}×",
+                    verdict(search <= 1.3 * cli)))
     rss = rows.get("cli-list", {}).get("peak_rss_kib")
     if rss:
         out.append(("peak RSS of `skilldeck list` ≤ 40 MiB" + (" (target is set at N = 10,000)" if n != 10000 else ""),

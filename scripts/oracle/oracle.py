@@ -42,6 +42,10 @@ OPENSKILLS_VERSION = "1.5.0"
 GEMINI_VERSION = "0.61.0"
 QWEN_VERSION = "0.15.10"
 COPILOT_VERSION = "1.0.102"
+# Python hosts, installed from PyPI into a venv (they need Python >= 3.12).
+VIBE_VERSION = "3.0.2"  # PyPI `mistral-vibe`
+VENV_DIR = Path(os.environ.get("ORACLE_VENV", "/tmp/hosts3/venv"))
+VENV_PYTHON_BASE = os.environ.get("ORACLE_PYTHON312", "python3.12")
 
 ORACLE_DIR = Path(os.environ.get("ORACLE_DIR", "/tmp/oracles"))
 HOST_TIMEOUT = 120
@@ -96,6 +100,18 @@ def install() -> None:
             [str(bin_path(name)), "--version"], capture_output=True, text=True, timeout=60
         )
         print(f"{name}: {out.stdout.strip() or out.stderr.strip()}")
+    if not (VENV_DIR / "bin" / "python").exists():
+        subprocess.run([VENV_PYTHON_BASE, "-m", "venv", str(VENV_DIR)], check=True)
+    subprocess.run(
+        [str(VENV_DIR / "bin" / "pip"), "install", "-q", f"mistral-vibe=={VIBE_VERSION}"],
+        check=True,
+    )
+    out = subprocess.run(
+        [str(VENV_DIR / "bin" / "python"), "-c", "import importlib.metadata as m; "
+         "print(m.version('mistral-vibe'))"],
+        capture_output=True, text=True, check=True,
+    )
+    print(f"mistral-vibe: {out.stdout.strip()}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -591,12 +607,92 @@ def run_copilot(tree: Path, deck: dict) -> dict:
     }
 
 
+# Mistral Vibe has no command that lists skills without a model; the oracle runs the host's
+# own `SkillManager` (vibe/core/skills/manager.py) under the venv's python: a
+# HarnessFilesManager with both sources and the cwd as the project (trusted, as after the
+# host's trust prompt), an empty config (no `skill_paths`, no enabled/disabled globs, no
+# registry), and prints what it discovered plus its per-file issues. Built-in skills
+# (`vibe`, `skill-creator`) are dropped from the answer; their names stay reserved.
+VIBE_DRIVER = r"""
+import json, sys
+from pathlib import Path
+from types import SimpleNamespace
+from vibe.core.config.harness_files import HarnessFilesManager
+from vibe.core.skills.manager import SkillManager
+from vibe.core.skills.models import SkillSource
+
+class Trusted:
+    def is_trusted(self, path):
+        return True
+    def find_trust_root(self, path):
+        return None
+
+config = SimpleNamespace(
+    skill_paths=[], enabled_skills=[], disabled_skills=[],
+    experimental_enable_registry_skills=False,
+)
+harness = HarnessFilesManager(sources=("user", "project"), cwd=Path.cwd(), trust_store=Trusted())
+manager = SkillManager(lambda: config, harness_files=harness)
+from vibe.utils.io import read_safe
+skills = [
+    {"name": s.name, "description": s.description, "location": str(s.skill_path),
+     "scope": str(s.scope), "encoding": read_safe(s.skill_path).encoding}
+    for s in manager.available_skills.values() if s.source is not SkillSource.BUILTIN
+]
+errors = [{"path": str(i.file), "message": i.message} for i in manager.config_issues]
+json.dump({"skills": skills, "errors": errors}, sys.stdout)
+"""
+
+VIBE_SCOPES = {"project": "project", "global": "user"}
+
+
+def run_vibe(tree: Path, deck: dict) -> dict:
+    project, home, env = deck_paths(tree, deck)
+    home.mkdir(parents=True, exist_ok=True)
+    out = subprocess.run(
+        [str(VENV_DIR / "bin" / "python"), "-c", VIBE_DRIVER],
+        cwd=project,
+        env=host_env(home, env),
+        capture_output=True,
+        text=True,
+        timeout=HOST_TIMEOUT,
+    )
+    if out.returncode != 0:
+        raise RuntimeError(f"vibe loader failed ({out.returncode}): {out.stderr[-2000:]}")
+    answer = json.loads(out.stdout)
+    skills = []
+    for s in answer["skills"]:
+        skill = {
+            "name": s["name"],
+            "description": s["description"],
+            "location": s["location"],
+            "scope": VIBE_SCOPES[s["scope"]],
+        }
+        if s["encoding"].lower() not in ("utf-8", "utf-8-sig"):
+            # read_safe: not UTF-8, so a BOM's UTF-16/32 or charset_normalizer's guess
+            # (see DECODED_ELSEWHERE).
+            skill["decoded"] = s["encoding"]
+        skills.append(skill)
+    # available_skills is in discovery order (roots in precedence order, each root in
+    # `iterdir` order, which the file system decides); as for the other hosts: path order
+    # within one root, else name order.
+    sort_skills(skills)
+    return {
+        "host": f"mistral-vibe {VIBE_VERSION}",
+        "command": "python: the host's SkillManager(...).available_skills (vibe/core/skills/"
+        "manager.py), project = cwd, trusted, empty config",
+        "skills": skills,
+        "errors": sorted(answer["errors"], key=lambda e: e["path"]),
+    }
+
+
 HOSTS = {
     "opencode": run_opencode,
     "codex": run_codex,
     "gemini": run_gemini,
     "qwen-code": run_qwen,
     "copilot-cli": run_copilot,
+    "mistral-vibe": run_vibe,
 }
 RENDERERS = {"codex": run_codex_prompt, "opencode": run_opencode_prompt}
 
@@ -763,6 +859,8 @@ def record(vector: Path, case: dict, results: list[dict], descriptions: bool = F
     old = {s.get("location"): s for s in case.get("expected", {}).get("skills", [])}
     skills = []
     for s in result["skills"]:
+        if (decoded_elsewhere(s) or "").lower() in UNDECODABLE:
+            continue  # deliberate: skilldeck reads no UTF-16/32 (ORACLES.md)
         entry = {"name": s["name"], "location": s["location"]}
         if "scope" in s:
             entry["scope"] = s["scope"]
@@ -770,7 +868,7 @@ def record(vector: Path, case: dict, results: list[dict], descriptions: bool = F
             # Deliberate deviation (ORACLES.md): an empty name cannot name a skill, so
             # skilldeck names it after its directory; the host's "" stays in oracle.txt.
             entry["name"] = Path(s["location"]).parent.name
-        if descriptions and s.get("description") is not None:
+        if descriptions and s.get("description") is not None and not decoded_elsewhere(s):
             # Left out when the host has none: the catalog writes a missing one as "".
             entry["description"] = s["description"]
         for key, value in old.get(s["location"], {}).items():
@@ -789,12 +887,26 @@ def record(vector: Path, case: dict, results: list[dict], descriptions: bool = F
 # ---------------------------------------------------------------------------------------------
 
 VECTORS = Path(__file__).resolve().parents[2] / "tests" / "vectors"
-MATRIX_HOSTS = ("codex", "opencode", "gemini", "qwen-code", "copilot-cli")
+MATRIX_HOSTS = ("codex", "opencode", "gemini", "qwen-code", "copilot-cli", "mistral-vibe")
 # What a matrix vector knowingly does not take from its host (see ORACLES.md).
 MATRIX_NOTES = {
+    "mistral-vibe": "; deliberate deviation: the host decodes enc-utf16le-bom as UTF-16 (left "
+    "out here) and files with invalid UTF-8 by a charset guess (their descriptions are not "
+    "pinned)",
     "gemini": "; deliberate deviation: the host loads name-empty with the name \"\", skilldeck "
     "names it after its directory",
 }
+
+
+# Deliberate deviations (ORACLES.md): Mistral Vibe decodes a file that is not UTF-8 by its
+# BOM (UTF-16, UTF-32) or by charset_normalizer's guess (cp1250, cp1252, ...); skilldeck
+# reads UTF-8 only, invalid bytes as U+FFFD. `record` leaves such a skill's description out
+# (a guess is not a rule), and the skill itself when skilldeck cannot decode it at all.
+UNDECODABLE = ("utf-16", "utf-32")
+
+
+def decoded_elsewhere(skill: dict) -> str | None:
+    return skill.get("decoded")
 
 
 def write_matrix() -> list[Path]:
@@ -863,7 +975,7 @@ def diff_one(vector: Path, case: dict, tree: Path) -> list[str]:
     host_by_loc = {s["location"]: s for s in host["skills"]}
     ours_by_loc = {s["location"]: s for s in ours["skills"]}
     problems = []
-    # Files whose name clashes within one root: Gemini CLI and Qwen Code settle such a clash
+    # Files whose name clashes within one root: Gemini CLI, Qwen Code and Mistral Vibe settle such a clash
     # in directory-listing order, which is not stable (skilldeck uses path order). Only
     # fuzzed corpora have them; they are counted, not compared.
     shadowed = ours.get("shadowed", [])
@@ -874,11 +986,14 @@ def diff_one(vector: Path, case: dict, tree: Path) -> list[str]:
         h, o = host_by_loc.get(loc), ours_by_loc.get(loc)
         one_side = h or o
         if (
-            deck["profile"] in ("gemini", "qwen-code")
+            deck["profile"] in ("gemini", "qwen-code", "mistral-vibe")
             and not (h and o)
             and (loc in clash_locs or one_side.get("name") in clash_names)
         ):
             in_clash += 1
+            continue
+        if h and decoded_elsewhere(h) and (not o or "\ufffd" in (o.get("description") or "")):
+            print(f"         deliberate: the host decoded {loc} as {h['decoded']}")
             continue
         if h and not o:
             why = [d["code"] for d in ours["diagnostics"] if d.get("path") == loc]

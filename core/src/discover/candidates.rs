@@ -206,7 +206,12 @@ pub(crate) fn read_one<'a>(
         return read;
     };
     let location = if profile.canonical_locations {
-        std::fs::canonicalize(&found.path).unwrap_or_else(|_| found.path.clone())
+        match (found.path.parent(), found.path.file_name()) {
+            (Some(dir), Some(file)) => std::fs::canonicalize(dir)
+                .map(|d| d.join(file))
+                .unwrap_or_else(|_| found.path.clone()),
+            _ => found.path.clone(),
+        }
     } else {
         found.path.clone()
     };
@@ -297,7 +302,7 @@ pub(crate) fn candidate(
         }
     } else {
         for key in ["name", "description"] {
-            let Some(info) = entry.keys.iter().find(|k| k.key == key) else {
+            let Some(info) = entry.keys.iter().rev().find(|k| k.key == key) else {
                 continue;
             };
             let refused = match profile.field_types {
@@ -326,6 +331,19 @@ pub(crate) fn candidate(
                 );
             }
         }
+        for (key, rule) in &profile.field_rules {
+            let Some(info) = entry.keys.iter().rev().find(|k| &k.key == key) else {
+                continue;
+            };
+            if !rule.accepts(info) {
+                diagnostics.push(
+                    Diagnostic::error("invalid-field-type", rule.refusal(&profile.name, key))
+                        .with_path(&location)
+                        .at(info.line, Some(info.column))
+                        .with_hint(format!("fix the value of `{key}:` or remove it")),
+                );
+            }
+        }
         if profile.description_optional {
             for d in &mut diagnostics {
                 if d.code == "missing-description" {
@@ -344,6 +362,25 @@ pub(crate) fn candidate(
                     )
                     .with_path(&location)
                     .with_hint("shorten the name"),
+                );
+            }
+        }
+        if let (Some(pattern), Some(name)) = (&profile.name_pattern, manifest.name.as_deref()) {
+            let matches = regex::Regex::new(pattern).map(|re| {
+                re.find(name)
+                    .is_some_and(|m| m.start() == 0 && m.end() == name.len())
+            });
+            if !matches.unwrap_or(false) {
+                diagnostics.push(
+                    Diagnostic::error(
+                        "invalid-name",
+                        format!(
+                            "profile `{}` refuses the name `{name}`: it must match `{pattern}`",
+                            profile.name
+                        ),
+                    )
+                    .with_path(&location)
+                    .with_hint("use lowercase letters, digits and single hyphens"),
                 );
             }
         }
@@ -366,6 +403,21 @@ pub(crate) fn candidate(
         if let (Some(allowed), Some(name)) = (&profile.name_chars, manifest.name.as_deref()) {
             if !allowed.allows(name) {
                 diagnostics.push(invalid_name_chars(profile, name, &location));
+            }
+        }
+        if let Some(name) = manifest.name.as_deref() {
+            if profile.reserved_names.iter().any(|r| r == name) {
+                diagnostics.push(
+                    Diagnostic::error(
+                        "reserved-name",
+                        format!(
+                            "profile `{}` keeps the name `{name}` for one of the host's built-in skills",
+                            profile.name
+                        ),
+                    )
+                    .with_path(&location)
+                    .with_hint("rename the skill"),
+                );
             }
         }
         if entry.bom {

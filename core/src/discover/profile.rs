@@ -155,6 +155,50 @@ pub struct Source {
     pub unless_env: BTreeMap<String, String>,
 }
 
+/// What a host's schema accepts for one frontmatter key; any other value refuses the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FieldRule {
+    /// A YAML string or null (pydantic `str | None`).
+    TextOrNull,
+    /// A mapping or null.
+    MapOrNull,
+    /// Null, a string, a list of strings, or a mapping (taken as its keys).
+    TextOrTexts,
+    /// pydantic's lax `bool`: a boolean, 0 or 1, or `true`/`false`/`yes`/`no`/`on`/`off`/
+    /// `t`/`f`/`y`/`n`/`1`/`0` in any case; null is refused.
+    LaxBool,
+}
+
+impl FieldRule {
+    pub fn accepts(self, key: &crate::parse::KeyInfo) -> bool {
+        use crate::parse::ValueKind as K;
+        match self {
+            FieldRule::TextOrNull => matches!(key.kind, K::String | K::Null),
+            FieldRule::MapOrNull => matches!(key.kind, K::Map | K::Null),
+            FieldRule::TextOrTexts => key.texts,
+            FieldRule::LaxBool => key.lax_bool,
+        }
+    }
+
+    fn what(self) -> &'static str {
+        match self {
+            FieldRule::TextOrNull => "text",
+            FieldRule::MapOrNull => "a mapping",
+            FieldRule::TextOrTexts => "text or a list of text",
+            FieldRule::LaxBool => "true or false",
+        }
+    }
+
+    /// The message for a key whose value this rule refuses.
+    pub fn refusal(self, profile: &str, key: &str) -> String {
+        format!(
+            "profile `{profile}` refuses a `{key}` that is not {}",
+            self.what()
+        )
+    }
+}
+
 /// Characters of a skill's name that the host replaces (Gemini CLI: `:\/<>*?"|` by `-`;
 /// Copilot CLI: the name trimmed, then each run of spaces by one `-`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -320,6 +364,16 @@ pub struct Profile {
     /// A `description` longer than this many characters is refused.
     #[serde(default)]
     pub max_description_chars: Option<usize>,
+    /// A `name` that does not match this regular expression (Rust `regex` syntax, whole
+    /// name) is refused, e.g. `^[a-z0-9]+(-[a-z0-9]+)*$` (Mistral Vibe).
+    #[serde(default)]
+    pub name_pattern: Option<String>,
+    /// Keys whose value must have a type (the host's schema), e.g. `license = "text-or-null"`.
+    #[serde(default)]
+    pub field_rules: BTreeMap<String, FieldRule>,
+    /// Names the host keeps for its own built-in skills: a skill of such a name is refused.
+    #[serde(default)]
+    pub reserved_names: Vec<String>,
     /// A skill without `description` still loads (with a warning).
     #[serde(default)]
     pub description_optional: bool,
@@ -332,7 +386,7 @@ pub struct Profile {
     /// A file starting with a UTF-8 byte-order mark is not loaded.
     #[serde(default)]
     pub reject_bom: bool,
-    /// Report locations with symlinks resolved.
+    /// Report locations with the skill directory's symlinks resolved (the file name is kept).
     #[serde(default)]
     pub canonical_locations: bool,
     /// A skill wins over a legacy command of the same name, whatever their order.
@@ -347,7 +401,7 @@ pub struct Profile {
     pub nested: Option<Nested>,
 }
 
-const BUILTIN: [(&str, &str); 9] = [
+const BUILTIN: [(&str, &str); 10] = [
     ("universal", include_str!("profiles/universal.toml")),
     ("agentskills", include_str!("profiles/agentskills.toml")),
     ("claude-code", include_str!("profiles/claude-code.toml")),
@@ -357,6 +411,7 @@ const BUILTIN: [(&str, &str); 9] = [
     ("gemini", include_str!("profiles/gemini.toml")),
     ("qwen-code", include_str!("profiles/qwen-code.toml")),
     ("copilot-cli", include_str!("profiles/copilot-cli.toml")),
+    ("mistral-vibe", include_str!("profiles/mistral-vibe.toml")),
 ];
 
 const PROFILE_HINT: &str =
@@ -601,6 +656,19 @@ mod tests {
         let replace = p.name_replace.expect("copilot-cli replaces spaces");
         assert_eq!(replace.apply("  has  space "), "has-space");
         assert!(!p.walk.nested_skills);
+    }
+
+    #[test]
+    fn mistral_vibe_name_rules_are_data() {
+        let p = Profile::builtin("mistral-vibe").unwrap();
+        assert_eq!(p.name_pattern.as_deref(), Some("^[a-z0-9]+(-[a-z0-9]+)*$"));
+        assert_eq!(
+            (p.max_name_chars, p.max_description_chars),
+            (Some(64), Some(1024))
+        );
+        assert_eq!(p.reserved_names, ["vibe", "skill-creator"]);
+        assert!(p.parse.yaml_1_1 && p.parse.tab_token_error);
+        assert!(Profile::builtin("codex").unwrap().reserved_names.is_empty());
     }
 
     #[test]

@@ -46,6 +46,11 @@ pub enum FenceRule {
     /// `^---\n([\s\S]*?)\n---(?:\n|$)` (Qwen Code): both fences are lines of exactly `---`
     /// (no trailing space, no indentation), and the block holds at least one line.
     ExactLines,
+    /// Python's `re.split(r"^-{3,}\s*$", text, 2, re.MULTILINE)` on the text with leading
+    /// BOMs dropped and `\r\n` and lone `\r` made `\n` (Mistral Vibe): a fence is a line of
+    /// three or more dashes and trailing whitespace; only whitespace may come before the
+    /// opening fence; the next such line closes the block.
+    DashRuns,
 }
 
 /// What a host does with YAML that does not parse.
@@ -132,6 +137,18 @@ pub struct Dialect {
     /// Line breaks at the end of `name` and `description` are removed (a `|` block scalar's
     /// final newline; Copilot CLI).
     pub trim_final_newlines: bool,
+    /// Plain scalars are typed by YAML 1.1's rules, as PyYAML's `safe_load` types them:
+    /// `yes`/`no`/`on`/`off` are booleans, `0x1f`, `017`, `1_000` and `1:20` integers, `1.5`
+    /// (a dot is needed: `1e5` is text) floats, `2024-01-01` a date (not text).
+    #[serde(rename = "yaml-1-1")]
+    pub yaml_1_1: bool,
+    /// A tab outside quoted scalars, comments and block scalar content is an error, as in
+    /// PyYAML ("found character '\t' that cannot start any token"): `key:\tvalue`,
+    /// `key: a\tb`, a trailing tab, a tab-indented line.
+    pub tab_token_error: bool,
+    /// An anchor name defined twice is an error (PyYAML's composer: "found duplicate
+    /// anchor"), where YAML lets the later one replace it.
+    pub duplicate_anchors_error: bool,
 }
 
 impl Default for Dialect {
@@ -150,6 +167,9 @@ impl Default for Dialect {
             nul_is_text: false,
             non_mapping_is_empty: false,
             trim_final_newlines: false,
+            yaml_1_1: false,
+            tab_token_error: false,
+            duplicate_anchors_error: false,
         }
     }
 }
@@ -171,6 +191,7 @@ impl Dialect {
             duplicate_keys_error: self.duplicate_keys == DuplicateRule::Error,
             merge_keys: self.merge_keys,
             reject_unknown_tags: self.reject_unknown_tags,
+            yaml_1_1: self.yaml_1_1,
         }
     }
 }

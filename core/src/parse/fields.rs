@@ -63,6 +63,28 @@ pub fn is_known(key: &str) -> bool {
     KNOWN.contains(&fold(key).as_str())
 }
 
+/// See [`KeyInfo::lax_bool`].
+fn lax_bool(value: &Value) -> bool {
+    match value {
+        Value::Bool(_) => true,
+        Value::Number(n) => n.as_f64().is_some_and(|f| f == 0.0 || f == 1.0),
+        Value::String(s) => matches!(
+            s.to_ascii_lowercase().as_str(),
+            "true" | "false" | "yes" | "no" | "on" | "off" | "t" | "f" | "y" | "n" | "1" | "0"
+        ),
+        _ => false,
+    }
+}
+
+/// See [`KeyInfo::texts`].
+fn texts(value: &Value) -> bool {
+    match value {
+        Value::String(_) | Value::Null | Value::Object(_) => true,
+        Value::Array(items) => items.iter().all(Value::is_string),
+        _ => false,
+    }
+}
+
 pub fn kind_of(value: &Value) -> ValueKind {
     match value {
         Value::String(_) => ValueKind::String,
@@ -103,6 +125,8 @@ pub fn build(entries: Vec<Entry>, yaml: &str, line_offset: u32) -> Typed {
             line,
             column: entry.column,
             kind: kind_of(&entry.value),
+            lax_bool: lax_bool(&entry.value),
+            texts: texts(&entry.value),
         });
         if let Some(first) = seen.insert(folded.clone(), line) {
             typed.diagnostics.push(

@@ -73,11 +73,97 @@ pub(super) fn exact_lines(text: &str) -> Option<Block> {
     None
 }
 
+/// Python's `str.isspace()` (and the `\s` of a `str` pattern): Unicode White_Space plus the
+/// separators U+001C..U+001F.
+pub(super) fn py_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// Mistral Vibe's text: leading BOMs dropped, `\r\n` and lone `\r` made `\n`.
+fn vibe_text(text: &str) -> String {
+    text.trim_start_matches('\u{feff}')
+        .replace("\r\n", "\n")
+        .replace('\r', "\n")
+}
+
+/// The matches of `^-{3,}\s*$` (multi-line) in `text` from `from`, as byte ranges.
+fn dash_run_at(text: &str, line_start: usize) -> Option<usize> {
+    let rest = &text[line_start..];
+    let dashes = rest.len() - rest.trim_start_matches('-').len();
+    if dashes < 3 {
+        return None;
+    }
+    let after = &rest[dashes..];
+    let run = after.len() - after.trim_start_matches(py_space).len();
+    if run == after.len() {
+        return Some(text.len());
+    }
+    // `\s*` backs off to the last line end inside the run, where `$` matches.
+    after[..run].rfind('\n').map(|i| line_start + dashes + i)
+}
+
+fn dash_runs_split(text: &str) -> Option<(usize, usize, usize, usize)> {
+    let mut found = Vec::new();
+    let mut at = 0;
+    while found.len() < 2 && at <= text.len() {
+        if at == 0 || text.as_bytes()[at - 1] == b'\n' {
+            if let Some(end) = dash_run_at(text, at) {
+                found.push((at, end));
+                at = end + 1;
+                continue;
+            }
+        }
+        match text[at..].find('\n') {
+            Some(i) => at += i + 1,
+            None => break,
+        }
+    }
+    match found[..] {
+        [(s1, e1), (s2, e2)] => Some((s1, e1, s2, e2)),
+        _ => None,
+    }
+}
+
+/// `re.split(r"^-{3,}\s*$", text, 2, re.M)` (Mistral Vibe): at least two fence lines, and
+/// only whitespace before the first.
+pub(super) fn dash_runs(text: &str) -> Option<Block> {
+    let text = vibe_text(text);
+    let (s1, e1, s2, _e2) = dash_runs_split(&text)?;
+    if !text[..s1].chars().all(py_space) {
+        return None;
+    }
+    let (yaml, line) = match text[e1..s2].strip_prefix('\n') {
+        Some(rest) => (rest, lines_before(&text, e1) + 2),
+        None => (&text[e1..s2], lines_before(&text, e1) + 1),
+    };
+    Some(Block {
+        yaml: yaml.to_string(),
+        line,
+        body_line: lines_before(&text, s2) + 2,
+    })
+}
+
+/// The text read so far already settles that no block will be found: a complete line that
+/// is neither blank nor a fence comes before any fence.
+pub(super) fn dash_runs_refused(text: &str) -> bool {
+    let text = vibe_text(text);
+    let mut lines = text.split('\n');
+    lines.next_back();
+    for line in lines {
+        if line.chars().all(py_space) {
+            continue;
+        }
+        return dash_run_at(line, 0).is_none();
+    }
+    false
+}
+
 /// The block by any line-based fence rule (gray-matter has its own module).
 fn block(text: &str, fences: FenceRule) -> Result<Block, Diagnostic> {
     let found = match fences {
         FenceRule::DashPrefix => dash_prefix(text),
         FenceRule::ExactLines => exact_lines(text),
+        FenceRule::DashRuns => dash_runs(text),
         FenceRule::Lines
         | FenceRule::LfLines
         | FenceRule::LfLinesTrimEnd
@@ -118,6 +204,8 @@ fn no_block(text: &str, fences: FenceRule) -> Diagnostic {
         "SKILL.md does not start with a line of exactly `---` (this host takes no BOM, indentation, trailing space or fourth dash)"
     } else if fences == FenceRule::DashPrefix {
         "the frontmatter opened on line 1 is never closed (this host closes it at the first line starting with `---`)"
+    } else if fences == FenceRule::DashRuns {
+        "no `---` frontmatter block as this host reads it: only blank lines before a line of three or more dashes, then a later such line"
     } else if fences == FenceRule::ExactLines {
         "no `---` frontmatter block as this host reads it: a first line of exactly `---`, then a later line of exactly `---` (no trailing space or indentation)"
     } else {
@@ -199,6 +287,7 @@ pub(super) fn parse(text: &str, dialect: &Dialect) -> Parsed {
             line: line.saturating_add(block.line - 1),
             column: 1,
             kind: ValueKind::String,
+            ..KeyInfo::default()
         });
     }
     parsed.manifest.name = Some(name.0);
@@ -319,6 +408,102 @@ mod tests {
         assert!(dash_prefix("--- \nname: a\n---\n").is_none());
         assert!(dash_prefix("\u{feff}---\nname: a\n---\n").is_none());
         assert!(dash_prefix("---\nname: a\n  ---\n").is_none());
+    }
+
+    fn vibe() -> Dialect {
+        Dialect {
+            read: crate::parse::ReadRule::Lossy,
+            fences: FenceRule::DashRuns,
+            repair: RepairRule::None,
+            reject_unknown_tags: true,
+            yaml_1_1: true,
+            tab_token_error: true,
+            duplicate_anchors_error: true,
+            ..Dialect::default()
+        }
+    }
+
+    /// The type PyYAML gives `name`, and whether the file parses.
+    fn vibe_name(text: &str) -> (Option<ValueKind>, bool) {
+        let p = parse_with(text, &vibe());
+        let kind = p
+            .keys
+            .iter()
+            .rev()
+            .find(|k| k.key == "name")
+            .map(|k| k.kind);
+        (kind, p.is_ok())
+    }
+
+    #[test]
+    fn dash_runs_fences() {
+        let yaml = |t: &str| dash_runs(t).map(|b| b.yaml);
+        assert_eq!(
+            yaml("---\nname: a\n---\nbody").as_deref(),
+            Some("name: a\n")
+        );
+        assert_eq!(
+            yaml("\n  \n-----  \nname: a\n----\n").as_deref(),
+            Some("name: a\n")
+        );
+        assert_eq!(
+            yaml("\u{feff}---\r\nname: a\r---\r\n").as_deref(),
+            Some("name: a\n")
+        );
+        assert_eq!(yaml("---\nname: a\n---").as_deref(), Some("name: a\n"));
+        assert_eq!(yaml("---\n---\n").as_deref(), Some(""));
+        assert!(dash_runs("# title\n---\nname: a\n---\n").is_none());
+        assert!(dash_runs("--- yaml\nname: a\n---\n").is_none());
+        assert!(dash_runs("---\nname: a\n  ---\n").is_none());
+        assert!(dash_runs("---\nname: a\n--- end\n").is_none());
+        assert!(dash_runs_refused("text\n"));
+        assert!(!dash_runs_refused("\n  \n---\nname"));
+    }
+
+    #[test]
+    fn yaml_1_1_scalars_and_python_tabs() {
+        for plain in [
+            "yes",
+            "on",
+            "1001",
+            "0x1f",
+            "017",
+            "1_000",
+            "1.5",
+            "2024-01-01",
+            "~",
+        ] {
+            let (kind, _) = vibe_name(&format!("---\nname: {plain}\ndescription: d\n---\n"));
+            assert_ne!(kind, Some(ValueKind::String), "{plain}");
+        }
+        for text in ["1e5", "'yes'", "\"1001\"", "!!str 4242", "y", "0o17", "a-b"] {
+            let (kind, ok) = vibe_name(&format!("---\nname: {text}\ndescription: d\n---\n"));
+            assert_eq!((kind, ok), (Some(ValueKind::String), true), "{text}");
+        }
+        for bad in [
+            "name:\ta",
+            "name: a\tb",
+            "name: a\t",
+            "\tname: a",
+            "name: [a,\tb]",
+            "name: |\n\tx",
+        ] {
+            let (_, ok) = vibe_name(&format!("---\n{bad}\ndescription: d\n---\n"));
+            assert!(!ok, "{bad:?}");
+        }
+        let (_, ok) = vibe_name("---\nname: a\nx: &a v\ny: &a w\ndescription: d\n---\n");
+        assert!(!ok, "duplicate anchor");
+        let (_, ok) = vibe_name("---\nname: a\nx: &a v\ny: b &a\ndescription: *a\n---\n");
+        assert!(ok, "`&` inside a plain scalar");
+        for fine in [
+            "name: 'a\tb'",
+            "name: \"a\tb\"",
+            "name: a # c\t",
+            "name: |\n  \tx",
+        ] {
+            let (_, ok) = vibe_name(&format!("---\n{fine}\ndescription: d\n---\n"));
+            assert!(ok, "{fine:?}");
+        }
     }
 
     #[test]

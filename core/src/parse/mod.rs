@@ -93,6 +93,11 @@ pub struct KeyInfo {
     pub line: u32,
     pub column: u32,
     pub kind: ValueKind,
+    /// The value is what pydantic's lax `bool` accepts: a boolean, 0 or 1, or one of
+    /// `true`/`false`/`yes`/`no`/`on`/`off`/`t`/`f`/`y`/`n`/`1`/`0` in any case.
+    pub lax_bool: bool,
+    /// The value is text, null, a list of text, or a mapping (whose keys are text).
+    pub texts: bool,
 }
 
 /// Parse the text of a SKILL.md (frontmatter + body). Never fails: every problem is a
@@ -108,7 +113,7 @@ pub fn parse_with(text: &str, dialect: &Dialect) -> Parsed {
     }
     if matches!(
         dialect.fences,
-        FenceRule::DashPrefix | FenceRule::ExactLines
+        FenceRule::DashPrefix | FenceRule::ExactLines | FenceRule::DashRuns
     ) || dialect.syntax != SyntaxRule::Yaml
         || dialect.repair == RepairRule::Gemini
     {
@@ -305,6 +310,17 @@ fn load_block(
     Option<Option<(u32, u32)>>,
 ) {
     let with = dialect.yaml();
+    if dialect.tab_token_error || dialect.duplicate_anchors_error {
+        if let Some((line, column, message)) = python_scan(yaml, dialect) {
+            let err = yaml::YamlError {
+                message: message.into(),
+                line: Some(line),
+                column: Some(column),
+                limit: false,
+            };
+            return (Err(err), Vec::new(), None);
+        }
+    }
     if matches!(
         dialect.repair,
         RepairRule::Codex | RepairRule::Opencode | RepairRule::Gemini
@@ -338,7 +354,8 @@ fn load_block(
             }
         }
     }
-    if let Some(fast) = fast::read(yaml) {
+    // The fast path types scalars by YAML 1.2; a YAML 1.1 dialect takes the full loader.
+    if let Some(fast) = (!dialect.yaml_1_1).then(|| fast::read(yaml)).flatten() {
         if dialect.repair != RepairRule::Codex || codex::accepted(&fast.loaded) {
             return (Ok(fast.loaded), Vec::new(), Some(fast.first_flow));
         }
@@ -365,6 +382,113 @@ fn load_block(
             (first, Vec::new(), None)
         }
     }
+}
+
+/// PyYAML's errors that serde-saphyr does not raise, at their 1-based line and column: a tab
+/// where its scanner looks for a token (outside quoted scalars, which may span lines,
+/// comments and the lines of a block scalar indented deeper than its parent), with
+/// `tab_token_error`; an anchor name defined twice, with `duplicate_anchors_error`.
+fn python_scan(yaml: &str, dialect: &Dialect) -> Option<(u32, u32, &'static str)> {
+    let mut anchors = std::collections::HashSet::new();
+    let mut quote: Option<char> = None;
+    let mut block_parent: Option<usize> = None;
+    for (i, line) in yaml.lines().enumerate() {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        if quote.is_none() {
+            if let Some(parent) = block_parent {
+                if line.trim_start_matches(' ').is_empty() || indent > parent {
+                    continue;
+                }
+                block_parent = None;
+            }
+        }
+        let chars: Vec<char> = line.chars().collect();
+        let mut last_token: Option<char> = None;
+        let mut j = 0;
+        let mut col = 0u32;
+        while j < chars.len() {
+            let c = chars[j];
+            col += 1;
+            match quote {
+                Some('"') => match c {
+                    '\\' => {
+                        j += 1;
+                        col += 1;
+                    }
+                    '"' => quote = None,
+                    _ => {}
+                },
+                Some(_) => {
+                    if c == '\'' {
+                        if chars.get(j + 1) == Some(&'\'') {
+                            j += 1;
+                            col += 1;
+                        } else {
+                            quote = None;
+                        }
+                    }
+                }
+                None => {
+                    let prev = j.checked_sub(1).map(|p| chars[p]);
+                    let at_token = prev.is_none_or(|p| matches!(p, ' ' | '[' | '{' | ','));
+                    match c {
+                        '\t' if dialect.tab_token_error => {
+                            return Some((
+                                u32::try_from(i + 1).unwrap_or(u32::MAX),
+                                col,
+                                "found a tab character that cannot start any token",
+                            ));
+                        }
+                        '&' if dialect.duplicate_anchors_error
+                            && at_token
+                            && last_token
+                                .is_none_or(|t| matches!(t, ':' | '-' | '[' | '{' | ',' | '?')) =>
+                        {
+                            let name: String = chars[j + 1..]
+                                .iter()
+                                .take_while(|c| {
+                                    !c.is_whitespace() && !matches!(c, ',' | '[' | ']' | '{' | '}')
+                                })
+                                .collect();
+                            if !anchors.insert(name) {
+                                return Some((
+                                    u32::try_from(i + 1).unwrap_or(u32::MAX),
+                                    col,
+                                    "found duplicate anchor",
+                                ));
+                            }
+                            last_token = Some(c);
+                        }
+                        '#' if prev.is_none_or(|p| p == ' ') => break,
+                        '"' | '\''
+                            if at_token
+                                && last_token.is_none_or(|t| {
+                                    matches!(t, ':' | '-' | '[' | '{' | ',' | '?')
+                                }) =>
+                        {
+                            quote = Some(c);
+                        }
+                        ' ' => {}
+                        other => last_token = Some(other),
+                    }
+                }
+            }
+            j += 1;
+        }
+        if quote.is_none() {
+            let content = line.split(" #").next().unwrap_or_default().trim_end();
+            let header = content.rsplit(' ').next().unwrap_or_default();
+            let is_header = header.starts_with(['|', '>'])
+                && header[1..]
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || c == '+' || c == '-')
+                && content.len() > header.len();
+            if is_header {
+                block_parent = Some(indent);
+            }
+        }
+    }
+    None
 }
 
 /// The 1-based line of the first content after a `...` document end marker: YAML readers

@@ -447,6 +447,7 @@ pub(super) fn parse(block: &Block) -> Parsed {
             line: fm.line(key).saturating_add(offset),
             column: 1,
             kind: ValueKind::String,
+            ..KeyInfo::default()
         });
     }
     parsed.manifest.name = Some(name);

@@ -149,6 +149,7 @@ fn closed(text: &str, dialect: &Dialect) -> bool {
     match dialect.fences {
         FenceRule::DashPrefix => return super::hosts::dash_prefix(text).is_some(),
         FenceRule::ExactLines => return super::hosts::exact_lines(text).is_some(),
+        FenceRule::DashRuns => return super::hosts::dash_runs(text).is_some(),
         _ => {}
     }
     if dialect.fences == FenceRule::GrayMatter {
@@ -165,6 +166,9 @@ fn closed(text: &str, dialect: &Dialect) -> bool {
 fn decided(text: &str, at_eof: bool, dialect: &Dialect) -> bool {
     if at_eof {
         return true;
+    }
+    if dialect.fences == FenceRule::DashRuns {
+        return closed(text, dialect) || super::hosts::dash_runs_refused(text);
     }
     if matches!(
         dialect.fences,

@@ -61,6 +61,8 @@ pub struct YamlOptions {
     pub duplicate_keys_error: bool,
     pub merge_keys: bool,
     pub reject_unknown_tags: bool,
+    /// Retype top-level plain scalars by YAML 1.1 (PyYAML), see [`yaml_1_1_kind`].
+    pub yaml_1_1: bool,
 }
 
 impl Default for YamlOptions {
@@ -69,6 +71,7 @@ impl Default for YamlOptions {
             duplicate_keys_error: false,
             merge_keys: true,
             reject_unknown_tags: false,
+            yaml_1_1: false,
         }
     }
 }
@@ -120,15 +123,24 @@ pub fn load_with(yaml: &str, with: YamlOptions) -> Result<Loaded, YamlError> {
         Top::Mapping(pairs) => Loaded::Mapping(
             pairs
                 .into_iter()
-                .map(|(key, value)| entry(yaml, key, value))
+                .map(|(key, value)| entry(yaml, key, value, with.yaml_1_1))
                 .collect(),
         ),
     })
 }
 
-fn entry(source: &str, key: Spanned<Value>, value: Spanned<Value>) -> Entry {
+fn entry(source: &str, key: Spanned<Value>, value: Spanned<Value>, yaml_1_1: bool) -> Entry {
     let (line, column) = line_col(&key.referenced);
     let (value_line, _) = line_col(&value.referenced);
+    let mut value = value;
+    if yaml_1_1 {
+        if let Some(text) = plain_text(source, &value.referenced, &value.value) {
+            value.value = match yaml_1_1_kind(&text) {
+                Some(typed) => typed,
+                None => Value::String(text),
+            };
+        }
+    }
     let raw = match &value.value {
         Value::Number(_) | Value::Bool(_) | Value::Null => raw_text(source, &value.referenced),
         _ => None,
@@ -220,6 +232,75 @@ fn raw_text(source: &str, loc: &serde_saphyr::Location) -> Option<String> {
     let len = usize::try_from(span.byte_len()?).ok()?;
     let text = source.get(start..start.checked_add(len)?)?.trim();
     (!text.is_empty() && !text.contains('\n')).then(|| text.to_string())
+}
+
+/// The source text of a one-line plain scalar (not quoted, not a block scalar, no tag or
+/// anchor): only those are typed by YAML's implicit rules.
+fn plain_text(source: &str, loc: &serde_saphyr::Location, value: &Value) -> Option<String> {
+    if matches!(value, Value::Array(_) | Value::Object(_)) {
+        return None;
+    }
+    let text = raw_text(source, loc)?;
+    let text = text.split(" #").next().unwrap_or_default().trim_end();
+    // A tag before the scalar (`!!str 4242`) decides its type itself.
+    let start = usize::try_from(loc.span().byte_offset()?).ok()?;
+    let before = source.get(..start)?.trim_end_matches([' ', '\t']);
+    let last = before.rsplit([' ', '\t', '\n']).next().unwrap_or_default();
+    if last.starts_with('!') {
+        return None;
+    }
+    if text.is_empty() || text.starts_with(['"', '\'', '|', '>', '!', '&', '*', '[', '{', '#']) {
+        return None;
+    }
+    // The span must be the scalar itself: its text read as YAML 1.2 gives the same value.
+    let same = match value {
+        Value::String(s) => s == text,
+        Value::Null => matches!(text, "~" | "null" | "Null" | "NULL"),
+        _ => true,
+    };
+    same.then(|| text.to_string())
+}
+
+/// How PyYAML's resolver types a plain scalar that is not text: booleans, integers (with
+/// `_`, `0x`, `0b`, a leading-`0` octal, base 60), floats (a `.` is required), null, and
+/// timestamps (given as null: no JSON value is a date, and no host field takes one as text).
+pub(crate) fn yaml_1_1_kind(text: &str) -> Option<Value> {
+    use std::sync::OnceLock;
+    static RES: OnceLock<[regex::Regex; 4]> = OnceLock::new();
+    let [boolean, int, float, timestamp] = RES.get_or_init(|| {
+        [
+            r"^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$",
+            r"^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$",
+            r"^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
+            r"^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]|[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?(?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$",
+        ]
+        .map(|re| regex::Regex::new(re).expect("valid pattern"))
+    });
+    if matches!(text, "~" | "null" | "Null" | "NULL") || timestamp.is_match(text) {
+        return Some(Value::Null);
+    }
+    if boolean.is_match(text) {
+        return Some(Value::Bool(
+            matches!(text.as_bytes()[0], b'y' | b'Y' | b't' | b'T')
+                || text.eq_ignore_ascii_case("on"),
+        ));
+    }
+    if int.is_match(text) || float.is_match(text) {
+        let clean = text.replace('_', "");
+        let n = clean
+            .parse::<i64>()
+            .map(Value::from)
+            .ok()
+            .or_else(|| {
+                clean
+                    .parse::<f64>()
+                    .ok()
+                    .and_then(|f| serde_json::Number::from_f64(f).map(Value::Number))
+            })
+            .unwrap_or(Value::from(0));
+        return Some(n);
+    }
+    None
 }
 
 fn key_string(key: Value) -> String {
