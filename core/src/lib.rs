@@ -28,6 +28,7 @@ pub mod compat;
 pub mod deck;
 pub mod diagnostic;
 pub mod discover;
+pub mod doctor;
 pub mod error;
 pub mod events;
 pub mod filter;

@@ -42,6 +42,8 @@ pub struct Layout {
     pub plugin_dirs: Vec<PathBuf>,
     pub diagnostics: Vec<Diagnostic>,
     pub fingerprint: Fingerprint,
+    /// Path templates that gave no root (a trust gate, an unset variable).
+    pub skipped: Vec<roots::Skipped>,
 }
 
 /// A finished discovery.
@@ -106,6 +108,7 @@ pub fn layout_for(profile: &Profile, inputs: &Inputs, options: &DeckOptions, kee
     }
     let repo_root = expansion.repo_root;
     let mut diagnostics = expansion.diagnostics;
+    let skipped = expansion.skipped;
     let mut all_roots = expansion.roots;
 
     if profile.settings_paths && options.read_host_settings {
@@ -169,6 +172,7 @@ pub fn layout_for(profile: &Profile, inputs: &Inputs, options: &DeckOptions, kee
         plugin_dirs,
         diagnostics,
         fingerprint,
+        skipped,
     }
 }
 

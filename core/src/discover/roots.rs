@@ -44,6 +44,44 @@ pub struct Expansion {
     pub repo_root: PathBuf,
     pub probed: Vec<PathBuf>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Path templates that gave no root on this machine, and why.
+    pub skipped: Vec<Skipped>,
+}
+
+/// A path template that gave no root: a trust gate switched its source off, or a variable
+/// it needs is unset.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Skipped {
+    pub scope: Scope,
+    pub template: String,
+    /// The directory it would have been (a gated source whose template expands).
+    #[serde(serialize_with = "crate::serde_path::lossy_opt")]
+    pub path: Option<PathBuf>,
+    pub reason: String,
+}
+
+/// Why `template` expanded to nothing: the variables it needs that are unset.
+fn unset_reason(template: &str, inputs: &Inputs) -> String {
+    let mut unset = Vec::new();
+    let mut rest = template;
+    while let Some(at) = rest.find("${") {
+        let body = &rest[at + 2..];
+        let end = body.find(['}', ':']).unwrap_or(body.len());
+        let var = &body[..end];
+        let has_fallback = body[end..].starts_with(":-");
+        if env_var(inputs, var).is_none() && !has_fallback {
+            unset.push(format!("${var}"));
+        }
+        rest = &body[end..];
+    }
+    if inputs.home.is_none() && (template.contains('~') || template.contains("{home}")) {
+        unset.push("the home directory".to_string());
+    }
+    if unset.is_empty() {
+        "a variable it needs is unset".to_string()
+    } else {
+        format!("{} is unset", unset.join(", "))
+    }
 }
 
 /// Expand `profile` for `inputs`, then append `extra` roots (settings paths, caller roots).
@@ -61,11 +99,10 @@ pub fn expand(profile: &Profile, inputs: &Inputs, nested: bool) -> Expansion {
         ..Expansion::default()
     };
     for source in &profile.sources {
-        if source.unless_env.iter().any(|(var, value)| {
-            inputs.env.get(OsStr::new(var)).map(OsString::as_os_str) == Some(OsStr::new(value))
-        }) {
-            continue;
-        }
+        let gate = source.unless_env.iter().find(|(var, value)| {
+            inputs.env.get(OsStr::new(var.as_str())).map(OsString::as_os_str)
+                == Some(OsStr::new(value.as_str()))
+        });
         let dirs: Vec<Option<PathBuf>> = match source.each {
             Each::Once => vec![None],
             Each::AncestorsNearestFirst => repo::ancestors(&inputs.project, &out.repo_root)
@@ -80,9 +117,25 @@ pub fn expand(profile: &Profile, inputs: &Inputs, nested: bool) -> Expansion {
         };
         for dir in &dirs {
             for template in &source.paths {
-                match expand_template(template, inputs, dir.as_deref()) {
+                let expanded = expand_template(template, inputs, dir.as_deref());
+                if let Some((var, value)) = gate {
+                    // Recorded (with the path it would have been) for `doctor`.
+                    out.skipped.push(Skipped {
+                        scope: source.scope,
+                        template: template.clone(),
+                        path: expanded.ok().flatten(),
+                        reason: format!("`{var}={value}` is set: the host skips this source"),
+                    });
+                    continue;
+                }
+                match expanded {
                     Ok(Some(path)) => out.roots.push(root_for(profile, source, path)),
-                    Ok(None) => {}
+                    Ok(None) => out.skipped.push(Skipped {
+                        scope: source.scope,
+                        template: template.clone(),
+                        path: None,
+                        reason: unset_reason(template, inputs),
+                    }),
                     Err(message) => out.diagnostics.push(
                         Diagnostic::error("invalid-profile", message)
                             .with_hint("fix the path template in the profile"),

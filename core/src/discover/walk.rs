@@ -106,13 +106,46 @@ pub fn walk(root: &Root, threads: usize, stamp_dirs: bool) -> Walked {
     shared.finish()
 }
 
+/// Why the walk does not enter a directory below its root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Excluded {
+    /// A dot directory, and the rules do not enter hidden directories.
+    Hidden,
+    /// Named in the rules' `skip` list.
+    Skipped,
+}
+
+/// Whether the walk refuses to enter a directory named `name` below its root: the one rule
+/// the walker's entry filter applies, shared with `doctor`'s explanations.
+pub fn dir_excluded(name: &str, hidden: bool, skip: &[String]) -> Option<Excluded> {
+    if !hidden && name.starts_with('.') {
+        return Some(Excluded::Hidden);
+    }
+    if skip.iter().any(|s| s == name) {
+        return Some(Excluded::Skipped);
+    }
+    None
+}
+
+/// The deepest entry the walk lists, the root's own entries being depth 1 (`max_depth`
+/// counts directories read; their entries are one level deeper). `None`: unbounded.
+pub fn entry_depth_limit(rules: &WalkRules) -> Option<usize> {
+    rules.max_depth.map(|d| d.saturating_add(1))
+}
+
+/// Whether a walk with `rules` lists the file at `path`, once reached: a symlinked file is
+/// ignored where the host skips them.
+pub fn lists_file(rules: &WalkRules, path: &Path) -> bool {
+    !(rules.skip_symlinked_files
+        && std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()))
+}
+
 fn builder(root: &Root, shared: &Shared, threads: usize) -> WalkBuilder {
     let rules = &root.walk;
     let mut b = WalkBuilder::new(&root.path);
     b.standard_filters(false)
         .follow_links(rules.follow_links)
-        // `max_depth` counts directories read; their entries are one level deeper.
-        .max_depth(rules.max_depth.map(|d| d.saturating_add(1)))
+        .max_depth(entry_depth_limit(rules))
         .threads(threads);
     let skip = rules.skip.clone();
     let hidden = rules.hidden;
@@ -150,10 +183,7 @@ fn keep(
                 .push(parent.to_path_buf());
         }
     }
-    if !hidden && name.starts_with('.') {
-        return false;
-    }
-    if skip.iter().any(|s| *s == name) {
+    if dir_excluded(&name, hidden, skip).is_some() {
         return false;
     }
     if let Some(max) = max_dirs {
@@ -266,6 +296,7 @@ impl<'a> Visitor<'a> {
             return;
         }
         if self.shared.rules.skip_symlinked_files && entry.path_is_symlink() {
+            // The rule of `lists_file`, without a second `lstat`.
             return;
         }
         let rel = match entry.path().strip_prefix(&self.shared.root) {
