@@ -35,6 +35,8 @@ enum Command {
     Render(cmd::render::Args),
     /// Activate one skill: load its body and substitute arguments.
     Activate(cmd::activate::Args),
+    /// Explain why a skill is found or not (roots, walk rules, refusals, shadowing).
+    Doctor(cmd::doctor::Args),
     /// Search the skills by what they do (ranked; hybrid with your own embeddings).
     Search(cmd::search::Args),
 }
@@ -74,5 +76,6 @@ fn dispatch(command: Command) -> i32 {
         Command::Render(args) => cmd::render::run(args),
         Command::Activate(args) => cmd::activate::run(args),
         Command::Search(args) => cmd::search::run(args),
+        Command::Doctor(args) => cmd::doctor::run(args),
     }
 }

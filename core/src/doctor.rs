@@ -170,12 +170,8 @@ impl Run {
         let options = deck.options().clone();
         let layout = discover::layout_for(&profile, &inputs, &options, discover::Keep::Nothing);
         let mut cache = ParseCache::default();
-        let discovery = discover::finish_for(
-            &profile,
-            layout,
-            &mut cache,
-            discover::Keep::ForReload,
-        );
+        let discovery =
+            discover::finish_for(&profile, layout, &mut cache, discover::Keep::ForReload);
         let mut catalog = discovery.catalog;
         crate::filter::apply(&mut catalog, &options, &profile, &inputs);
         Run {
@@ -257,13 +253,10 @@ fn skill_file(dir: &Path) -> PathBuf {
     std::fs::read_dir(dir)
         .ok()
         .and_then(|entries| {
-            entries
-                .flatten()
-                .map(|e| e.path())
-                .find(|p| {
-                    p.file_name()
-                        .is_some_and(|n| n.to_string_lossy().eq_ignore_ascii_case("skill.md"))
-                })
+            entries.flatten().map(|e| e.path()).find(|p| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().eq_ignore_ascii_case("skill.md"))
+            })
         })
         .unwrap_or(exact)
 }
@@ -410,8 +403,11 @@ fn explain(run: &Run, file: &Path) -> FileReport {
         let root = &run.layout.roots[index];
         if !root.path.is_dir() {
             findings.push(
-                Finding::new("root-missing", "this root does not exist (or is not a directory)")
-                    .under(root),
+                Finding::new(
+                    "root-missing",
+                    "this root does not exist (or is not a directory)",
+                )
+                .under(root),
             );
             continue;
         }
@@ -466,7 +462,11 @@ fn outside(run: &Run, file: &Path) -> Vec<Finding> {
             .layout
             .roots
             .iter()
-            .find(|r| r.scope == Scope::Project && r.path.starts_with(&run.inputs.project))
+            .find(|r| {
+                r.scope == Scope::Project
+                    && r.kind == SkillKind::Skill
+                    && r.path.starts_with(&run.inputs.project)
+            })
             .or_else(|| run.layout.roots.first());
         let mut finding = Finding::new(
             "outside-roots",
@@ -487,7 +487,12 @@ fn outside(run: &Run, file: &Path) -> Vec<Finding> {
         for s in run.layout.skipped.iter().filter(|s| s.path.is_none()) {
             out.push(Finding::new(
                 "source-skipped",
-                format!("source `{}` ({}) gave no root: {}", s.template, s.scope.as_str(), s.reason),
+                format!(
+                    "source `{}` ({}) gave no root: {}",
+                    s.template,
+                    s.scope.as_str(),
+                    s.reason
+                ),
             ));
         }
     }
@@ -497,11 +502,7 @@ fn outside(run: &Run, file: &Path) -> Vec<Finding> {
 /// A file the walk listed: loaded, shadowed or refused.
 fn loaded(run: &Run, root: &discover::roots::Root, key: &Path) -> Finding {
     let catalog = &run.catalog;
-    if let Some(skill) = catalog
-        .skills
-        .iter()
-        .find(|s| identity(&s.location) == key)
-    {
+    if let Some(skill) = catalog.skills.iter().find(|s| identity(&s.location) == key) {
         if skill.source != root.path {
             return Finding::new(
                 "found",
@@ -516,15 +517,21 @@ fn loaded(run: &Run, root: &discover::roots::Root, key: &Path) -> Finding {
         let status = &skill.status;
         let reasons = status.reasons.join("; ");
         let finding = if status.permission == crate::permissions::Decision::Deny {
-            Finding::new("denied", format!("loaded as `{}` but denied: {reasons}", skill.id))
-                .fix("change the permission rule that denies it (--rules, host settings)")
+            Finding::new(
+                "denied",
+                format!("loaded as `{}` but denied: {reasons}", skill.id),
+            )
+            .fix("change the permission rule that denies it (--rules, host settings)")
         } else if !status.enabled {
             Finding::new("disabled", format!("loaded as `{}` but switched off: {reasons}", skill.id))
                 .fix("remove what switches it off (--disable, host settings, `enabled: false`), or --enable it")
         } else if !status.is_model_visible() {
             Finding::new(
                 "hidden-from-model",
-                format!("loaded as `{}` and listed, but not in the model's prompt: {reasons}", skill.id),
+                format!(
+                    "loaded as `{}` and listed, but not in the model's prompt: {reasons}",
+                    skill.id
+                ),
             )
         } else {
             Finding::new(
@@ -575,10 +582,16 @@ fn loaded(run: &Run, root: &discover::roots::Root, key: &Path) -> Finding {
         } else {
             "refused"
         };
-        let at = first.line.map(|l| format!(" (line {l})")).unwrap_or_default();
+        let at = first
+            .line
+            .map(|l| format!(" (line {l})"))
+            .unwrap_or_default();
         let mut finding = Finding::new(
             code,
-            format!("refused by profile `{}`: {}{at}", run.profile.name, first.message),
+            format!(
+                "refused by profile `{}`: {}{at}",
+                run.profile.name, first.message
+            ),
         )
         .under(root);
         finding.fix = first.hint.clone();

@@ -3,6 +3,7 @@
 use super::deck_args::{display_path, report, DeckArgs};
 use serde::Serialize;
 use skilldeck::{Catalog, Deck, Diagnostic, Scope, Severity, Skill, SkillKind, Status};
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::Path;
 
@@ -13,12 +14,20 @@ pub struct Args {
     /// Include disabled, denied and hidden skills, with the reason.
     #[arg(long)]
     pub all: bool,
-    /// Print JSON: {"profile", "skills", "shadowed", "diagnostics"}.
+    /// Print JSON: {"profile", "skills", "shadowed", "diagnostics"}; with --compare,
+    /// {"project", "profiles", "rows": [{"id", "location", "cells": [{"profile", "ok", "id",
+    /// "code", "message"}]}]}.
     #[arg(long)]
     pub json: bool,
+    /// Which built-in profiles see which skills (skill × profile); also `--profile all`.
+    #[arg(long)]
+    pub compare: bool,
 }
 
 pub fn run(args: Args) -> i32 {
+    if args.compare || (args.deck.profile == "all" && args.deck.profile_file.is_none()) {
+        return compare(args);
+    }
     let deck = match args.deck.deck() {
         Ok(deck) => deck,
         Err(code) => return code,
@@ -48,6 +57,109 @@ pub fn run(args: Args) -> i32 {
     }
     super::release((deck, catalog));
     crate::EXIT_OK
+}
+
+/// `list --compare`: one row per skill file, one column per built-in profile.
+fn compare(args: Args) -> i32 {
+    let mut deck_args = args.deck.clone();
+    deck_args.profile = "all".to_string();
+    deck_args.profile_file = None;
+    let decks = match super::doctor::decks(&deck_args) {
+        Ok(decks) => decks,
+        Err(code) => return code,
+    };
+    let table = skilldeck::doctor::compare(&decks);
+    let mut out = String::new();
+    if args.json {
+        match serde_json::to_string_pretty(&table) {
+            Ok(text) => {
+                let _ = writeln!(out, "{text}");
+            }
+            Err(err) => {
+                eprintln!("skilldeck list: {err}");
+                return crate::EXIT_FAILURE;
+            }
+        }
+        return if super::doctor::write_stdout(&out) {
+            crate::EXIT_OK
+        } else {
+            crate::EXIT_FAILURE
+        };
+    }
+    let Some(deck) = decks.first() else {
+        return crate::EXIT_OK;
+    };
+    let _ = writeln!(
+        out,
+        "{} skill file(s) across {} profile(s)",
+        table.rows.len(),
+        table.profiles.len()
+    );
+    let id_w = table
+        .rows
+        .iter()
+        .map(|r| r.id.chars().count())
+        .max()
+        .unwrap_or(5)
+        .clamp(5, 40);
+    let short = |c: &skilldeck::doctor::Cell| -> String {
+        if c.ok {
+            "✓".to_string()
+        } else {
+            c.code.clone()
+        }
+    };
+    let widths: Vec<usize> = table
+        .profiles
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            table
+                .rows
+                .iter()
+                .map(|r| short(&r.cells[i]).chars().count())
+                .chain([p.chars().count()])
+                .max()
+                .unwrap_or(1)
+        })
+        .collect();
+    let mut header = format!("{:id_w$}", "SKILL");
+    for (p, w) in table.profiles.iter().zip(&widths) {
+        header.push_str(&format!("  {p:w$}"));
+    }
+    let _ = writeln!(out, "{}", header.trim_end());
+    for row in &table.rows {
+        let mut line = format!("{:id_w$}", row.id);
+        for (c, w) in row.cells.iter().zip(&widths) {
+            line.push_str(&format!("  {:w$}", short(c)));
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    let mut notes = Vec::new();
+    for row in &table.rows {
+        for c in row.cells.iter().filter(|c| !c.ok) {
+            notes.push(format!(
+                "  {} × {}: {} ({})",
+                row.id,
+                c.profile,
+                c.message,
+                display_path(&row.location, deck)
+            ));
+        }
+    }
+    if !notes.is_empty() {
+        let _ = writeln!(out, "\nwhy not:");
+        for n in notes {
+            let _ = writeln!(out, "{n}");
+        }
+    }
+    let written = super::doctor::write_stdout(&out);
+    super::release(decks);
+    if written {
+        crate::EXIT_OK
+    } else {
+        crate::EXIT_FAILURE
+    }
 }
 
 /// One skill in the documented `list --json` shape (borrowed from the catalog).

@@ -2,6 +2,7 @@
 
 pub mod activate;
 pub mod deck_args;
+pub mod doctor;
 pub mod list;
 pub mod render;
 pub mod search;

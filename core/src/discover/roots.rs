@@ -100,7 +100,10 @@ pub fn expand(profile: &Profile, inputs: &Inputs, nested: bool) -> Expansion {
     };
     for source in &profile.sources {
         let gate = source.unless_env.iter().find(|(var, value)| {
-            inputs.env.get(OsStr::new(var.as_str())).map(OsString::as_os_str)
+            inputs
+                .env
+                .get(OsStr::new(var.as_str()))
+                .map(OsString::as_os_str)
                 == Some(OsStr::new(value.as_str()))
         });
         let dirs: Vec<Option<PathBuf>> = match source.each {
