@@ -895,3 +895,143 @@ pub fn compare(decks: &[Deck]) -> Comparison {
         rows: out,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::DeckOptions;
+
+    fn write(root: &Path, rel: &str, name: &str) -> PathBuf {
+        let path = root.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(
+            &path,
+            format!("---\nname: {name}\ndescription: A skill.\n---\nBody.\n"),
+        )
+        .unwrap();
+        path
+    }
+
+    fn deck(root: &Path, profile: &str, env: &[(&str, &str)]) -> Deck {
+        std::fs::create_dir_all(root.join("home")).unwrap();
+        std::fs::create_dir_all(root.join("p/.git")).unwrap();
+        Deck::new(DeckOptions {
+            profile: profile.to_string(),
+            project_dir: root.join("p"),
+            home_dir: Some(root.join("home")),
+            env: Some(env.iter().map(|(k, v)| (k.into(), v.into())).collect()),
+            system_root: Some(root.join("sys")),
+            ..DeckOptions::default()
+        })
+        .unwrap()
+    }
+
+    fn codes(report: &Report) -> Vec<String> {
+        let target = report.target.as_ref().unwrap();
+        target.files[0]
+            .findings
+            .iter()
+            .map(|f| f.code.clone())
+            .collect()
+    }
+
+    fn tmp() -> (tempfile::TempDir, PathBuf) {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().canonicalize().unwrap();
+        (t, root)
+    }
+
+    #[test]
+    fn explains_walk_rules_with_the_walks_own_limits() {
+        let (_t, root) = tmp();
+        let deep = write(&root, "p/.agents/skills/a/b/c/d/e/f/deep/SKILL.md", "deep");
+        let ok = write(&root, "p/.agents/skills/a/b/c/d/e/ok/SKILL.md", "ok");
+        let hidden = write(&root, "p/.agents/skills/.x/hid/SKILL.md", "hid");
+        let lower = write(&root, "p/.agents/skills/lower/skill.md", "lower");
+        let codex = deck(&root, "codex", &[]);
+        let r = diagnose(&codex, Some(&Target::Path(deep)));
+        assert_eq!(codes(&r), ["too-deep"]);
+        assert!(!r.target.as_ref().unwrap().found);
+        let r = diagnose(&codex, Some(&Target::Path(ok.parent().unwrap().into())));
+        assert_eq!(codes(&r), ["found"]);
+        assert_eq!(r.target.unwrap().files[0].found.as_ref().unwrap().id, "ok");
+        let r = diagnose(&codex, Some(&Target::Name("hid".into())));
+        assert_eq!(codes(&r), ["hidden-dir"]);
+        assert_eq!(r.target.unwrap().files[0].path, hidden);
+        let r = diagnose(&codex, Some(&Target::Path(lower.parent().unwrap().into())));
+        assert_eq!(codes(&r), ["wrong-file-name"]);
+        // The per-root report: every root in order, with its rules.
+        let r = diagnose(&codex, None);
+        let agents = r
+            .roots
+            .iter()
+            .find(|x| x.path == root.join("p/.agents/skills"))
+            .unwrap();
+        assert!(agents.exists);
+        assert_eq!(agents.skills, 1);
+        assert_eq!(agents.walk.max_depth, Some(6));
+        assert!(!agents.walk.hidden);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlinked_skill_file_is_ignored_where_the_host_skips_them() {
+        let (_t, root) = tmp();
+        let real = write(&root, "elsewhere/SKILL.md", "linked");
+        std::fs::create_dir_all(root.join("p/.agents/skills/linked")).unwrap();
+        let link = root.join("p/.agents/skills/linked/SKILL.md");
+        std::os::unix::fs::symlink(real, &link).unwrap();
+        let r = diagnose(
+            &deck(&root, "codex", &[]),
+            Some(&Target::Path(link.clone())),
+        );
+        assert_eq!(codes(&r), ["symlinked-file"]);
+        let r = diagnose(&deck(&root, "universal", &[]), Some(&Target::Path(link)));
+        assert_eq!(codes(&r)[0], "found");
+    }
+
+    #[test]
+    fn a_gated_source_is_named() {
+        let (_t, root) = tmp();
+        let file = write(&root, "p/.gemini/skills/g/SKILL.md", "g");
+        let gated = deck(&root, "gemini", &[("GEMINI_CLI_TRUST_WORKSPACE", "false")]);
+        let r = diagnose(&gated, Some(&Target::Path(file.clone())));
+        assert_eq!(codes(&r), ["source-skipped"]);
+        assert!(r
+            .skipped
+            .iter()
+            .any(|s| s.reason.contains("GEMINI_CLI_TRUST_WORKSPACE")));
+        let open = deck(&root, "gemini", &[]);
+        assert_eq!(
+            codes(&diagnose(&open, Some(&Target::Path(file)))),
+            ["found"]
+        );
+    }
+
+    #[test]
+    fn shadowed_and_refused_files_carry_the_pipelines_reasons() {
+        let (_t, root) = tmp();
+        write(&root, "p/.agents/skills/dup/SKILL.md", "dup");
+        let loser = write(&root, "p/.claude/skills/dup/SKILL.md", "dup");
+        let bad = write(&root, "p/.agents/skills/Bad/SKILL.md", "Bad_Name");
+        let r = diagnose(&deck(&root, "universal", &[]), Some(&Target::Path(loser)));
+        assert_eq!(codes(&r), ["shadowed"]);
+        let r = diagnose(&deck(&root, "mistral-vibe", &[]), Some(&Target::Path(bad)));
+        assert_eq!(codes(&r), ["name-refused"]);
+        let f = &r.target.unwrap().files[0].findings[0];
+        assert_eq!(f.diagnostics[0].code, "invalid-name");
+    }
+
+    #[test]
+    fn compare_lists_each_profiles_verdict() {
+        let (_t, root) = tmp();
+        write(&root, "p/.agents/skills/a/b/c/d/e/f/deep/SKILL.md", "deep");
+        let decks = [deck(&root, "universal", &[]), deck(&root, "codex", &[])];
+        let table = compare(&decks);
+        assert_eq!(table.profiles, ["universal", "codex"]);
+        assert_eq!(table.rows.len(), 1);
+        let cells = &table.rows[0].cells;
+        assert!(cells[0].ok);
+        assert_eq!(cells[1].code, "too-deep");
+    }
+}
