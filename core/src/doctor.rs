@@ -15,7 +15,7 @@ use crate::deck::Deck;
 use crate::diagnostic::Diagnostic;
 use crate::discover::{self, profile::WalkRules, roots::Skipped, walk, Layout};
 use serde::Serialize;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 
 /// What `doctor` looks at: a skill by path (its directory or its file) or by name.
@@ -161,6 +161,43 @@ struct Run {
     inputs: discover::Inputs,
     layout: Layout,
     catalog: Catalog,
+    /// Lookups by file identity ([`identity`]), built once per run.
+    index: Index,
+}
+
+#[derive(Default)]
+struct Index {
+    /// Per root index, the files its walk listed.
+    walked: HashMap<usize, HashSet<PathBuf>>,
+    skills: HashMap<PathBuf, usize>,
+    shadowed: HashMap<PathBuf, usize>,
+    /// Error diagnostics per file.
+    errors: HashMap<PathBuf, Vec<usize>>,
+}
+
+impl Index {
+    fn new(layout: &Layout, catalog: &Catalog) -> Index {
+        let mut index = Index::default();
+        for (root, files) in &layout.walked {
+            index
+                .walked
+                .entry(*root)
+                .or_default()
+                .extend(files.iter().map(|f| identity(&f.path)));
+        }
+        for (i, s) in catalog.skills.iter().enumerate() {
+            index.skills.entry(identity(&s.location)).or_insert(i);
+        }
+        for (i, s) in catalog.shadowed.iter().enumerate() {
+            index.shadowed.entry(identity(&s.location)).or_insert(i);
+        }
+        for (i, d) in catalog.diagnostics.iter().enumerate() {
+            if let (true, Some(path)) = (d.is_error(), &d.path) {
+                index.errors.entry(identity(path)).or_default().push(i);
+            }
+        }
+        index
+    }
 }
 
 impl Run {
@@ -174,11 +211,13 @@ impl Run {
             discover::finish_for(&profile, layout, &mut cache, discover::Keep::ForReload);
         let mut catalog = discovery.catalog;
         crate::filter::apply(&mut catalog, &options, &profile, &inputs);
+        let index = Index::new(&discovery.layout, &catalog);
         Run {
             profile,
             inputs,
             layout: discovery.layout,
             catalog,
+            index,
         }
     }
 
@@ -411,7 +450,11 @@ fn explain(run: &Run, file: &Path) -> FileReport {
             );
             continue;
         }
-        let listed = run.walked(index).iter().any(|f| identity(&f.path) == key);
+        let listed = run
+            .index
+            .walked
+            .get(&index)
+            .is_some_and(|files| files.contains(&key));
         if listed {
             findings.push(loaded(run, root, &key));
         } else {
@@ -419,10 +462,10 @@ fn explain(run: &Run, file: &Path) -> FileReport {
         }
     }
     let found = findings.iter().find(|f| f.is_loaded()).and_then(|_| {
-        run.catalog
+        run.index
             .skills
-            .iter()
-            .find(|s| identity(&s.location) == key)
+            .get(&key)
+            .map(|&i| &run.catalog.skills[i])
             .map(|s| Found {
                 id: s.id.clone(),
                 name: s.name.clone(),
@@ -502,7 +545,7 @@ fn outside(run: &Run, file: &Path) -> Vec<Finding> {
 /// A file the walk listed: loaded, shadowed or refused.
 fn loaded(run: &Run, root: &discover::roots::Root, key: &Path) -> Finding {
     let catalog = &run.catalog;
-    if let Some(skill) = catalog.skills.iter().find(|s| identity(&s.location) == key) {
+    if let Some(skill) = run.index.skills.get(key).map(|&i| &catalog.skills[i]) {
         if skill.source != root.path {
             return Finding::new(
                 "found",
@@ -541,11 +584,7 @@ fn loaded(run: &Run, root: &discover::roots::Root, key: &Path) -> Finding {
         };
         return finding.under(root);
     }
-    if let Some(s) = catalog
-        .shadowed
-        .iter()
-        .find(|s| identity(&s.location) == key)
-    {
+    if let Some(s) = run.index.shadowed.get(key).map(|&i| &catalog.shadowed[i]) {
         return Finding::new(
             "shadowed",
             format!(
@@ -558,12 +597,17 @@ fn loaded(run: &Run, root: &discover::roots::Root, key: &Path) -> Finding {
         .under(root)
         .fix("rename one of the two skills, or remove the one you do not want");
     }
-    let errors: Vec<Diagnostic> = catalog
-        .diagnostics
-        .iter()
-        .filter(|d| d.is_error() && d.path.as_deref().is_some_and(|p| identity(p) == key))
-        .cloned()
-        .collect();
+    let errors: Vec<Diagnostic> = run
+        .index
+        .errors
+        .get(key)
+        .map(|found| {
+            found
+                .iter()
+                .map(|&i| catalog.diagnostics[i].clone())
+                .collect()
+        })
+        .unwrap_or_default();
     if !errors.is_empty() {
         const NAME_CODES: [&str; 7] = [
             "invalid-name",
@@ -845,15 +889,13 @@ pub fn compare(decks: &[Deck]) -> Comparison {
         for s in &run.catalog.shadowed {
             add(&s.location, None);
         }
-        let walked: HashSet<PathBuf> = run
-            .layout
-            .walked
-            .iter()
-            .flat_map(|(_, files)| files.iter().map(|f| identity(&f.path)))
-            .collect();
-        for d in run.catalog.diagnostics.iter().filter(|d| d.is_error()) {
-            if let Some(p) = &d.path {
-                if walked.contains(&identity(p)) {
+        let walked: HashSet<&PathBuf> = run.index.walked.values().flatten().collect();
+        for (key, found) in &run.index.errors {
+            if walked.contains(key) {
+                if let Some(p) = found
+                    .first()
+                    .and_then(|&i| run.catalog.diagnostics[i].path.as_deref())
+                {
                     add(p, None);
                 }
             }
