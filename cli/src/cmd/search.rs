@@ -85,6 +85,10 @@ pub fn run(args: Args) -> i32 {
         Ok(deck) => deck,
         Err(code) => return code,
     };
+    // One load that keeps nothing for a later one: this process exits after searching.
+    if let Err(err) = deck.load_once() {
+        return report(&err);
+    }
     let results = match deck.search(&options) {
         Ok(r) => r,
         Err(err) => return report(&err),

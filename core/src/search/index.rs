@@ -167,11 +167,19 @@ impl Index {
                     .collect()
             })
             .unwrap_or_default();
+        // Cutting skills into terms is the cost of a build: spread it over the cores.
+        let missing: Vec<usize> = (0..skills.len())
+            .filter(|&i| !known.contains_key(&doc_key(&skills[i])))
+            .collect();
+        let mut fresh: HashMap<usize, Arc<DocTerms>> =
+            crate::par::map(&missing, 64, |&i| (i, Arc::new(DocTerms::of(&skills[i])))).collect();
         let mut docs = Vec::with_capacity(skills.len());
-        for skill in skills {
-            let mut terms = match known.get(&(Arc::as_ptr(&skill.manifest), skill.name.as_str())) {
+        for (i, skill) in skills.iter().enumerate() {
+            let mut terms = match known.get(&doc_key(skill)) {
                 Some(t) => Arc::clone(t),
-                None => Arc::new(DocTerms::of(skill)),
+                None => fresh
+                    .remove(&i)
+                    .unwrap_or_else(|| Arc::new(DocTerms::of(skill))),
             };
             let body = bodies.get(&skill.id);
             let has_body = !terms.fields[5].is_empty();
@@ -285,6 +293,11 @@ impl Index {
         out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.doc.cmp(&b.doc)));
         out
     }
+}
+
+/// What identifies a skill's terms across snapshots: its shared manifest and its name.
+fn doc_key(skill: &Skill) -> (*const Manifest, &str) {
+    (Arc::as_ptr(&skill.manifest), skill.name.as_str())
 }
 
 /// The catalog's skills to search: model-visible ones, or every listed one.
