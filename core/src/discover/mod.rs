@@ -230,7 +230,7 @@ pub fn finish_for(
 ) -> Discovery {
     let mut files = Fingerprint::default();
     let mut probes = Fingerprint::default();
-    let mut plugins = plugin::Plugins::default();
+    let mut plugins = plugin::Plugins::new(profile.plugin_markers.clone());
     plugins.mark(layout.plugin_dirs.iter().cloned());
     let collected = candidates::collect(
         profile,

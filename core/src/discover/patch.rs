@@ -40,7 +40,7 @@ pub fn patch(
     if changed.len() > MAX_FILES {
         return None;
     }
-    let mut plugins = Plugins::default();
+    let mut plugins = Plugins::new(profile.plugin_markers.clone());
     plugins.mark(layout.plugin_dirs.iter().cloned());
     let plugins = std::sync::Mutex::new(plugins);
     let mut replacements: Vec<(usize, Arc<Skill>)> = Vec::with_capacity(changed.len());

@@ -8,27 +8,42 @@ use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-/// Directories whose `plugin.json` makes their parent a plugin root.
-pub const MARKER_DIRS: [&str; 3] = [".claude-plugin", ".codex-plugin", ".kode-plugin"];
-
 /// Finds and remembers plugin roots; every manifest path it probed is kept for the cache.
 ///
 /// Inside a walked root the walk already saw every marker directory ([`Plugins::mark`]), so
 /// only marked directories are probed there; outside it (the root's parent) a lookup costs
 /// one `stat` per marker, once per directory.
-#[derive(Default)]
 pub struct Plugins {
     // Keyed by the path's bytes: hashing a `Path` walks its components, which showed up in
     // profiles at one lookup per skill. Every path here is built the same way (root joined
     // with walked names, or its ancestors), so equal paths have equal bytes.
     by_dir: HashMap<OsString, Option<String>>,
+    /// Directories whose `plugin.json` makes their parent a plugin root (the profile's).
+    markers: Vec<String>,
     marked: std::collections::HashSet<OsString>,
     /// Every manifest path looked at, with its stamp (`None`: absent).
     pub probed: Vec<(PathBuf, Option<Stamp>)>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
+impl Default for Plugins {
+    fn default() -> Self {
+        Plugins::new(crate::discover::profile::default_plugin_markers())
+    }
+}
+
 impl Plugins {
+    /// Plugins marked by these directories (a profile's `plugin_markers`).
+    pub fn new(markers: Vec<String>) -> Self {
+        Plugins {
+            by_dir: HashMap::new(),
+            markers,
+            marked: Default::default(),
+            probed: Vec::new(),
+            diagnostics: Vec::new(),
+        }
+    }
+
     /// Record directories the walk saw holding a marker directory.
     pub fn mark(&mut self, dirs: impl IntoIterator<Item = PathBuf>) {
         self.marked
@@ -77,7 +92,7 @@ impl Plugins {
     }
 
     fn probe(&mut self, dir: &Path) -> Option<String> {
-        for marker in MARKER_DIRS {
+        for marker in &self.markers {
             let path = dir.join(marker).join("plugin.json");
             let stamp = Stamp::read(&path);
             self.probed.push((path.clone(), stamp));

@@ -315,6 +315,13 @@ pub struct HostSettings {
     pub files: Vec<String>,
 }
 
+/// The plugin marker directories every host we reproduce recognises.
+pub fn default_plugin_markers() -> Vec<String> {
+    [".claude-plugin", ".codex-plugin", ".kode-plugin"]
+        .map(String::from)
+        .to_vec()
+}
+
 /// A host dialect. See the module docs for the path templates.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -348,6 +355,10 @@ pub struct Profile {
     /// The host's own settings files (permissions, switched-off skills), `[settings]`.
     #[serde(default)]
     pub settings: Option<HostSettings>,
+    /// Directories whose `plugin.json` makes their parent a plugin root, whose skills are
+    /// named `plugin:skill` (default: `.claude-plugin`, `.codex-plugin`, `.kode-plugin`).
+    #[serde(default = "default_plugin_markers")]
+    pub plugin_markers: Vec<String>,
     /// Characters of the name the host replaces (after reading it, before clashes).
     #[serde(default)]
     pub name_replace: Option<NameReplace>,

@@ -8,6 +8,7 @@ use crate::diagnostic::Diagnostic;
 use std::collections::{BTreeMap, HashSet};
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Everything outside the profile that decides where to look. Built once by the `Deck`, so
 /// nothing below reads the process environment.
@@ -34,6 +35,9 @@ pub struct Root {
     pub walk: WalkRules,
     /// Set for the nested-skills root: the marker (`.claude/skills`) whose prefix qualifies ids.
     pub nested_marker: Option<String>,
+    /// Directories whose `plugin.json` makes their parent a plugin root (the profile's
+    /// `plugin_markers`): the walk notes every one it passes.
+    pub plugin_markers: Arc<[String]>,
 }
 
 /// The expanded roots plus what the cache must watch to notice that the expansion itself
@@ -159,6 +163,7 @@ pub fn expand(profile: &Profile, inputs: &Inputs, nested: bool) -> Expansion {
                     ..profile.walk.clone()
                 },
                 nested_marker: Some(n.marker.clone()),
+                plugin_markers: profile.plugin_markers.clone().into(),
             });
         }
     }
@@ -173,6 +178,7 @@ fn root_for(profile: &Profile, source: &Source, path: PathBuf) -> Root {
         pattern: source.pattern.clone(),
         walk: source.walk.clone().unwrap_or_else(|| profile.walk.clone()),
         nested_marker: None,
+        plugin_markers: profile.plugin_markers.clone().into(),
     }
 }
 
@@ -185,6 +191,7 @@ pub fn extra_root(profile: &Profile, path: PathBuf, scope: Scope, pattern: Optio
         pattern: pattern.unwrap_or("**/SKILL.md").to_string(),
         walk: profile.walk.clone(),
         nested_marker: None,
+        plugin_markers: profile.plugin_markers.clone().into(),
     }
 }
 

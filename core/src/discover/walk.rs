@@ -147,22 +147,32 @@ fn builder(root: &Root, shared: &Shared, threads: usize) -> WalkBuilder {
         .follow_links(rules.follow_links)
         .max_depth(entry_depth_limit(rules))
         .threads(threads);
-    let skip = rules.skip.clone();
-    let hidden = rules.hidden;
-    let max_dirs = rules.max_dirs;
+    let rules = EntryRules {
+        skip: rules.skip.clone(),
+        hidden: rules.hidden,
+        max_dirs: rules.max_dirs,
+        markers: root.plugin_markers.clone(),
+    };
     let dirs = shared.dir_count.clone();
     let truncated = shared.truncated.clone();
     let plugins = shared.plugin_dirs.clone();
-    b.filter_entry(move |entry| keep(entry, &skip, hidden, max_dirs, &dirs, &truncated, &plugins));
+    b.filter_entry(move |entry| keep(entry, &rules, &dirs, &truncated, &plugins));
     b
+}
+
+/// What decides, entry by entry, whether the walk goes on (one root's rules).
+struct EntryRules {
+    skip: Vec<String>,
+    hidden: bool,
+    max_dirs: Option<usize>,
+    /// The profile's plugin marker directories, noted as the walk passes them.
+    markers: std::sync::Arc<[String]>,
 }
 
 /// Whether to visit (and, for a directory, descend into) `entry`.
 fn keep(
     entry: &DirEntry,
-    skip: &[String],
-    hidden: bool,
-    max_dirs: Option<usize>,
+    rules: &EntryRules,
     dirs: &AtomicUsize,
     truncated: &AtomicBool,
     plugins: &Mutex<Vec<PathBuf>>,
@@ -175,7 +185,7 @@ fn keep(
         return true;
     }
     let name = entry.file_name().to_string_lossy();
-    if super::plugin::MARKER_DIRS.contains(&name.as_ref()) {
+    if rules.markers.iter().any(|m| *m == name) {
         if let Some(parent) = entry.path().parent() {
             plugins
                 .lock()
@@ -183,10 +193,10 @@ fn keep(
                 .push(parent.to_path_buf());
         }
     }
-    if dir_excluded(&name, hidden, skip).is_some() {
+    if dir_excluded(&name, rules.hidden, &rules.skip).is_some() {
         return false;
     }
-    if let Some(max) = max_dirs {
+    if let Some(max) = rules.max_dirs {
         if dirs.fetch_add(1, Ordering::Relaxed) >= max {
             truncated.store(true, Ordering::Relaxed);
             return false;
@@ -409,6 +419,7 @@ mod tests {
             pattern: pattern.to_string(),
             walk,
             nested_marker: None,
+            plugin_markers: crate::discover::profile::default_plugin_markers().into(),
         }
     }
 
