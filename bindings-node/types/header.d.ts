@@ -6,6 +6,19 @@
 /** A permission decision. */
 export type Decision = 'allow' | 'ask' | 'deny'
 
+/** A built-in profile (a custom one is a file: `profileFile`). */
+export type Profile =
+  | 'universal'
+  | 'agentskills'
+  | 'claude-code'
+  | 'codex'
+  | 'opencode'
+  | 'kode'
+  | 'gemini'
+  | 'qwen-code'
+  | 'copilot-cli'
+  | 'mistral-vibe'
+
 /** Stable error codes shared by every skilldeck binding. */
 export type ErrorCode =
   | 'PARSE_ERROR'
