@@ -51,7 +51,11 @@ impl Deck {
     ) -> Result<Self> {
         let options = check(
             &env,
-            options_object("new Deck(...)", "new Deck({ profile: 'claude-code' })", options),
+            options_object(
+                "new Deck(...)",
+                "new Deck({ profile: 'claude-code' })",
+                options,
+            ),
         )?;
         let options = match options {
             Some(object) => check(
@@ -255,7 +259,8 @@ fn options_object<'a>(
     let Some(value) = value else {
         return Ok(None);
     };
-    let invalid = |e: napi::Error| skilldeck::Error::invalid_options(format!("{call}: {}", e.reason));
+    let invalid =
+        |e: napi::Error| skilldeck::Error::invalid_options(format!("{call}: {}", e.reason));
     let kind = value.get_type().map_err(invalid)?;
     match kind {
         ValueType::Undefined | ValueType::Null => Ok(None),
@@ -285,7 +290,11 @@ fn search_options(options: Option<Unknown>) -> skilldeck::Result<skilldeck::Sear
 }
 
 fn activate_options(options: Option<Unknown>) -> skilldeck::Result<skilldeck::ActivateOptions> {
-    match options_object("activate(id, ...)", "activate(id, { args: '...' })", options)? {
+    match options_object(
+        "activate(id, ...)",
+        "activate(id, { args: '...' })",
+        options,
+    )? {
         Some(object) => {
             strict::<ActivateOptions>("activate options", ACTIVATE_KEYS, object)?.into_core()
         }

@@ -35,7 +35,11 @@ fn path_json(path: Option<PathBuf>) -> Value {
 
 /// The error for `Deck('claude-code')`: every option is a keyword.
 fn positional_options(args: &Bound<'_, PyTuple>) -> skilldeck::Error {
-    let example = match args.get_item(0).ok().and_then(|a| a.extract::<String>().ok()) {
+    let example = match args
+        .get_item(0)
+        .ok()
+        .and_then(|a| a.extract::<String>().ok())
+    {
         Some(text) if skilldeck::discover::Profile::builtin_names().any(|n| n == text) => {
             format!("Deck(profile={text:?})")
         }
@@ -60,9 +64,8 @@ fn count(name: &str, n: i64) -> skilldeck::Result<u64> {
 fn size(name: &str, n: Option<i64>) -> skilldeck::Result<Option<usize>> {
     n.map(|n| {
         count(name, n).and_then(|u| {
-            usize::try_from(u).map_err(|_| {
-                skilldeck::Error::invalid_options(format!("{name} {u} is too large"))
-            })
+            usize::try_from(u)
+                .map_err(|_| skilldeck::Error::invalid_options(format!("{name} {u} is too large")))
         })
     })
     .transpose()

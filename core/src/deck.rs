@@ -555,7 +555,9 @@ fn project_dir_diagnostic(catalog: &mut Catalog, project: &Path) {
             PROJECT_DIR_NOT_A_DIRECTORY,
             "the project directory is not a directory; no skills are found in or above it",
         )
-        .with_hint("give the directory the agent works in (a file's parent directory, not the file)"),
+        .with_hint(
+            "give the directory the agent works in (a file's parent directory, not the file)",
+        ),
         Err(_) => crate::Diagnostic::warning(
             PROJECT_DIR_MISSING,
             "the project directory does not exist; no skills are found in or above it",
