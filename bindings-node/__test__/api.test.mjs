@@ -519,3 +519,100 @@ describe('objects', () => {
     )
   })
 })
+
+// Issue 23: no silent empties, one error model.
+describe('no silent empties, one error model', () => {
+  test('a missing or non-directory project dir is a catalog warning', () => {
+    const tree = skillTree(1)
+    const missing = path.join(tree, 'nowhere')
+    let catalog = new Deck(isolated(tree, { projectDir: missing })).loadSync()
+    assert.deepEqual(
+      catalog.diagnostics.map((d) => [d.code, d.severity, d.path]),
+      [['project-dir-missing', 'warning', missing]],
+    )
+    assert.ok(catalog.diagnostics[0].hint)
+    assert.deepEqual(catalog.listed().map((s) => s.id), ['skill-000'])
+    const file = write(tree, 'notes.txt', 'x')
+    catalog = new Deck(isolated(tree, { projectDir: file })).loadSync()
+    assert.deepEqual(catalog.diagnostics.map((d) => d.code), ['project-dir-not-a-directory'])
+  })
+
+  test('enable/disable selectors that match nothing are warned, naming them', () => {
+    const tree = skillTree(2)
+    const catalog = new Deck(isolated(tree, { enable: ['skill-999'], disable: ['skill-001', 'nope-*'] })).loadSync()
+    const warned = catalog.diagnostics.filter((d) => d.code.endsWith('-matches-nothing'))
+    assert.deepEqual(warned.map((d) => d.code), ['enable-matches-nothing', 'disable-matches-nothing'])
+    assert.match(warned[0].message, /`skill-999`/)
+    assert.match(warned[1].message, /`nope-\*`/)
+    assert.equal(catalog.get('skill-001').status.enabled, false)
+  })
+
+  test('a string where an options object is expected is INVALID_OPTIONS saying what to write', async () => {
+    assert.throws(() => new Deck('claude-code'), (err) => {
+      assert.equal(err.code, 'INVALID_OPTIONS')
+      assert.match(err.message, /got a string; write new Deck\(\{ profile: 'claude-code' \}\)/)
+      return true
+    })
+    assert.throws(() => new Deck(42), isSkillError('INVALID_OPTIONS'))
+    // Unknown keys were already refused; they stay refused.
+    assert.throws(() => new Deck({ projectdir: '.' }), (err) => {
+      assert.equal(err.code, 'INVALID_OPTIONS')
+      assert.match(err.message, /did you mean `projectDir`/)
+      return true
+    })
+    const deck = new Deck(isolated(skillTree(1)))
+    await assert.rejects(deck.render('xml'), isSkillError('INVALID_OPTIONS'))
+    assert.throws(() => deck.renderSync('xml'), /render\(\{ format: 'xml' \}\)/)
+    assert.throws(() => deck.searchSync('pdf'), isSkillError('INVALID_OPTIONS'))
+    assert.throws(() => deck.activateSync('skill-000', 'args'), isSkillError('INVALID_OPTIONS'))
+  })
+
+  test('negative and out-of-range numbers are INVALID_OPTIONS', async () => {
+    const deck = new Deck(isolated(skillTree(1)))
+    for (const bad of [
+      { budgetChars: -1 },
+      { budgetTokens: -1 },
+      { budgetChars: 10_000_001 },
+      { budgetTokens: 2 ** 40 },
+      { budgetChars: 1.5 },
+      { usage: { 'skill-000': -1 } },
+    ]) {
+      await assert.rejects(deck.render(bad), isSkillError('INVALID_OPTIONS'), JSON.stringify(bad))
+      assert.throws(() => deck.renderSync(bad), isSkillError('INVALID_OPTIONS'), JSON.stringify(bad))
+    }
+    assert.ok(deck.renderSync({ budgetChars: 10_000_000 }).text)
+    assert.throws(() => deck.searchSync({ query: 'x', limit: -1 }), isSkillError('INVALID_OPTIONS'))
+  })
+
+  test('activation arguments are capped at 1 MiB', async () => {
+    const deck = new Deck(isolated(skillTree(1)))
+    const big = 'x'.repeat(1024 * 1024 + 1)
+    await assert.rejects(deck.activate('skill-000', { args: big }), isSkillError('INVALID_OPTIONS'))
+    assert.throws(() => deck.activateSync('skill-000', { vars: { BIG: big } }), /1 MiB/)
+    assert.match(deck.activateSync('skill-000', { args: 'x'.repeat(1000) }).text, /x{1000}/)
+  })
+
+  test('arguments of the wrong type are INVALID_OPTIONS, a code of the ErrorCode union', () => {
+    const deck = new Deck(isolated(skillTree(1)))
+    const calls = [() => deck.get(42), () => deck.unsubscribe('x'), () => parse(5), () => validateSync(5), () => deck.loadSync().get(5)]
+    for (const call of calls) {
+      assert.throws(call, (err) => {
+        assert.equal(err.code, 'INVALID_OPTIONS')
+        assert.equal(err.path, null)
+        assert.match(err.message, /^invalid option: /)
+        return true
+      })
+    }
+  })
+
+  test('a non-callable subscriber is refused at subscribe', () => {
+    const deck = new Deck(isolated(skillTree(1)))
+    for (const bad of [undefined, null, 42, 'console.log', {}]) {
+      assert.throws(() => deck.subscribe(bad), (err) => {
+        assert.equal(err.code, 'INVALID_OPTIONS')
+        assert.match(err.message, /subscribe\(\) needs a function/)
+        return true
+      })
+    }
+  })
+})
