@@ -19,7 +19,10 @@ export type Profile =
   | 'copilot-cli'
   | 'mistral-vibe'
 
-/** Stable error codes shared by every skilldeck binding. */
+/**
+ * Stable error codes shared by every skilldeck binding. An argument of the wrong type
+ * (`deck.get(42)`) is `INVALID_OPTIONS` too: no other code is ever thrown.
+ */
 export type ErrorCode =
   | 'PARSE_ERROR'
   | 'VALIDATION_ERROR'
