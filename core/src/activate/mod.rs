@@ -258,6 +258,21 @@ mod tests {
     use super::*;
     use crate::catalog::Scope;
 
+    #[test]
+    fn argument_text_is_capped_at_one_mebibyte() {
+        let at = |args: usize, var: usize| ActivateOptions {
+            args: "x".repeat(args),
+            vars: BTreeMap::from([("V".to_string(), "y".repeat(var))]),
+            ..ActivateOptions::default()
+        };
+        assert!(at(MAX_ARGS_BYTES - 2, 1).check().is_ok());
+        for options in [at(MAX_ARGS_BYTES + 1, 0), at(0, MAX_ARGS_BYTES)] {
+            let err = options.check().expect_err("over the cap");
+            assert_eq!(err.code(), "INVALID_OPTIONS");
+            assert!(err.to_string().contains("1 MiB"), "{err}");
+        }
+    }
+
     fn skill_in(dir: &Path, text: &str) -> Skill {
         let base = dir.join("greet");
         std::fs::create_dir_all(base.join("scripts")).expect("mkdir");

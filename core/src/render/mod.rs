@@ -563,6 +563,26 @@ mod tests {
     }
 
     #[test]
+    fn budgets_are_capped() {
+        let c = catalog();
+        let over = |chars, tokens| RenderOptions {
+            budget_chars: chars,
+            budget_tokens: tokens,
+            ..RenderOptions::default()
+        };
+        for options in [
+            over(Some(MAX_BUDGET + 1), None),
+            over(None, Some(usize::MAX)),
+        ] {
+            let err = render(&c, &options).expect_err("over the cap");
+            assert_eq!(err.code(), "INVALID_OPTIONS");
+            assert!(err.to_string().contains("at most 10000000"), "{err}");
+        }
+        assert!(render(&c, &over(Some(MAX_BUDGET), None)).is_ok());
+        assert!(render(&c, &over(None, Some(MAX_BUDGET))).is_ok());
+    }
+
+    #[test]
     fn claude_code_caps_long_entries() {
         let c = Catalog {
             skills: vec![skill("long", &"x".repeat(2000)).into()],
