@@ -139,7 +139,7 @@ val apiChecks: List<Pair<String, () -> Unit>> = listOf(
                 env = emptyMap(),
                 systemRoot = tree.toString(),
                 enable = listOf("ghost"),
-                disable = listOf("demo", "nope-*"),
+                disable = listOf("nope-*"),
             ).use { deck ->
                 val codes = deck.load().use { catalog -> catalog.diagnostics().map { it.code } }
                 check(codes == listOf("enable-matches-nothing", "disable-matches-nothing", "project-dir-missing")) {
