@@ -592,6 +592,19 @@ describe('no silent empties, one error model', () => {
     assert.match(deck.activateSync('skill-000', { args: 'x'.repeat(1000) }).text, /x{1000}/)
   })
 
+  test('arguments of the wrong type are INVALID_OPTIONS, a code of the ErrorCode union', () => {
+    const deck = new Deck(isolated(skillTree(1)))
+    const calls = [() => deck.get(42), () => deck.unsubscribe('x'), () => parse(5), () => validateSync(5), () => deck.loadSync().get(5)]
+    for (const call of calls) {
+      assert.throws(call, (err) => {
+        assert.equal(err.code, 'INVALID_OPTIONS')
+        assert.equal(err.path, null)
+        assert.match(err.message, /^invalid option: /)
+        return true
+      })
+    }
+  })
+
   test('a non-callable subscriber is refused at subscribe', () => {
     const deck = new Deck(isolated(skillTree(1)))
     for (const bad of [undefined, null, 42, 'console.log', {}]) {

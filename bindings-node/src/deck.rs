@@ -47,8 +47,16 @@ impl Deck {
     #[napi(constructor)]
     pub fn new(
         env: Env,
-        #[napi(ts_arg_type = "DeckOptions | undefined | null")] options: Option<Object>,
+        #[napi(ts_arg_type = "DeckOptions | undefined | null")] options: Option<Unknown>,
     ) -> Result<Self> {
+        let options = check(
+            &env,
+            options_object(
+                "new Deck(...)",
+                "new Deck({ profile: 'claude-code' })",
+                options,
+            ),
+        )?;
         let options = match options {
             Some(object) => check(
                 &env,
@@ -112,7 +120,7 @@ impl Deck {
     #[napi(ts_return_type = "Promise<Rendered>")]
     pub fn render(
         &self,
-        #[napi(ts_arg_type = "RenderOptions | undefined | null")] options: Option<Object>,
+        #[napi(ts_arg_type = "RenderOptions | undefined | null")] options: Option<Unknown>,
     ) -> AsyncTask<CoreTask<skilldeck::Rendered, Rendered>> {
         // Bad options reject the Promise like any other engine error instead of throwing.
         let options = render_options(options);
@@ -125,7 +133,7 @@ impl Deck {
     pub fn render_sync(
         &self,
         env: Env,
-        #[napi(ts_arg_type = "RenderOptions | undefined | null")] options: Option<Object>,
+        #[napi(ts_arg_type = "RenderOptions | undefined | null")] options: Option<Unknown>,
     ) -> Result<Rendered> {
         let result =
             render_options(options).and_then(|options| catch_panic(|| self.inner.render(&options)));
@@ -142,7 +150,7 @@ impl Deck {
     )]
     pub fn search(
         &self,
-        options: Option<Object>,
+        options: Option<Unknown>,
     ) -> AsyncTask<CoreTask<skilldeck::SearchResults, SearchResults>> {
         let options = search_options(options);
         let deck = self.inner.clone();
@@ -151,7 +159,7 @@ impl Deck {
 
     /// `search()` on the calling thread.
     #[napi(ts_args_type = "options: SearchOptions")]
-    pub fn search_sync(&self, env: Env, options: Option<Object>) -> Result<SearchResults> {
+    pub fn search_sync(&self, env: Env, options: Option<Unknown>) -> Result<SearchResults> {
         let result =
             search_options(options).and_then(|options| catch_panic(|| self.inner.search(&options)));
         check(&env, result).map(search_results)
@@ -162,7 +170,7 @@ impl Deck {
     pub fn activate(
         &self,
         id: String,
-        #[napi(ts_arg_type = "ActivateOptions | undefined | null")] options: Option<Object>,
+        #[napi(ts_arg_type = "ActivateOptions | undefined | null")] options: Option<Unknown>,
     ) -> AsyncTask<CoreTask<skilldeck::Activation, Activation>> {
         let options = activate_options(options);
         let deck = self.inner.clone();
@@ -175,7 +183,7 @@ impl Deck {
         &self,
         env: Env,
         id: String,
-        #[napi(ts_arg_type = "ActivateOptions | undefined | null")] options: Option<Object>,
+        #[napi(ts_arg_type = "ActivateOptions | undefined | null")] options: Option<Unknown>,
     ) -> Result<Activation> {
         let result = activate_options(options)
             .and_then(|options| catch_panic(|| self.inner.activate(&id, &options)));
@@ -186,10 +194,20 @@ impl Deck {
     /// never blocks the engine; the subscription does not keep the process alive.
     /// Returns an id for `unsubscribe`.
     #[napi(ts_args_type = "callback: (event: SkillEvent) => void")]
-    pub fn subscribe(
-        &self,
-        callback: Function<serde_json::Value, Unknown<'static>>,
-    ) -> Result<i64> {
+    pub fn subscribe(&self, env: Env, callback: Unknown) -> Result<i64> {
+        let kind = callback.get_type()?;
+        if kind != ValueType::Function {
+            return check(
+                &env,
+                Err(skilldeck::Error::invalid_options(format!(
+                    "subscribe() needs a function taking one event, got {}; \
+                     write deck.subscribe((event) => console.log(event))",
+                    type_name(kind)
+                ))),
+            );
+        }
+        // SAFETY: the value is a function (checked just above), what `Function` wraps.
+        let callback: Function<serde_json::Value, Unknown<'static>> = unsafe { callback.cast()? };
         let tsfn = callback
             .build_threadsafe_function()
             .weak::<true>()
@@ -214,15 +232,56 @@ impl Deck {
     }
 }
 
-fn render_options(options: Option<Object>) -> skilldeck::Result<skilldeck::RenderOptions> {
-    match options {
+/// `typeof`'s word for a JS value type, for messages.
+fn type_name(kind: ValueType) -> &'static str {
+    match kind {
+        ValueType::Undefined => "undefined",
+        ValueType::Null => "null",
+        ValueType::Boolean => "a boolean",
+        ValueType::Number => "a number",
+        ValueType::String => "a string",
+        ValueType::Symbol => "a symbol",
+        ValueType::Object => "an object",
+        ValueType::Function => "a function",
+        ValueType::External => "an external",
+        _ => "an unknown value",
+    }
+}
+
+/// An options argument: `undefined`/`null` (defaults) or a plain object. Anything else,
+/// such as `new Deck('claude-code')`, is `INVALID_OPTIONS` saying what to write instead,
+/// never a silent default.
+fn options_object<'a>(
+    call: &str,
+    example: &str,
+    value: Option<Unknown<'a>>,
+) -> skilldeck::Result<Option<Object<'a>>> {
+    let Some(value) = value else {
+        return Ok(None);
+    };
+    let invalid =
+        |e: napi::Error| skilldeck::Error::invalid_options(format!("{call}: {}", e.reason));
+    let kind = value.get_type().map_err(invalid)?;
+    match kind {
+        ValueType::Undefined | ValueType::Null => Ok(None),
+        // SAFETY: the value is an object (checked), what `Object` wraps.
+        ValueType::Object => unsafe { value.cast::<Object>() }.map(Some).map_err(invalid),
+        other => Err(skilldeck::Error::invalid_options(format!(
+            "{call} takes an options object, got {}; write {example}",
+            type_name(other)
+        ))),
+    }
+}
+
+fn render_options(options: Option<Unknown>) -> skilldeck::Result<skilldeck::RenderOptions> {
+    match options_object("render(...)", "render({ format: 'xml' })", options)? {
         Some(object) => strict::<RenderOptions>("render options", RENDER_KEYS, object)?.into_core(),
         None => Ok(Default::default()),
     }
 }
 
-fn search_options(options: Option<Object>) -> skilldeck::Result<skilldeck::SearchOptions> {
-    match options {
+fn search_options(options: Option<Unknown>) -> skilldeck::Result<skilldeck::SearchOptions> {
+    match options_object("search(...)", "search({ query: 'pdf tables' })", options)? {
         Some(object) => strict::<SearchOptions>("search options", SEARCH_KEYS, object)?.into_core(),
         None => Err(skilldeck::Error::invalid_options(
             "search options: give an object with a `query`",
@@ -230,8 +289,12 @@ fn search_options(options: Option<Object>) -> skilldeck::Result<skilldeck::Searc
     }
 }
 
-fn activate_options(options: Option<Object>) -> skilldeck::Result<skilldeck::ActivateOptions> {
-    match options {
+fn activate_options(options: Option<Unknown>) -> skilldeck::Result<skilldeck::ActivateOptions> {
+    match options_object(
+        "activate(id, ...)",
+        "activate(id, { args: '...' })",
+        options,
+    )? {
         Some(object) => {
             strict::<ActivateOptions>("activate options", ACTIVATE_KEYS, object)?.into_core()
         }

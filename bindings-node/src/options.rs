@@ -24,6 +24,8 @@ pub struct RootSpec {
 #[napi(object, object_to_js = false)]
 pub struct DeckOptions<'_javascript_function_scope> {
     /// Built-in profile: `universal` (default), `agentskills`, `claude-code`, `codex`, `opencode`, `kode`, `gemini`, `qwen-code`, `copilot-cli`, `mistral-vibe`.
+    /// A custom profile is a file (`profileFile`).
+    #[napi(ts_type = "Profile")]
     pub profile: Option<String>,
     /// A custom profile file (TOML or JSON); overrides `profile`.
     pub profile_file: Option<String>,

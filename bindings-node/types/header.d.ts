@@ -6,7 +6,23 @@
 /** A permission decision. */
 export type Decision = 'allow' | 'ask' | 'deny'
 
-/** Stable error codes shared by every skilldeck binding. */
+/** A built-in profile (a custom one is a file: `profileFile`). */
+export type Profile =
+  | 'universal'
+  | 'agentskills'
+  | 'claude-code'
+  | 'codex'
+  | 'opencode'
+  | 'kode'
+  | 'gemini'
+  | 'qwen-code'
+  | 'copilot-cli'
+  | 'mistral-vibe'
+
+/**
+ * Stable error codes shared by every skilldeck binding. An argument of the wrong type
+ * (`deck.get(42)`) is `INVALID_OPTIONS` too: no other code is ever thrown.
+ */
 export type ErrorCode =
   | 'PARSE_ERROR'
   | 'VALIDATION_ERROR'

@@ -6,6 +6,7 @@ use crate::errors::{detached, IntoPyResult};
 use crate::permissions::rules_from_py;
 use crate::types::{PyActivation, PyCatalog, PyDiff, PyRendered, PySearchResults, PySkill};
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -32,20 +33,62 @@ fn path_json(path: Option<PathBuf>) -> Value {
     })
 }
 
+/// The error for `Deck('claude-code')`: every option is a keyword.
+fn positional_options(args: &Bound<'_, PyTuple>) -> skilldeck::Error {
+    let example = match args
+        .get_item(0)
+        .ok()
+        .and_then(|a| a.extract::<String>().ok())
+    {
+        Some(text) if skilldeck::discover::Profile::builtin_names().any(|n| n == text) => {
+            format!("Deck(profile={text:?})")
+        }
+        Some(text) => format!("Deck(project_dir={text:?})"),
+        None => "Deck(profile=\"claude-code\", project_dir=\".\")".to_string(),
+    };
+    skilldeck::Error::invalid_options(format!(
+        "Deck() takes keyword arguments only (got {} positional); write {example}",
+        args.len()
+    ))
+}
+
+/// A count given from Python (a budget, a usage count): a negative number is the library's
+/// invalid-options error, not pyo3's `OverflowError`.
+fn count(name: &str, n: i64) -> skilldeck::Result<u64> {
+    u64::try_from(n).map_err(|_| {
+        skilldeck::Error::invalid_options(format!("{name} must be a non-negative integer, got {n}"))
+    })
+}
+
+/// [`count`] as a `usize`.
+fn size(name: &str, n: Option<i64>) -> skilldeck::Result<Option<usize>> {
+    n.map(|n| {
+        count(name, n).and_then(|u| {
+            usize::try_from(u)
+                .map_err(|_| skilldeck::Error::invalid_options(format!("{name} {u} is too large")))
+        })
+    })
+    .transpose()
+}
+
 #[pymethods]
 impl PyDeck {
     #[new]
+    // `*args` only to refuse positional arguments with the library's own error (and a
+    // message saying what to write): `Deck('claude-code')` reads well but is ambiguous next
+    // to `project_dir`, and every option is named in every binding.
     #[pyo3(signature = (
-        profile="universal", project_dir=PathBuf::from("."), *, home_dir=None, env=None,
+        *args, profile="universal", project_dir=PathBuf::from("."), home_dir=None, env=None,
         system_root=None, roots=Vec::new(), rules=None, agent=None, enable=Vec::new(),
         disable=Vec::new(), hide_unavailable=false, read_host_settings=true, nested=false,
         profile_file=None
-    ), text_signature = "(profile='universal', project_dir='.', *, home_dir=None, env=None, \
+    ), text_signature = "(*, profile='universal', project_dir='.', home_dir=None, env=None, \
         system_root=None, roots=(), rules=None, agent=None, enable=(), disable=(), \
         hide_unavailable=False, read_host_settings=True, nested=False, profile_file=None)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
+        args: &Bound<'_, PyTuple>,
         profile: &str,
         project_dir: PathBuf,
         home_dir: Option<PathBuf>,
@@ -61,6 +104,9 @@ impl PyDeck {
         nested: bool,
         profile_file: Option<PathBuf>,
     ) -> PyResult<Self> {
+        if !args.is_empty() {
+            return Err(positional_options(args)).py();
+        }
         let roots = roots
             .iter()
             .map(root_from_py)
@@ -138,19 +184,25 @@ impl PyDeck {
         &self,
         py: Python<'_>,
         format: &str,
-        budget_chars: Option<usize>,
-        budget_tokens: Option<usize>,
+        budget_chars: Option<i64>,
+        budget_tokens: Option<i64>,
         agent: Option<String>,
-        usage: Option<BTreeMap<String, u64>>,
+        usage: Option<BTreeMap<String, i64>>,
         query: Option<String>,
         pinned: Option<Vec<String>>,
     ) -> PyResult<PyRendered> {
+        let usage = usage
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(id, n)| Ok((id.clone(), count(&format!("usage[{id:?}]"), n)?)))
+            .collect::<skilldeck::Result<BTreeMap<_, _>>>()
+            .py()?;
         let options = skilldeck::RenderOptions {
             format: format.parse().py()?,
-            budget_chars,
-            budget_tokens,
+            budget_chars: size("budget_chars", budget_chars).py()?,
+            budget_tokens: size("budget_tokens", budget_tokens).py()?,
             agent,
-            usage: usage.unwrap_or_default(),
+            usage,
             query,
             pinned: pinned.unwrap_or_default(),
         };
@@ -228,7 +280,20 @@ impl PyDeck {
     /// Call `callback(event: dict)` for every engine event (`{"type": "activated", ...}`);
     /// returns an id for `unsubscribe`. The callback runs on the thread that caused the
     /// event; an exception it raises is reported through `sys.unraisablehook`.
-    fn subscribe(&self, callback: Py<PyAny>) -> u64 {
+    fn subscribe(&self, callback: Bound<'_, PyAny>) -> PyResult<u64> {
+        if !callback.is_callable() {
+            let kind = callback
+                .get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_else(|_| "object".to_string());
+            return Err(skilldeck::Error::invalid_options(format!(
+                "subscribe() needs a callable taking one event dict, got a {kind}; \
+                 write deck.subscribe(lambda event: print(event))"
+            )))
+            .py();
+        }
+        let callback = callback.unbind();
         let id = self.inner.subscribe(move |event| {
             Python::attach(|py| {
                 let delivered = to_py(py, event).and_then(|ev| callback.call1(py, (ev,)));
@@ -237,12 +302,12 @@ impl PyDeck {
                 }
             })
         });
-        id.0
+        Ok(id.0)
     }
 
     /// Stop delivering events to a subscription; returns whether it existed.
-    fn unsubscribe(&self, id: u64) -> bool {
-        self.inner.unsubscribe(skilldeck::SubscriptionId(id))
+    fn unsubscribe(&self, id: i64) -> bool {
+        u64::try_from(id).is_ok_and(|id| self.inner.unsubscribe(skilldeck::SubscriptionId(id)))
     }
 
     /// The options this deck was built with (canonical JSON shape).

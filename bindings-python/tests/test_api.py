@@ -369,3 +369,75 @@ def test_deck_options_and_roots(make_deck, tree: Path):
 
 def test_version():
     assert skilldeck.version() == skilldeck.VERSION == skilldeck.__version__
+
+
+# Issue 23: no silent empties, one error model.
+
+
+def test_missing_or_file_project_dir_is_a_catalog_warning(tmp_path: Path):
+    missing = tmp_path / "nowhere"
+    catalog = skilldeck.Deck(
+        project_dir=missing, home_dir=tmp_path, env={}, system_root=tmp_path
+    ).load()
+    codes = [(d.code, d.severity, d.path) for d in catalog.diagnostics]
+    assert codes == [("project-dir-missing", "warning", missing)]
+    assert catalog.diagnostics[0].hint
+    file = tmp_path / "notes.txt"
+    file.write_text("x")
+    catalog = skilldeck.Deck(
+        project_dir=file, home_dir=tmp_path, env={}, system_root=tmp_path
+    ).load()
+    assert [d.code for d in catalog.diagnostics] == ["project-dir-not-a-directory"]
+
+
+def test_enable_and_disable_selectors_that_match_nothing_are_warned(make_deck):
+    catalog = make_deck(enable=["pfd"], disable=["nope-*", "docx"]).load()
+    warned = [(d.code, d.message) for d in catalog.diagnostics if "matches-nothing" in d.code]
+    assert [code for code, _ in warned] == ["enable-matches-nothing", "disable-matches-nothing"]
+    assert "`pfd`" in warned[0][1] and "`nope-*`" in warned[1][1]
+    assert not catalog["docx"].status.enabled
+
+
+def test_positional_deck_arguments_are_refused_with_what_to_write():
+    with pytest.raises(skilldeck.InvalidOptionsError) as info:
+        skilldeck.Deck("claude-code")
+    assert info.value.code == "INVALID_OPTIONS"
+    assert 'write Deck(profile="claude-code")' in str(info.value)
+    with pytest.raises(skilldeck.InvalidOptionsError, match="project_dir="):
+        skilldeck.Deck("/some/dir")
+
+
+def test_negative_and_huge_numbers_are_invalid_options(make_deck):
+    deck = make_deck()
+    for kwargs in (
+        {"budget_chars": -1},
+        {"budget_tokens": -5},
+        {"budget_chars": 10_000_001},
+        {"budget_tokens": 2**40},
+        {"usage": {"pdf": -1}},
+    ):
+        with pytest.raises(skilldeck.InvalidOptionsError) as info:
+            deck.render(**kwargs)
+        assert info.value.code == "INVALID_OPTIONS", kwargs
+    with pytest.raises(skilldeck.InvalidOptionsError, match="non-negative"):
+        deck.render(budget_chars=-1)
+    assert deck.render(budget_chars=10_000_000).text
+    with pytest.raises(skilldeck.InvalidOptionsError):
+        deck.search("pdf", limit=-1)
+    assert deck.unsubscribe(-1) is False
+
+
+def test_activation_arguments_are_capped(make_deck):
+    deck = make_deck()
+    with pytest.raises(skilldeck.InvalidOptionsError, match="1 MiB"):
+        deck.activate("pdf", args="x" * (1024 * 1024 + 1))
+    with pytest.raises(skilldeck.InvalidOptionsError):
+        deck.activate("pdf", vars={"BIG": "x" * (1024 * 1024 + 1)})
+    assert "x" * 1000 in deck.activate("pdf", args="x" * 1000).text
+
+
+def test_a_non_callable_subscriber_is_refused_at_subscribe(make_deck):
+    deck = make_deck()
+    for bad in (None, 42, "print"):
+        with pytest.raises(skilldeck.InvalidOptionsError, match="callable"):
+            deck.subscribe(bad)

@@ -244,6 +244,7 @@ impl Deck {
                     }
                     let mut catalog = patched.catalog;
                     crate::filter::apply_with(&mut catalog, options, &last.host);
+                    project_dir_diagnostic(&mut catalog, &self.inner.inputs.project);
                     return Some(catalog);
                 }
             }
@@ -259,6 +260,7 @@ impl Deck {
         let mut catalog = discovery.catalog;
         let host = HostRules::read(options, &self.inner.profile, &self.inner.inputs);
         crate::filter::apply_with(&mut catalog, options, &host);
+        project_dir_diagnostic(&mut catalog, &self.inner.inputs.project);
         if keep == discover::Keep::ForReload {
             state.last = Some(Last {
                 layout: discovery.layout,
@@ -354,6 +356,7 @@ impl Deck {
         options: &RenderOptions,
         counter: Option<render::TokenCounter<'_>>,
     ) -> Result<Rendered> {
+        options.check()?;
         let catalog = self.catalog()?;
         let roots = self.scan_roots();
         let rules = self.permission_rules();
@@ -465,6 +468,7 @@ impl Deck {
         options: &ActivateOptions,
         expansions: &activate::expand::Expansions<'_>,
     ) -> Result<Activation> {
+        options.check()?;
         let skill = self.get(id)?;
         // A switched-off skill is not loaded by its host (`enabled: false`, Codex config,
         // `skillOverrides: off`); `list --all` shows why.
@@ -530,6 +534,37 @@ impl Deck {
             subscriber(event);
         }
     }
+}
+
+/// Code of the warning for a project directory that does not exist.
+pub const PROJECT_DIR_MISSING: &str = "project-dir-missing";
+/// Code of the warning for a project directory that is not a directory (a file).
+pub const PROJECT_DIR_NOT_A_DIRECTORY: &str = "project-dir-not-a-directory";
+
+/// Warn when the project directory does not exist or is not a directory: the project's
+/// skills (and its ancestors') are then silently absent. A warning, not an error: the
+/// user's own skills are still found, and the directory may appear before the next reload.
+/// Replaces the warning of an earlier snapshot.
+fn project_dir_diagnostic(catalog: &mut Catalog, project: &Path) {
+    catalog
+        .diagnostics
+        .retain(|d| d.code != PROJECT_DIR_MISSING && d.code != PROJECT_DIR_NOT_A_DIRECTORY);
+    let diagnostic = match std::fs::metadata(project) {
+        Ok(meta) if meta.is_dir() => return,
+        Ok(_) => crate::Diagnostic::warning(
+            PROJECT_DIR_NOT_A_DIRECTORY,
+            "the project directory is not a directory; no skills are found in or above it",
+        )
+        .with_hint(
+            "give the directory the agent works in (a file's parent directory, not the file)",
+        ),
+        Err(_) => crate::Diagnostic::warning(
+            PROJECT_DIR_MISSING,
+            "the project directory does not exist; no skills are found in or above it",
+        )
+        .with_hint("check the path (relative paths are resolved against the current directory)"),
+    };
+    catalog.diagnostics.push(diagnostic.with_path(project));
 }
 
 /// Resolve the deck's inputs once, so nothing below reads the process.

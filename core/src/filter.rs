@@ -228,6 +228,43 @@ pub fn apply_with(catalog: &mut Catalog, options: &DeckOptions, host: &HostRules
             Arc::make_mut(skill).status = status;
         }
     }
+    unmatched_selectors(catalog, options);
+}
+
+/// Code of the warning for an `enable` selector that matches no skill.
+pub const ENABLE_MATCHES_NOTHING: &str = "enable-matches-nothing";
+/// Code of the warning for a `disable` selector that matches no skill.
+pub const DISABLE_MATCHES_NOTHING: &str = "disable-matches-nothing";
+
+/// Warn about every `enable`/`disable` selector that selects no skill: a misspelt id would
+/// otherwise leave the skill on (or off) without a word. Replaces the warnings of an earlier
+/// pass, so filtering a filtered catalog again gives the same diagnostics.
+fn unmatched_selectors(catalog: &mut Catalog, options: &DeckOptions) {
+    catalog
+        .diagnostics
+        .retain(|d| d.code != ENABLE_MATCHES_NOTHING && d.code != DISABLE_MATCHES_NOTHING);
+    let project = options.project_dir.as_path();
+    for (code, option, selectors) in [
+        (ENABLE_MATCHES_NOTHING, "enable", &options.enable),
+        (DISABLE_MATCHES_NOTHING, "disable", &options.disable),
+    ] {
+        for selector in selectors {
+            if catalog.skills.iter().any(|s| selects(selector, s, project)) {
+                continue;
+            }
+            catalog.diagnostics.push(
+                Diagnostic::warning(
+                    code,
+                    format!("`{option}` selector `{selector}` matches no skill; it has no effect"),
+                )
+                .with_hint(
+                    "a selector is a skill id or name, a SKILL.md or skill directory path \
+                     (absolute or relative to the project directory), or a `*`/`?` glob of one; \
+                     list every skill with its id to check the spelling",
+                ),
+            );
+        }
+    }
 }
 
 /// Re-evaluate only the permission part of every status (e.g. to render for another agent).

@@ -24,6 +24,19 @@ _RenderFormat = Literal[
     "xml", "skills-ref", "opencode", "opencode-tool", "codex", "claude-code", "kode", "markdown"
 ]
 _ActivationFormat = Literal["raw", "opencode", "codex", "kode"]
+# The built-in profiles (a custom one is a file: `profile_file`).
+_Profile = Literal[
+    "universal",
+    "agentskills",
+    "claude-code",
+    "codex",
+    "opencode",
+    "kode",
+    "gemini",
+    "qwen-code",
+    "copilot-cli",
+    "mistral-vibe",
+]
 _Json = Any
 
 VERSION: str
@@ -449,9 +462,9 @@ class PermissionRules:
 class Deck:
     def __new__(
         cls,
-        profile: str = "universal",
-        project_dir: _Path = ".",
         *,
+        profile: _Profile = "universal",
+        project_dir: _Path = ".",
         home_dir: Optional[_Path] = None,
         env: Optional[Mapping[str, str]] = None,
         system_root: Optional[_Path] = None,

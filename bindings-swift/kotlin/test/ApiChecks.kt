@@ -130,6 +130,33 @@ val apiChecks: List<Pair<String, () -> Unit>> = listOf(
             }
         }
     },
+    "api/no-silent-empties-and-capped-sizes" to {
+        withProject { tree ->
+            // A missing project directory, an unmatched selector: warnings, never silence.
+            Deck(
+                projectDir = tree.resolve("nowhere").toString(),
+                homeDir = tree.resolve("home").toString(),
+                env = emptyMap(),
+                systemRoot = tree.toString(),
+                enable = listOf("ghost"),
+                disable = listOf("nope-*"),
+            ).use { deck ->
+                val codes = deck.load().use { catalog -> catalog.diagnostics().map { it.code } }
+                check(codes == listOf("enable-matches-nothing", "disable-matches-nothing", "project-dir-missing")) {
+                    "diagnostics $codes"
+                }
+            }
+            isolatedDeck(tree).use { deck ->
+                expectThrows<SkillException.InvalidOptionsException> { deck.render(budgetChars = 10_000_001uL) }
+                expectThrows<SkillException.InvalidOptionsException> { deck.render(budgetTokens = ULong.MAX_VALUE) }
+                check(deck.render(budgetChars = 10_000_000uL).text.isNotEmpty()) { "render at the maximum budget" }
+                val big = "x".repeat(1024 * 1024 + 1)
+                val e = expectThrows<SkillException.InvalidOptionsException> { deck.activate("demo", args = big) }
+                check(e.detail.contains("1 MiB")) { "detail ${e.detail}" }
+                expectThrows<SkillException.InvalidOptionsException> { deck.activate("demo", vars = mapOf("BIG" to big)) }
+            }
+        }
+    },
     "api/search-defaults-records-and-tool-definition" to {
         withProject { tree ->
             isolatedDeck(tree).use { deck ->

@@ -49,6 +49,28 @@ pub struct ActivateOptions {
     pub session_id: Option<String>,
 }
 
+/// The most argument text (`args` plus every `vars` value, in bytes) an activation takes:
+/// generous for any real command line, small enough that a runaway caller is told.
+pub const MAX_ARGS_BYTES: usize = 1 << 20;
+
+impl ActivateOptions {
+    /// Refuse argument text above [`MAX_ARGS_BYTES`].
+    pub fn check(&self) -> Result<()> {
+        let size = self.args.len()
+            + self
+                .vars
+                .iter()
+                .map(|(k, v)| k.len() + v.len())
+                .sum::<usize>();
+        if size > MAX_ARGS_BYTES {
+            return Err(crate::Error::invalid_options(format!(
+                "activation arguments are {size} bytes; at most {MAX_ARGS_BYTES} (1 MiB) are accepted"
+            )));
+        }
+        Ok(())
+    }
+}
+
 /// The activated skill: the formatted text plus the structured parts for hosts that build
 /// their own message.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -96,6 +118,7 @@ pub fn activate_with(
     options: &ActivateOptions,
     expansions: &Expansions<'_>,
 ) -> Result<Activation> {
+    options.check()?;
     let raw = crate::parse::read_body(&skill.location)?;
     let mut vars: BTreeMap<String, String> = BTreeMap::new();
     let skill_dir = skill.base_dir.to_string_lossy().into_owned();
@@ -234,6 +257,21 @@ pub fn resources(base_dir: &Path) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::catalog::Scope;
+
+    #[test]
+    fn argument_text_is_capped_at_one_mebibyte() {
+        let at = |args: usize, var: usize| ActivateOptions {
+            args: "x".repeat(args),
+            vars: BTreeMap::from([("V".to_string(), "y".repeat(var))]),
+            ..ActivateOptions::default()
+        };
+        assert!(at(MAX_ARGS_BYTES - 2, 1).check().is_ok());
+        for options in [at(MAX_ARGS_BYTES + 1, 0), at(0, MAX_ARGS_BYTES)] {
+            let err = options.check().expect_err("over the cap");
+            assert_eq!(err.code(), "INVALID_OPTIONS");
+            assert!(err.to_string().contains("1 MiB"), "{err}");
+        }
+    }
 
     fn skill_in(dir: &Path, text: &str) -> Skill {
         let base = dir.join("greet");

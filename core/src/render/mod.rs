@@ -93,6 +93,10 @@ impl std::str::FromStr for RenderFormat {
     }
 }
 
+/// The largest budget (characters or tokens) a caller may give: far above any prompt, low
+/// enough that a mistaken value (a wrapped `-1`, a byte count of a file) is caught.
+pub const MAX_BUDGET: usize = 10_000_000;
+
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct RenderOptions {
@@ -179,6 +183,29 @@ pub fn render_with_counter(
     )
 }
 
+impl RenderOptions {
+    /// Refuse budgets that cannot be meant: both kinds at once, or one above
+    /// [`MAX_BUDGET`].
+    pub fn check(&self) -> Result<()> {
+        if self.budget_chars.is_some() && self.budget_tokens.is_some() {
+            return Err(Error::invalid_options(
+                "give either a character budget or a token budget, not both",
+            ));
+        }
+        for (name, budget) in [
+            ("budget_chars", self.budget_chars),
+            ("budget_tokens", self.budget_tokens),
+        ] {
+            if let Some(n) = budget.filter(|n| *n > MAX_BUDGET) {
+                return Err(Error::invalid_options(format!(
+                    "{name} must be at most {MAX_BUDGET} (got {n})"
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// [`render`] with a [`RenderContext`].
 pub fn render_with(
     catalog: &Catalog,
@@ -186,11 +213,7 @@ pub fn render_with(
     context: &RenderContext<'_>,
 ) -> Result<Rendered> {
     let counter = context.counter;
-    if options.budget_chars.is_some() && options.budget_tokens.is_some() {
-        return Err(Error::invalid_options(
-            "give either a character budget or a token budget, not both",
-        ));
-    }
+    options.check()?;
     let visible: Vec<&Skill> = catalog.model_visible().collect();
     let approx = |t: &str| text::chars(t).div_ceil(4);
     let (limit, measure): (Option<usize>, TokenCounter<'_>) =
@@ -537,6 +560,26 @@ mod tests {
             render(&c, &both).map_err(|e| e.code()).err(),
             Some("INVALID_OPTIONS")
         );
+    }
+
+    #[test]
+    fn budgets_are_capped() {
+        let c = catalog();
+        let over = |chars, tokens| RenderOptions {
+            budget_chars: chars,
+            budget_tokens: tokens,
+            ..RenderOptions::default()
+        };
+        for options in [
+            over(Some(MAX_BUDGET + 1), None),
+            over(None, Some(usize::MAX)),
+        ] {
+            let err = render(&c, &options).expect_err("over the cap");
+            assert_eq!(err.code(), "INVALID_OPTIONS");
+            assert!(err.to_string().contains("at most 10000000"), "{err}");
+        }
+        assert!(render(&c, &over(Some(MAX_BUDGET), None)).is_ok());
+        assert!(render(&c, &over(None, Some(MAX_BUDGET))).is_ok());
     }
 
     #[test]
