@@ -111,18 +111,31 @@ pub fn layout_for(profile: &Profile, inputs: &Inputs, options: &DeckOptions, kee
     let skipped = expansion.skipped;
     let mut all_roots = expansion.roots;
 
-    if profile.settings_paths && options.read_host_settings {
-        let config = roots::expand_template("{config}/opencode", inputs, None)
-            .ok()
-            .flatten();
+    if let Some(spec) = profile
+        .skills_paths
+        .as_ref()
+        .filter(|_| options.read_host_settings)
+    {
+        let expand = |t: &String, dir: Option<&std::path::Path>| {
+            roots::expand_template(t, inputs, dir).ok().flatten()
+        };
+        let mut files: Vec<(PathBuf, Scope)> = spec
+            .user
+            .iter()
+            .filter_map(|t| expand(t, None))
+            .map(|p| (p, Scope::User))
+            .collect();
         let mut project_dirs = repo::ancestors(&inputs.project, &repo_root);
         project_dirs.reverse();
-        let found = settings::opencode_skill_paths(
-            config.as_deref(),
-            &project_dirs,
-            &inputs.project,
-            inputs.home.as_deref(),
-        );
+        for dir in &project_dirs {
+            files.extend(
+                spec.project
+                    .iter()
+                    .filter_map(|t| expand(t, Some(dir)))
+                    .map(|p| (p, Scope::Project)),
+            );
+        }
+        let found = settings::opencode_skill_paths(&files, &inputs.project, inputs.home.as_deref());
         for (path, stamp) in found.probed {
             fingerprint.push(path, stamp);
         }

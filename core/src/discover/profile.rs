@@ -293,6 +293,18 @@ pub struct Nested {
     pub pattern: String,
 }
 
+/// Settings files whose `skills.paths` list adds skill roots (OpenCode): the user's files,
+/// then, in each directory from the repository root down to the project, the project's
+/// (`{dir}` templates). A later file's list replaces an earlier one's.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SkillsPaths {
+    #[serde(default)]
+    pub user: Vec<String>,
+    #[serde(default)]
+    pub project: Vec<String>,
+}
+
 /// Which reader a host's settings files need.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -403,9 +415,9 @@ pub struct Profile {
     /// A skill wins over a legacy command of the same name, whatever their order.
     #[serde(default)]
     pub skill_beats_command: bool,
-    /// Add the `skills.paths` of opencode.json / opencode.jsonc (project, then global config).
+    /// Settings files whose `skills.paths` add skill roots (`[skills_paths]`).
     #[serde(default)]
-    pub settings_paths: bool,
+    pub skills_paths: Option<SkillsPaths>,
     #[serde(default)]
     pub sources: Vec<Source>,
     #[serde(default)]

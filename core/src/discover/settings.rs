@@ -22,45 +22,38 @@ pub struct SettingsPaths {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Read `skills.paths` from `config_dir` (global), then from each of `project_dirs`
-/// (repository root first, project directory last).
+/// Read `skills.paths` from `files` in order (the profile's `[skills_paths]`: the global
+/// files, then each project directory's from the repository root down), each with the scope
+/// its paths get.
 pub fn opencode_skill_paths(
-    config_dir: Option<&Path>,
-    project_dirs: &[PathBuf],
+    files: &[(PathBuf, Scope)],
     project: &Path,
     home: Option<&Path>,
 ) -> SettingsPaths {
     let mut out = SettingsPaths::default();
-    let dirs = config_dir
-        .map(|d| (d.to_path_buf(), Scope::User))
-        .into_iter()
-        .chain(project_dirs.iter().map(|d| (d.clone(), Scope::Project)));
-    for (dir, scope) in dirs {
-        for name in ["opencode.json", "opencode.jsonc"] {
-            let path = dir.join(name);
-            let stamp = Stamp::read(&path);
-            out.probed.push((path.clone(), stamp));
-            if stamp.is_none() {
-                continue;
-            }
-            match host_settings::read_opencode(&path) {
-                Ok(Some(settings)) => {
-                    out.diagnostics
-                        .extend(settings.warnings.iter().map(|w| warning(&path, w.clone())));
-                    if !settings.skill_paths.is_empty() {
-                        out.paths = settings
-                            .skill_paths
-                            .iter()
-                            .map(|raw| (resolve(raw, home, project), scope))
-                            .collect();
-                    }
+    for (path, scope) in files {
+        let stamp = Stamp::read(path);
+        out.probed.push((path.clone(), stamp));
+        if stamp.is_none() {
+            continue;
+        }
+        match host_settings::read_opencode(path) {
+            Ok(Some(settings)) => {
+                out.diagnostics
+                    .extend(settings.warnings.iter().map(|w| warning(path, w.clone())));
+                if !settings.skill_paths.is_empty() {
+                    out.paths = settings
+                        .skill_paths
+                        .iter()
+                        .map(|raw| (resolve(raw, home, project), *scope))
+                        .collect();
                 }
-                Ok(None) => {}
-                Err(err) => out.diagnostics.push(warning(
-                    &path,
-                    format!("{err}; its `skills.paths` were not used"),
-                )),
             }
+            Ok(None) => {}
+            Err(err) => out.diagnostics.push(warning(
+                path,
+                format!("{err}; its `skills.paths` were not used"),
+            )),
         }
     }
     out
@@ -98,8 +91,19 @@ mod tests {
         )
         .expect("write");
         let home = t.path().join("home");
-        let dirs = vec![root.clone(), project.clone()];
-        let out = opencode_skill_paths(Some(&cfg), &dirs, &project, Some(&home));
+        // The files as the opencode profile lists them: global, then root down to project.
+        let files = |with_cfg: bool| -> Vec<(PathBuf, Scope)> {
+            let global = [cfg.join("opencode.json"), cfg.join("opencode.jsonc")];
+            let global = global
+                .into_iter()
+                .filter(|_| with_cfg)
+                .map(|p| (p, Scope::User));
+            let local = [&root, &project].into_iter().flat_map(|d| {
+                [d.join("opencode.json"), d.join("opencode.jsonc")].map(|p| (p, Scope::Project))
+            });
+            global.chain(local).collect()
+        };
+        let out = opencode_skill_paths(&files(true), &project, Some(&home));
         assert_eq!(out.paths, vec![(home.join("g"), Scope::User)]);
 
         std::fs::write(
@@ -107,7 +111,7 @@ mod tests {
             "{\"skills\": {\"paths\": [\"rel\", \"/abs\",]}} // x",
         )
         .expect("write");
-        let out = opencode_skill_paths(Some(&cfg), &dirs, &project, Some(&home));
+        let out = opencode_skill_paths(&files(true), &project, Some(&home));
         assert_eq!(
             out.paths,
             vec![
@@ -117,7 +121,7 @@ mod tests {
         );
 
         std::fs::write(root.join("opencode.json"), "{").expect("write");
-        let out = opencode_skill_paths(None, &dirs, &project, None);
+        let out = opencode_skill_paths(&files(false), &project, None);
         assert_eq!(out.diagnostics[0].code, "invalid-host-settings");
         assert_eq!(out.paths.len(), 2, "a broken file does not drop the others");
     }
