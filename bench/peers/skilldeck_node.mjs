@@ -3,7 +3,8 @@
 // timer. Prints one JSON line; on failure prints {"error": ...} and exits 3 so the runner
 // skips the row with the reason.
 //
-// Usage: SKILLDECK_NODE=<path to the package dir or .node/.js entry> node skilldeck_node.mjs CORPUS_JSON RUNS
+// Usage: SKILLDECK_NODE=<the package dir (the checkout root), bindings-node/main.cjs or a .node
+// file> node skilldeck_node.mjs CORPUS_JSON RUNS
 
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";

@@ -8,7 +8,7 @@ import path from 'node:path'
 import { describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 
-import * as esm from '../../index.mjs'
+import * as esm from '../index.mjs'
 import {
   Deck,
   PermissionRules,
@@ -21,7 +21,7 @@ import {
   validate,
   validateSync,
   version,
-} from '../../index.mjs'
+} from '../index.mjs'
 import { camel, canonical, skillMd, tempTree, write } from './helpers.mjs'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
@@ -65,8 +65,8 @@ function nextEvent(deck, type) {
 
 describe('entry points', () => {
   test('the ESM entry re-exports every export of the CommonJS entry', () => {
-    const cjs = require('../../main.cjs')
-    assert.deepEqual(Object.keys(cjs).sort(), Object.keys(require('../../index.js')).sort())
+    const cjs = require('../main.cjs')
+    assert.deepEqual(Object.keys(cjs).sort(), Object.keys(require('../index.js')).sort())
     assert.deepEqual(Object.keys(esm).filter((k) => k !== 'default').sort(), Object.keys(cjs).sort())
     assert.equal(esm.default, cjs)
   })
@@ -74,7 +74,7 @@ describe('entry points', () => {
   test("the package resolves by name through package.json exports (require and import)", async () => {
     const byRequire = require('skilldeck')
     const byImport = await import('skilldeck')
-    assert.equal(byRequire, require('../../main.cjs'))
+    assert.equal(byRequire, require('../main.cjs'))
     assert.equal(byImport.Deck, byRequire.Deck)
     assert.equal(byImport.default, byRequire)
   })
@@ -92,7 +92,7 @@ describe('entry points', () => {
 
   test('bin/skilldeck.js is the same command', () => {
     const tree = skillTree(1)
-    const bin = path.join(ROOT, 'bin/skilldeck.js')
+    const bin = path.join(ROOT, 'bindings-node/bin/skilldeck.js')
     const ok = spawnSync(process.execPath, [bin, 'validate', path.join(tree, 'extra/skill-000'), '--json'], {
       encoding: 'utf8',
     })

@@ -6,7 +6,7 @@ import path from 'node:path'
 import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 
-import { Deck, PermissionRules, parse, validate } from '../../index.mjs'
+import { Deck, PermissionRules, parse, validate } from '../index.mjs'
 import { camel, canonical, tempTree } from './helpers.mjs'
 
 const VECTORS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../tests/vectors')
