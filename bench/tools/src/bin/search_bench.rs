@@ -6,6 +6,11 @@
 //! at random, the query is three words of that skill's description (never its name), and
 //! the test records where the skill ranks: recall@1/5/10 and the mean reciprocal rank.
 //! Prints one JSON object.
+//!
+//! `search-bench --labelled FILE`: retrieval quality on a hand-labelled set instead
+//! (`bench/search/labelled.json`: skills described as published ones are, and task queries
+//! with the skills that answer them): recall@1/3/5 (a query counts when any relevant skill
+//! is in the top k) and the mean reciprocal rank of the first relevant skill.
 
 use skilldeck::{Deck, SearchOptions};
 use skilldeck_bench::layout::Layout;
@@ -49,8 +54,106 @@ fn query_words(rng: &mut Rng, text: &str, name: &str) -> Option<String> {
     Some(picked.join(" "))
 }
 
+/// The labelled set: skills to write as a tree, queries with their relevant skill names.
+fn labelled(file: &str) {
+    let text = std::fs::read_to_string(file).unwrap_or_else(|e| {
+        eprintln!("{file}: {e}");
+        std::process::exit(2)
+    });
+    let set: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|e| {
+        eprintln!("{file}: {e}");
+        std::process::exit(2)
+    });
+    let dir = std::env::temp_dir().join(format!("skilldeck-labelled-{}", std::process::id()));
+    let skills_dir = dir.join("project/.agents/skills");
+    let empty = Vec::new();
+    for skill in set["skills"].as_array().unwrap_or(&empty) {
+        let name = skill["name"].as_str().unwrap_or_default();
+        let tags: Vec<String> = skill["tags"]
+            .as_array()
+            .unwrap_or(&empty)
+            .iter()
+            .filter_map(|t| t.as_str().map(|t| format!("\"{t}\"")))
+            .collect();
+        let text = format!(
+            "---\nname: {name}\ndescription: {}\ntags: [{}]\n---\nInstructions.\n",
+            serde_json::Value::from(skill["description"].as_str().unwrap_or_default()),
+            tags.join(", ")
+        );
+        let path = skills_dir.join(name).join("SKILL.md");
+        let written = std::fs::create_dir_all(skills_dir.join(name))
+            .and_then(|()| std::fs::write(&path, text));
+        if let Err(e) = written {
+            eprintln!("{}: {e}", path.display());
+            std::process::exit(2);
+        }
+    }
+    let _ = std::fs::create_dir_all(dir.join("home"));
+    let options = skilldeck::DeckOptions {
+        project_dir: dir.join("project"),
+        home_dir: Some(dir.join("home")),
+        env: Some(Default::default()),
+        system_root: Some(dir.clone()),
+        ..Default::default()
+    };
+    let deck = Deck::new(options).unwrap_or_else(|e| fail("new", &e));
+    let (mut at1, mut at3, mut at5, mut rr, mut n) = (0usize, 0usize, 0usize, 0.0f64, 0usize);
+    let mut misses = Vec::new();
+    for query in set["queries"].as_array().unwrap_or(&empty) {
+        let q = query["q"].as_str().unwrap_or_default();
+        let relevant: Vec<&str> = query["relevant"]
+            .as_array()
+            .unwrap_or(&empty)
+            .iter()
+            .filter_map(|r| r.as_str())
+            .collect();
+        let hits = deck
+            .search(&SearchOptions {
+                query: q.to_string(),
+                limit: 50,
+                ..SearchOptions::default()
+            })
+            .unwrap_or_else(|e| fail("search", &e))
+            .hits;
+        n += 1;
+        match hits.iter().position(|h| relevant.contains(&h.id.as_str())) {
+            Some(rank) => {
+                at1 += usize::from(rank < 1);
+                at3 += usize::from(rank < 3);
+                at5 += usize::from(rank < 5);
+                rr += 1.0 / (rank as f64 + 1.0);
+                if rank > 0 {
+                    misses.push(
+                        serde_json::json!({"query": q, "rank": rank + 1, "first": hits[0].id}),
+                    );
+                }
+            }
+            None => misses.push(serde_json::json!({"query": q, "rank": null})),
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let ratio = |k: usize| if n == 0 { 0.0 } else { k as f64 / n as f64 };
+    println!(
+        "{}",
+        serde_json::json!({
+            "labelled": file,
+            "skills": set["skills"].as_array().map_or(0, Vec::len),
+            "queries": n,
+            "recall_at_1": ratio(at1),
+            "recall_at_3": ratio(at3),
+            "recall_at_5": ratio(at5),
+            "mrr": if n == 0 { 0.0 } else { rr / n as f64 },
+            "not_first": misses,
+        })
+    );
+}
+
 fn main() {
     let args = Args::from_env();
+    if let Some(file) = args.value("--labelled") {
+        labelled(file);
+        return;
+    }
     let Some(corpus) = args.value("--corpus") else {
         eprintln!("usage: search-bench --corpus DIR [--queries Q] [--items K] [--seed S]");
         std::process::exit(2);
