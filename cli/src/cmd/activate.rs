@@ -63,9 +63,12 @@ pub fn run(args: Args) -> i32 {
     let format = match serde_json::from_value(serde_json::Value::String(args.format.clone())) {
         Ok(f) => f,
         Err(_) => {
-            eprintln!(
-                "error: unknown activation format `{}` (expected raw, opencode, codex or kode)",
-                args.format
+            crate::style::eprint_error(
+                None,
+                &format!(
+                    "unknown activation format `{}` (expected raw, opencode, codex or kode)",
+                    args.format
+                ),
             );
             return crate::EXIT_USAGE;
         }
@@ -77,7 +80,7 @@ pub fn run(args: Args) -> i32 {
                 vars.insert(name.to_string(), value.to_string());
             }
             _ => {
-                eprintln!("error: `--var {var}`: expected NAME=VALUE");
+                crate::style::eprint_error(None, &format!("`--var {var}`: expected NAME=VALUE"));
                 return crate::EXIT_USAGE;
             }
         }

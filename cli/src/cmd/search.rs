@@ -13,7 +13,8 @@ pub struct Args {
     #[command(flatten)]
     pub deck: DeckArgs,
     /// How many results to show.
-    #[arg(long, default_value_t = 10, value_name = "N")]
+    #[arg(long, default_value_t = 10, value_name = "N", allow_negative_numbers = true,
+          value_parser = super::count_parser("results"))]
     pub limit: usize,
     /// Search every listed skill, not only those the model may see.
     #[arg(long)]
@@ -73,7 +74,7 @@ pub fn run(args: Args) -> i32 {
                 options.embeddings = e.skills;
             }
             Err(message) => {
-                eprintln!("error: {message}");
+                crate::style::eprint_error(None, &message);
                 return crate::EXIT_USAGE;
             }
         }
