@@ -92,7 +92,11 @@ impl DeckArgs {
 /// Print an engine error and map it to an exit code (bad options and bad configuration
 /// files are usage errors).
 pub fn report(err: &skilldeck::Error) -> i32 {
-    crate::style::eprint_error(Some(err.code()), &err.to_string());
+    let mut message = err.to_string();
+    if matches!(err, skilldeck::Error::NotFound { .. }) {
+        message.push_str(" (`skilldeck list --all` shows what was found, and why a skill is off)");
+    }
+    crate::style::eprint_error(Some(err.code()), &message);
     match err {
         skilldeck::Error::InvalidOptions { .. } | skilldeck::Error::InvalidConfig { .. } => {
             crate::EXIT_USAGE

@@ -90,7 +90,32 @@ pub struct Activation {
     pub effort: Option<String>,
     pub context: Option<String>,
     pub agent: Option<String>,
+    /// The permission decision for the activating agent: `allow`, or `ask` — the host must
+    /// confirm with the user before the model follows the skill (the text then starts with
+    /// a line saying so). A `deny` never activates.
+    #[serde(default)]
+    pub permission: crate::permissions::Decision,
 }
+
+impl Activation {
+    /// Record an `ask` decision (`rule`: the rule that decided, if any): sets `permission`
+    /// and puts a line saying so at the top of `text`, so the model is never handed a skill
+    /// that needs confirmation without a word.
+    pub fn mark_ask(&mut self, rule: Option<&crate::permissions::Rule>) {
+        self.permission = crate::permissions::Decision::Ask;
+        let why = match rule {
+            Some(rule) => format!("rule `{rule}`"),
+            None => "no permission rule matches this skill".to_string(),
+        };
+        self.text = format!(
+            "{ASK_PREFIX}({why}). Confirm with the user before following the instructions of the skill `{}`.\n\n{}",
+            self.id, self.text
+        );
+    }
+}
+
+/// How the line of an `ask` activation begins.
+pub const ASK_PREFIX: &str = "Permission: ask ";
 
 /// How many resource files OpenCode samples into `<skill_files>`.
 const SAMPLED_FILES: usize = 10;
@@ -178,6 +203,7 @@ pub fn activate_with(
         effort: m.claude_code.effort.clone(),
         context: m.claude_code.context.clone(),
         agent: m.claude_code.agent.clone(),
+        permission: crate::permissions::Decision::Allow,
     })
 }
 
