@@ -47,6 +47,13 @@ pub struct ActivateOptions {
     pub agent: Option<String>,
     /// `${CLAUDE_SESSION_ID}`.
     pub session_id: Option<String>,
+    /// Inline `@path` references (only files inside the skill or project directory). Off by
+    /// default: the CLI's `--read-files`.
+    pub read_files: bool,
+    /// Run `` !`command` `` blocks whose program (first word) is in this list, with the
+    /// system shell in the skill directory (the CLI's `--allow-command`). Empty by default:
+    /// no command runs.
+    pub allow_commands: Vec<String>,
 }
 
 /// The most argument text (`args` plus every `vars` value, in bytes) an activation takes:
@@ -144,6 +151,16 @@ pub fn activate_with(
     expansions: &Expansions<'_>,
 ) -> Result<Activation> {
     options.check()?;
+    // The options' own opt-ins, where the caller supplied no runner or reader of its own.
+    let policy = expand::CommandPolicy::AllowPrograms(options.allow_commands.clone());
+    let mut expansions = *expansions;
+    if expansions.runner.is_none() && !options.allow_commands.is_empty() {
+        expansions.runner = Some(&expand::ShellRunner);
+        expansions.commands = Some(&policy);
+    }
+    if expansions.reader.is_none() && options.read_files {
+        expansions.reader = Some(&expand::FsReader);
+    }
     let raw = crate::parse::read_body(&skill.location)?;
     let mut vars: BTreeMap<String, String> = BTreeMap::new();
     let skill_dir = skill.base_dir.to_string_lossy().into_owned();
