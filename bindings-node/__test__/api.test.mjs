@@ -503,7 +503,8 @@ describe('objects', () => {
     assert.equal(denyFirst.semantics, 'deny-first')
     assert.equal(denyFirst.evaluate('pdf'), 'deny')
     assert.equal(denyFirst.toolDisabled(), true)
-    assert.equal(new PermissionRules().evaluate('x'), 'ask')
+    // No rule at all: allow, as a deck without rules lists and activates every skill.
+    assert.equal(new PermissionRules().evaluate('x'), 'allow')
   })
 
   test('a PermissionRules object and its JSON shape configure a Deck the same way', async () => {
