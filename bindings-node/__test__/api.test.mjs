@@ -319,6 +319,8 @@ describe('events', () => {
     const json = canonical(activation)
     assert.equal(activation.baseDir, json.base_dir)
     assert.deepEqual(activation.allowedTools, json.allowed_tools)
+    assert.equal(activation.permission, 'allow')
+    assert.equal(json.permission, 'allow')
     assert.deepEqual(canonical(deck.activateSync('skill-000', { args: 'report.pdf' })), json)
   })
 

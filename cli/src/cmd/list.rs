@@ -380,7 +380,7 @@ fn one_line(text: &str, columns: Option<usize>) -> String {
 }
 
 /// `line` cut to `columns` terminal columns, the last one an ellipsis when anything is cut.
-fn cut(line: &str, columns: usize) -> String {
+pub fn cut(line: &str, columns: usize) -> String {
     if width(line) <= columns {
         return line.to_string();
     }

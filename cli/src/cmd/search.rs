@@ -114,7 +114,18 @@ pub fn run(args: Args) -> i32 {
                 hit.matched.join(", ")
             );
             if !hit.description.is_empty() {
-                println!("    {}", hit.description);
+                // On a terminal the description fits its line; piped, it is given in full.
+                let description = match crate::style::stdout_width() {
+                    Some(columns) => super::list::cut(
+                        &hit.description
+                            .split_whitespace()
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                        columns.saturating_sub(4).max(12),
+                    ),
+                    None => hit.description.clone(),
+                };
+                println!("    {description}");
             }
             println!("    {}", display_path(&hit.location, &deck));
         }
