@@ -115,6 +115,8 @@ export declare class Activation {
   get effort(): string | null
   get context(): string | null
   get agent(): string | null
+  /** `allow`, or `ask`: confirm with the user before the model follows the skill. */
+  get permission(): 'allow' | 'ask'
   toJSON(): CanonicalJson
 }
 
@@ -432,6 +434,10 @@ export interface ActivateOptions {
   agent?: string
   /** Session id for `${CLAUDE_SESSION_ID}`. */
   sessionId?: string
+  /** Inline `@path` references (inside the skill or project directory only). */
+  readFiles?: boolean
+  /** Programs whose `` !`cmd` `` blocks run (system shell, in the skill directory). */
+  allowCommands?: Array<string>
 }
 
 /** Options of `new Deck(...)`, mirroring the core `DeckOptions`. */

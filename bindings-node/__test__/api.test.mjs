@@ -319,6 +319,8 @@ describe('events', () => {
     const json = canonical(activation)
     assert.equal(activation.baseDir, json.base_dir)
     assert.deepEqual(activation.allowedTools, json.allowed_tools)
+    assert.equal(activation.permission, 'allow')
+    assert.equal(json.permission, 'allow')
     assert.deepEqual(canonical(deck.activateSync('skill-000', { args: 'report.pdf' })), json)
   })
 
@@ -503,7 +505,8 @@ describe('objects', () => {
     assert.equal(denyFirst.semantics, 'deny-first')
     assert.equal(denyFirst.evaluate('pdf'), 'deny')
     assert.equal(denyFirst.toolDisabled(), true)
-    assert.equal(new PermissionRules().evaluate('x'), 'ask')
+    // No rule at all: allow, as a deck without rules lists and activates every skill.
+    assert.equal(new PermissionRules().evaluate('x'), 'allow')
   })
 
   test('a PermissionRules object and its JSON shape configure a Deck the same way', async () => {

@@ -533,6 +533,11 @@ impl Activation {
     pub fn agent(&self) -> Option<String> {
         self.inner.agent.clone()
     }
+    /// `allow`, or `ask`: confirm with the user before the model follows the skill.
+    #[napi(getter, ts_return_type = "'allow' | 'ask'")]
+    pub fn permission(&self) -> &'static str {
+        self.inner.permission.as_str()
+    }
     #[napi(js_name = "toJSON", ts_return_type = "CanonicalJson")]
     pub fn to_json(&self) -> Result<serde_json::Value> {
         canonical(&self.inner)

@@ -254,6 +254,10 @@ pub struct ActivateOptions {
     pub agent: Option<String>,
     /// Session id for `${CLAUDE_SESSION_ID}`.
     pub session_id: Option<String>,
+    /// Inline `@path` references (inside the skill or project directory only).
+    pub read_files: Option<bool>,
+    /// Programs whose `` !`cmd` `` blocks run (system shell, in the skill directory).
+    pub allow_commands: Option<Vec<String>>,
 }
 
 impl ActivateOptions {
@@ -275,6 +279,8 @@ impl ActivateOptions {
             format,
             agent: self.agent,
             session_id: self.session_id,
+            read_files: self.read_files.unwrap_or(false),
+            allow_commands: self.allow_commands.unwrap_or_default(),
         })
     }
 }
@@ -329,7 +335,15 @@ pub const SEARCH_KEYS: &[&str] = &[
     "embeddings",
     "queryEmbedding",
 ];
-pub const ACTIVATE_KEYS: &[&str] = &["args", "vars", "format", "agent", "sessionId"];
+pub const ACTIVATE_KEYS: &[&str] = &[
+    "args",
+    "vars",
+    "format",
+    "agent",
+    "sessionId",
+    "readFiles",
+    "allowCommands",
+];
 pub const VALIDATE_KEYS: &[&str] = &["strict"];
 
 /// An options object as `T`, refusing keys `T` does not have and values of the wrong type

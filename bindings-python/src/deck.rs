@@ -253,7 +253,9 @@ impl PyDeck {
     }
 
     /// Activate a skill: permission check, body load, argument substitution, formatting.
-    #[pyo3(signature = (id, args="", vars=None, format="raw", agent=None, session_id=None))]
+    /// `read_files`: inline `@path` references (inside the skill or project directory only);
+    /// `allow_commands`: programs whose `` !`cmd` `` blocks run (system shell, skill dir).
+    #[pyo3(signature = (id, args="", vars=None, format="raw", agent=None, session_id=None, read_files=false, allow_commands=None))]
     #[allow(clippy::too_many_arguments)]
     fn activate(
         &self,
@@ -264,6 +266,8 @@ impl PyDeck {
         format: &str,
         agent: Option<String>,
         session_id: Option<String>,
+        read_files: bool,
+        allow_commands: Option<Vec<String>>,
     ) -> PyResult<PyActivation> {
         let options = skilldeck::ActivateOptions {
             args: args.to_string(),
@@ -271,6 +275,8 @@ impl PyDeck {
             format: from_json("activation format", Value::String(format.to_string())).py()?,
             agent,
             session_id,
+            read_files,
+            allow_commands: allow_commands.unwrap_or_default(),
         };
         let deck = self.inner.clone();
         let activation = detached(py, move || deck.activate(&id, &options))?;

@@ -50,9 +50,13 @@ fn version() -> &'static str {
 
 /// Run the `skilldeck` command with `argv` (without the program name) and return its exit
 /// code. This is the Rust command itself, not a re-implementation.
+///
+/// Arguments are OS strings: Python hands a non-UTF-8 argument over as a `str` with
+/// surrogate escapes (PEP 383), which turns back into its original bytes here instead of
+/// raising `UnicodeEncodeError` (a traceback from the console script).
 #[pyfunction]
-fn run_cli(py: Python<'_>, argv: Vec<String>) -> PyResult<i32> {
-    let args: Vec<String> = std::iter::once("skilldeck".to_string())
+fn run_cli(py: Python<'_>, argv: Vec<std::ffi::OsString>) -> PyResult<i32> {
+    let args: Vec<std::ffi::OsString> = std::iter::once(std::ffi::OsString::from("skilldeck"))
         .chain(argv)
         .collect();
     errors::detached(py, move || Ok(skilldeck_cli::run(args)))

@@ -683,6 +683,11 @@ impl PyActivation {
     fn agent(&self) -> Option<&str> {
         self.inner.agent.as_deref()
     }
+    /// `"allow"`, or `"ask"`: confirm with the user before the model follows the skill.
+    #[getter]
+    fn permission(&self) -> &'static str {
+        self.inner.permission.as_str()
+    }
     fn to_dict(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         to_py(py, &self.inner)
     }

@@ -229,6 +229,24 @@ def test_render_and_activate(make_deck, tree: Path):
     assert "pdftotext report.pdf" in activation.body
     assert activation.base_dir == tree / "project" / ".agents" / "skills" / "pdf"
     assert activation.to_dict()["id"] == "pdf"
+    assert activation.permission == "allow" == activation.to_dict()["permission"]
+
+
+def test_activation_states_ask_and_takes_the_expansion_opt_ins(make_deck, tree: Path):
+    rules = {"semantics": "last-match", "rules": [{"pattern": "pdf", "decision": "ask"}]}
+    asked = make_deck(rules=rules).activate("pdf")
+    assert asked.permission == "ask"
+    assert asked.text.startswith("Permission: ask (rule `pdf -> ask`)")
+    skill = tree / "project" / ".agents" / "skills" / "pdf"
+    (skill / "notes.md").write_text("NOTES\n", encoding="utf-8")
+    (skill / "SKILL.md").write_text(
+        "---\nname: pdf\ndescription: d\n---\nSee @notes.md\nSay !`echo hi`\n", encoding="utf-8"
+    )
+    deck = make_deck()
+    plain = deck.activate("pdf")
+    assert "@notes.md" in plain.body and "!`echo hi`" in plain.body
+    expanded = deck.activate("pdf", read_files=True, allow_commands=["echo"])
+    assert "NOTES" in expanded.body and "Say hi" in expanded.body
 
 
 def test_search_ranks_skills_and_names_matched_fields(make_deck, tree: Path):

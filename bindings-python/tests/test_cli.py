@@ -49,3 +49,29 @@ def test_validate_exit_codes(tmp_path: Path):
 def test_run_cli_in_process():
     assert skilldeck.run_cli(["--version"]) == 0
     assert skilldeck.run_cli(["no-such-command"]) == 2
+
+
+def test_non_utf8_argument_gives_no_traceback(tmp_path: Path):
+    if sys.platform == "win32":
+        return
+    # A directory whose name is not UTF-8, handed over as raw bytes (as a shell would).
+    project = os.path.join(os.fsencode(tmp_path), b"project-\xff")
+    skill = os.path.join(project, b".agents", b"skills", b"greet")
+    os.makedirs(skill)
+    with open(os.path.join(skill, b"SKILL.md"), "w", encoding="utf-8") as f:
+        f.write("---\nname: greet\ndescription: Greet someone.\n---\nHello.\n")
+    script = os.fsencode(Path(sys.executable).with_name("skilldeck"))
+    result = subprocess.run(
+        [script, b"list", b"--project", project, b"--home", os.fsencode(tmp_path)],
+        capture_output=True,
+        check=False,
+    )
+    assert b"Traceback" not in result.stderr, result.stderr
+    assert result.returncode == 0, result.stderr
+    assert b"greet" in result.stdout
+
+
+def test_negative_budget_has_a_helpful_message():
+    result = _run(sys.executable, "-m", "skilldeck", "render", "--budget-chars", "-1")
+    assert result.returncode == 2
+    assert "positive number of characters" in result.stderr

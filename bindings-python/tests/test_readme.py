@@ -35,7 +35,10 @@ def test_agent_example_loads_renders_and_activates(tmp_path: Path, monkeypatch):
     assert namespace["system_prompt"].startswith("You are a helpful agent.")
     assert "Extract text from PDF files." in namespace["system_prompt"]
     assert namespace["skill_tool"]["name"] == "skill"
-    assert "pdftotext report.pdf" in namespace["on_tool_call"]("pdf", "report.pdf")
+    text = namespace["on_tool_call"]("pdf", "report.pdf")
+    assert "pdftotext report.pdf" in text
+    # What the README promises the model: the base directory to resolve `scripts/...`.
+    assert "Base directory for this skill: file://" in text
     assert "No skill named" in namespace["on_tool_call"]("nope")
     assert namespace["search_tool"]["name"] == "search_skills"
     assert namespace["on_search"]("pdf files") == "pdf: Extract text from PDF files."

@@ -204,8 +204,11 @@ impl Deck {
         vars = None,
         format = "raw",
         agent = None,
-        session_id = None
+        session_id = None,
+        read_files = false,
+        allow_commands = None
     ))]
+    #[allow(clippy::too_many_arguments)]
     pub fn activate(
         &self,
         id: String,
@@ -214,6 +217,8 @@ impl Deck {
         format: String,
         agent: Option<String>,
         session_id: Option<String>,
+        read_files: bool,
+        allow_commands: Option<Vec<String>>,
     ) -> Result<Activation, SkillError> {
         let options = ActivateOptions {
             args,
@@ -221,6 +226,8 @@ impl Deck {
             format: activation_format(&format)?,
             agent,
             session_id,
+            read_files,
+            allow_commands: allow_commands.unwrap_or_default(),
         };
         Ok(self.inner.activate(&id, &options)?.into())
     }

@@ -7,7 +7,7 @@ use crate::remote::{FsPath, JsonObject, JsonValue};
 use crate::Manifest;
 use serde::Serialize;
 use skilldeck::{
-    Diagnostic, InstallSpec, McpRef, Parameter, Requirements, Scope, SkillKind, Status,
+    Decision, Diagnostic, InstallSpec, McpRef, Parameter, Requirements, Scope, SkillKind, Status,
 };
 use std::collections::HashMap;
 
@@ -465,6 +465,8 @@ pub struct Activation {
     pub effort: Option<String>,
     pub context: Option<String>,
     pub agent: Option<String>,
+    /// `Allow`, or `Ask`: confirm with the user before the model follows the skill.
+    pub permission: Decision,
 }
 
 impl From<skilldeck::Activation> for Activation {
@@ -481,6 +483,7 @@ impl From<skilldeck::Activation> for Activation {
             effort: a.effort,
             context: a.context,
             agent: a.agent,
+            permission: a.permission,
         }
     }
 }
@@ -501,6 +504,7 @@ impl Activation {
             effort: self.effort.clone(),
             context: self.context.clone(),
             agent: self.agent.clone(),
+            permission: self.permission,
         })
     }
 }

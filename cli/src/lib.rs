@@ -3,8 +3,9 @@
 
 mod cmd;
 mod report;
+pub mod style;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::ffi::OsString;
 
 /// Exit codes: 0 success, 1 a skill is invalid / an operation failed, 2 usage error.
@@ -19,6 +20,10 @@ pub const EXIT_USAGE: i32 = 2;
     about = "Discover, validate, render and activate Agent Skills (SKILL.md)"
 )]
 struct Cli {
+    /// Colour diagnostics and tables: auto (on a terminal; honours NO_COLOR, CLICOLOR_FORCE
+    /// and TERM=dumb), always or never.
+    #[arg(long, global = true, value_name = "WHEN", default_value = "auto")]
+    color: style::ColorChoice,
     #[command(subcommand)]
     command: Command,
 }
@@ -39,6 +44,16 @@ enum Command {
     Doctor(cmd::doctor::Args),
     /// Search the skills by what they do (ranked; hybrid with your own embeddings).
     Search(cmd::search::Args),
+    /// Print a shell completion script: bash, zsh, fish, powershell or elvish.
+    ///
+    /// e.g. `skilldeck completions bash > ~/.local/share/bash-completion/completions/skilldeck`
+    /// or `skilldeck completions zsh > ~/.zfunc/_skilldeck`.
+    Completions(cmd::completions::Args),
+}
+
+/// The clap description of the whole command (for completions).
+pub(crate) fn command() -> clap::Command {
+    Cli::command()
 }
 
 /// Run the command line `args` (including the program name) and return the exit code.
@@ -47,7 +62,14 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    let choice = style::scan(&args);
+    style::set(choice);
+    let parsed = Cli::command()
+        .color(style::clap_choice(choice))
+        .try_get_matches_from(args)
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(err) => {
             let code = if err.use_stderr() {
@@ -61,6 +83,7 @@ where
     };
     // A bug must not end the process with a panic: the Python and Node packages run this
     // inside their host process, and a script reading the exit code expects 0, 1 or 2.
+    style::set(cli.color);
     let command = cli.command;
     match skilldeck::catch_panic(move || Ok(dispatch(command))) {
         Ok(code) => code,
@@ -77,5 +100,6 @@ fn dispatch(command: Command) -> i32 {
         Command::Activate(args) => cmd::activate::run(args),
         Command::Search(args) => cmd::search::run(args),
         Command::Doctor(args) => cmd::doctor::run(args),
+        Command::Completions(args) => cmd::completions::run(args),
     }
 }

@@ -48,12 +48,12 @@ fn span(source: &str, column: Option<u32>) -> std::ops::Range<usize> {
     start..end.max(start)
 }
 
-fn render_diagnostic(d: &Diagnostic, renderer: &Renderer) -> String {
-    let path = d
-        .path
-        .as_deref()
-        .map(|p| p.display().to_string())
-        .unwrap_or_default();
+fn render_diagnostic(
+    d: &Diagnostic,
+    renderer: &Renderer,
+    display: &dyn Fn(&Path) -> String,
+) -> String {
+    let path = d.path.as_deref().map(display).unwrap_or_default();
     let source = match (&d.path, d.line) {
         (Some(p), Some(line)) => source_line(p, line).map(|s| (s, line)),
         _ => None,
@@ -114,7 +114,9 @@ pub fn render(reports: &[ValidationReport], color: bool) -> String {
             r.path.display()
         ));
         for d in &r.diagnostics {
-            out.push_str(&render_diagnostic(d, &renderer));
+            out.push_str(&render_diagnostic(d, &renderer, &|p| {
+                p.display().to_string()
+            }));
             out.push_str("\n\n");
         }
     }
@@ -124,6 +126,26 @@ pub fn render(reports: &[ValidationReport], color: bool) -> String {
         reports.len(),
         reports.len() - valid
     ));
+    out
+}
+
+/// Render catalog diagnostics the way `validate` does (level, code, source line, caret,
+/// hint), each path shown through `display`. `color` switches ANSI styling on.
+pub fn render_diagnostics(
+    diagnostics: &[Diagnostic],
+    color: bool,
+    display: &dyn Fn(&Path) -> String,
+) -> String {
+    let renderer = if color {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
+    let mut out = String::new();
+    for d in diagnostics {
+        out.push_str(&render_diagnostic(d, &renderer, display));
+        out.push_str("\n\n");
+    }
     out
 }
 

@@ -486,8 +486,12 @@ impl Deck {
                 rule,
             });
         }
-        let activation =
+        let mut activation =
             activate::activate_with(&skill, &self.inner.inputs.project, options, expansions)?;
+        let evaluation = rules.evaluate(&skill.id, agent.as_deref());
+        if evaluation.decision == crate::permissions::Decision::Ask {
+            activation.mark_ask(evaluation.rule.as_ref());
+        }
         self.emit(&Event::Activated {
             id: skill.id.clone(),
             agent,

@@ -24,7 +24,7 @@ pub enum Error {
         diagnostics: Vec<Diagnostic>,
     },
     /// No skill with this id or name in the catalog.
-    #[error("no skill named `{id}`; run `skilldeck list --all` to see what was found")]
+    #[error("no skill named `{id}` is available; use one of the skills listed as available")]
     NotFound { id: String },
     /// A permission rule denies the skill.
     #[error("skill `{id}` is denied by permission rule `{rule}`")]

@@ -229,6 +229,80 @@ pub fn apply_with(catalog: &mut Catalog, options: &DeckOptions, host: &HostRules
         }
     }
     unmatched_selectors(catalog, options);
+    unreachable_rules(catalog, &rules);
+}
+
+/// Code of the warning for a permission rule that can never decide anything.
+pub const RULE_NEVER_MATCHES: &str = "rule-never-matches";
+
+/// Whether `pattern` is written in a host's tool-call syntax (`Skill(pdf)`, `Bash(ls)`):
+/// skill ids never hold parentheses, so outside Claude Code's `permissions` shape (which
+/// unwraps `Skill(...)`) such a pattern matches no skill.
+fn tool_syntax(pattern: &str) -> bool {
+    let Some(open) = pattern.find('(') else {
+        return false;
+    };
+    open > 0
+        && pattern.ends_with(')')
+        && pattern[..open]
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Warn about every rule that can never decide under the rules' semantics: a pattern in
+/// tool-call syntax (`Skill(pdf)`), and, with last-match semantics, a specific rule followed
+/// by a `*` rule (which matches every id later). Replaces the warnings of an earlier pass.
+fn unreachable_rules(catalog: &mut Catalog, rules: &PermissionRules) {
+    catalog.diagnostics.retain(|d| d.code != RULE_NEVER_MATCHES);
+    let lists = std::iter::once((None, &rules.rules))
+        .chain(rules.agents.iter().map(|(agent, list)| (Some(agent), list)));
+    for (agent, list) in lists {
+        let whose = match agent {
+            Some(agent) => format!(" (agent `{agent}`)"),
+            None => String::new(),
+        };
+        for (i, rule) in list.iter().enumerate() {
+            if tool_syntax(&rule.pattern) {
+                let inner = rule
+                    .pattern
+                    .split_once('(')
+                    .map(|(_, rest)| rest.trim_end_matches(')'))
+                    .unwrap_or_default();
+                catalog.diagnostics.push(
+                    Diagnostic::warning(
+                        RULE_NEVER_MATCHES,
+                        format!(
+                            "permission rule `{rule}`{whose} never matches: skill ids have no \
+                             parentheses, so `{}` is not a skill pattern here",
+                            rule.pattern
+                        ),
+                    )
+                    .with_hint(format!(
+                        "write the skill id or a glob (`{inner}`), or put `Skill(...)` entries in \
+                         Claude Code's {{\"permissions\": {{\"allow\", \"ask\", \"deny\"}}}} shape"
+                    )),
+                );
+                continue;
+            }
+            // A `*` rule replaced by a later one is how defaults are overridden (OpenCode
+            // folds `tools: {skill: false}` in after its `*` default): no mistake to report.
+            if rules.semantics != crate::permissions::Semantics::LastMatch || rule.pattern == "*" {
+                continue;
+            }
+            if let Some(later) = list[i + 1..].iter().find(|r| r.pattern == "*") {
+                catalog.diagnostics.push(
+                    Diagnostic::warning(
+                        RULE_NEVER_MATCHES,
+                        format!(
+                            "permission rule `{rule}`{whose} never decides: the later rule \
+                             `{later}` matches every skill and the last matching rule wins"
+                        ),
+                    )
+                    .with_hint("put the `*` rule first, then the specific rules after it"),
+                );
+            }
+        }
+    }
 }
 
 /// Code of the warning for an `enable` selector that matches no skill.

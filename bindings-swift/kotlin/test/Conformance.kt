@@ -182,7 +182,11 @@ fun runOperation(tree: Path, case: Json): Json {
             }
             "activate" -> deck(tree, input["deck"]).use { d ->
                 val a = input["activate"]
-                onlyKeys("input.activate", a, setOf("args", "vars", "format", "agent", "session_id"))
+                onlyKeys(
+                    "input.activate",
+                    a,
+                    setOf("args", "vars", "format", "agent", "session_id", "read_files", "allow_commands"),
+                )
                 Json.parse(
                     d.activate(
                         id = input["id"].str ?: "",
@@ -191,6 +195,8 @@ fun runOperation(tree: Path, case: Json): Json {
                         format = a["format"].str ?: "raw",
                         agent = a["agent"].str,
                         sessionId = a["session_id"].str,
+                        readFiles = a["read_files"].bool ?: false,
+                        allowCommands = a["allow_commands"].takeIf { it != Json.Null }?.let { stringList(it) },
                     ).toJson(),
                 )
             }

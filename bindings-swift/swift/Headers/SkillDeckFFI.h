@@ -341,7 +341,7 @@ uint64_t uniffi_skilldeck_uniffi_fn_constructor_deck_new(RustBuffer profile, Rus
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_DECK_ACTIVATE
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_DECK_ACTIVATE
-RustBuffer uniffi_skilldeck_uniffi_fn_method_deck_activate(uint64_t ptr, RustBuffer id, RustBuffer args, RustBuffer vars, RustBuffer format, RustBuffer agent, RustBuffer session_id, RustCallStatus *_Nonnull out_status
+RustBuffer uniffi_skilldeck_uniffi_fn_method_deck_activate(uint64_t ptr, RustBuffer id, RustBuffer args, RustBuffer vars, RustBuffer format, RustBuffer agent, RustBuffer session_id, int8_t read_files, RustBuffer allow_commands, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_DECK_GET

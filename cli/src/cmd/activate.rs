@@ -3,9 +3,7 @@
 //! way a host would hand them to the model.
 
 use super::deck_args::{report, DeckArgs};
-use skilldeck::activate::expand::{CommandPolicy, CommandRunner, Expansions, FsReader};
 use std::collections::BTreeMap;
-use std::path::Path;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -36,36 +34,16 @@ pub struct Args {
     pub json: bool,
 }
 
-/// Runs allowed commands with `sh -c` in the skill directory.
-struct Shell;
-
-impl CommandRunner for Shell {
-    fn run(&self, command: &str, cwd: &Path) -> Result<String, String> {
-        let output = std::process::Command::new("sh")
-            .arg("-c")
-            .arg(command)
-            .current_dir(cwd)
-            .output()
-            .map_err(|e| e.to_string())?;
-        if output.status.success() {
-            Ok(String::from_utf8_lossy(&output.stdout).into_owned())
-        } else {
-            Err(format!(
-                "{}: {}",
-                output.status,
-                String::from_utf8_lossy(&output.stderr).trim()
-            ))
-        }
-    }
-}
-
 pub fn run(args: Args) -> i32 {
     let format = match serde_json::from_value(serde_json::Value::String(args.format.clone())) {
         Ok(f) => f,
         Err(_) => {
-            eprintln!(
-                "error: unknown activation format `{}` (expected raw, opencode, codex or kode)",
-                args.format
+            crate::style::eprint_error(
+                None,
+                &format!(
+                    "unknown activation format `{}` (expected raw, opencode, codex or kode)",
+                    args.format
+                ),
             );
             return crate::EXIT_USAGE;
         }
@@ -77,7 +55,7 @@ pub fn run(args: Args) -> i32 {
                 vars.insert(name.to_string(), value.to_string());
             }
             _ => {
-                eprintln!("error: `--var {var}`: expected NAME=VALUE");
+                crate::style::eprint_error(None, &format!("`--var {var}`: expected NAME=VALUE"));
                 return crate::EXIT_USAGE;
             }
         }
@@ -92,20 +70,14 @@ pub fn run(args: Args) -> i32 {
         format,
         agent: None,
         session_id: args.session_id.clone(),
-    };
-    let policy = CommandPolicy::AllowPrograms(args.allow_commands.clone());
-    let expansions = Expansions {
-        runner: (!args.allow_commands.is_empty()).then_some(&Shell as &dyn CommandRunner),
-        commands: Some(&policy),
-        reader: args
-            .read_files
-            .then_some(&FsReader as &dyn skilldeck::activate::expand::FileReader),
+        read_files: args.read_files,
+        allow_commands: args.allow_commands.clone(),
     };
     // One load that keeps nothing for a later one: this process exits after activating.
     if let Err(err) = deck.load_once() {
         return report(&err);
     }
-    let activation = match deck.activate_with(&args.id, &options, &expansions) {
+    let activation = match deck.activate(&args.id, &options) {
         Ok(a) => a,
         Err(err) => return report(&err),
     };

@@ -80,7 +80,7 @@ impl DeckArgs {
             // A rules file the user named that cannot be read is a usage error too: the
             // command cannot run as asked.
             skilldeck::Error::Io { .. } => {
-                eprintln!("error[{}]: {err}", err.code());
+                crate::style::eprint_error(Some(err.code()), &err.to_string());
                 crate::EXIT_USAGE
             }
             _ => report(&err),
@@ -92,7 +92,11 @@ impl DeckArgs {
 /// Print an engine error and map it to an exit code (bad options and bad configuration
 /// files are usage errors).
 pub fn report(err: &skilldeck::Error) -> i32 {
-    eprintln!("error[{}]: {err}", err.code());
+    let mut message = err.to_string();
+    if matches!(err, skilldeck::Error::NotFound { .. }) {
+        message.push_str(" (`skilldeck list --all` shows what was found, and why a skill is off)");
+    }
+    crate::style::eprint_error(Some(err.code()), &message);
     match err {
         skilldeck::Error::InvalidOptions { .. } | skilldeck::Error::InvalidConfig { .. } => {
             crate::EXIT_USAGE

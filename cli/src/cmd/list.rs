@@ -2,7 +2,7 @@
 
 use super::deck_args::{display_path, report, DeckArgs};
 use serde::Serialize;
-use skilldeck::{Catalog, Deck, Diagnostic, Scope, Severity, Skill, SkillKind, Status};
+use skilldeck::{Catalog, Deck, Diagnostic, Scope, Skill, SkillKind, Status};
 use std::fmt::Write as _;
 use std::io::Write;
 use std::path::Path;
@@ -249,7 +249,10 @@ fn print_table(deck: &Deck, catalog: &Catalog, all: bool) {
         .filter(|s| all || s.status.is_listed())
         .collect();
     let hidden = catalog.skills.len() - catalog.listed().count();
-    println!(
+    let color = crate::style::stdout();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
         "profile {}: {} skill(s){}",
         catalog.profile,
         rows.len(),
@@ -260,38 +263,26 @@ fn print_table(deck: &Deck, catalog: &Catalog, all: bool) {
         }
     );
     if !rows.is_empty() {
-        let id_w = rows
+        let cells: Vec<Row> = rows
             .iter()
-            .map(|s| s.id.chars().count())
-            .max()
-            .unwrap_or(2)
-            .clamp(2, 40);
-        let scope_w = 7;
-        println!(
-            "{:id_w$}  {:scope_w$}  {:50}  LOCATION",
-            "ID", "SCOPE", "DESCRIPTION"
-        );
-        for s in rows {
-            let mut description = one_line(s.description(), 50);
-            if all && !s.status.is_listed() {
-                description = one_line(
-                    &format!("[off: {}] {}", s.status.reasons.join("; "), s.description()),
-                    50,
-                );
-            }
-            println!(
-                "{:id_w$}  {:scope_w$}  {:50}  {}",
-                s.id,
-                s.scope.as_str(),
-                description,
-                display_path(&s.location, deck)
-            );
-        }
+            .map(|s| Row {
+                id: s.id.clone(),
+                scope: s.scope.as_str().to_string(),
+                description: if all && !s.status.is_listed() {
+                    format!("[off: {}] {}", s.status.reasons.join("; "), s.description())
+                } else {
+                    s.description().to_string()
+                },
+                location: display_path(&s.location, deck),
+            })
+            .collect();
+        out.push_str(&table(&cells, crate::style::stdout_width(), color));
     }
     if !catalog.shadowed.is_empty() {
-        println!("\nshadowed:");
+        let _ = writeln!(out, "\nshadowed:");
         for s in &catalog.shadowed {
-            println!(
+            let _ = writeln!(
+                out,
                 "  {}  {}  (lost to {}: {})",
                 s.id,
                 display_path(&s.location, deck),
@@ -301,32 +292,110 @@ fn print_table(deck: &Deck, catalog: &Catalog, all: bool) {
         }
     }
     if !catalog.diagnostics.is_empty() {
-        println!("\ndiagnostics:");
-        for d in &catalog.diagnostics {
-            let at = match (&d.path, d.line) {
-                (Some(p), Some(l)) => format!("{}:{l}", display_path(p, deck)),
-                (Some(p), None) => display_path(p, deck),
-                _ => String::new(),
-            };
-            let severity = match d.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-                Severity::Info => "info",
-            };
-            println!("  {severity}[{}] {at}: {}", d.code, d.message);
-        }
+        let _ = writeln!(out, "\ndiagnostics:");
+        let text = crate::report::render_diagnostics(&catalog.diagnostics, color, &|p| {
+            display_path(p, deck)
+        });
+        out.push_str(text.trim_end());
+        out.push('\n');
+    }
+    let _ = super::doctor::write_stdout(&out);
+}
+
+/// One row of the `list` table.
+struct Row {
+    id: String,
+    scope: String,
+    description: String,
+    location: String,
+}
+
+/// The display width of `text` in terminal columns.
+fn width(text: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(text)
+}
+
+/// `text` padded with spaces to `w` columns.
+fn pad(text: &str, w: usize) -> String {
+    format!("{text}{}", " ".repeat(w.saturating_sub(width(text))))
+}
+
+/// The table: on a terminal of `columns` columns, descriptions are cut with `…` so each line
+/// fits; without a terminal (`None`: piped), descriptions are given in full.
+fn table(rows: &[Row], columns: Option<usize>, color: bool) -> String {
+    let id_w = rows.iter().map(|r| width(&r.id)).max().unwrap_or(2).max(2);
+    let scope_w = rows
+        .iter()
+        .map(|r| width(&r.scope))
+        .max()
+        .unwrap_or(5)
+        .max(5);
+    let loc_w = rows.iter().map(|r| width(&r.location)).max().unwrap_or(8);
+    let descriptions: Vec<String> = rows
+        .iter()
+        .map(|r| one_line(&r.description, None))
+        .collect();
+    let full_w = descriptions
+        .iter()
+        .map(|d| width(d))
+        .max()
+        .unwrap_or(0)
+        .max(11);
+    let desc_w = match columns {
+        // Three gaps of two spaces between four columns; never squeeze below 12 columns.
+        Some(columns) => columns
+            .saturating_sub(id_w + scope_w + loc_w + 6)
+            .clamp(12, full_w),
+        None => full_w,
+    };
+    let mut out = String::new();
+    let header = format!(
+        "{}  {}  {}  LOCATION",
+        pad("ID", id_w),
+        pad("SCOPE", scope_w),
+        pad("DESCRIPTION", desc_w)
+    );
+    let _ = writeln!(out, "{}", crate::style::paint(&header, "1", color));
+    for (r, description) in rows.iter().zip(&descriptions) {
+        let description = cut(description, desc_w);
+        let _ = writeln!(
+            out,
+            "{}  {}  {}  {}",
+            pad(&r.id, id_w),
+            pad(&r.scope, scope_w),
+            pad(&description, desc_w),
+            r.location
+        );
+    }
+    out
+}
+
+/// `text` on one line (whitespace collapsed), cut to `columns` with an ellipsis when given.
+fn one_line(text: &str, columns: Option<usize>) -> String {
+    let line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match columns {
+        Some(columns) => cut(&line, columns),
+        None => line,
     }
 }
 
-/// First line of `text`, cut to `width` characters with an ellipsis.
-fn one_line(text: &str, width: usize) -> String {
-    let line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if line.chars().count() <= width {
-        return line;
+/// `line` cut to `columns` terminal columns, the last one an ellipsis when anything is cut.
+pub fn cut(line: &str, columns: usize) -> String {
+    if width(line) <= columns {
+        return line.to_string();
     }
-    let mut cut: String = line.chars().take(width.saturating_sub(1)).collect();
-    cut.push('…');
-    cut
+    let mut out = String::new();
+    let mut used = 0;
+    for c in line.chars() {
+        let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + w + 1 > columns {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
+    out.push('…');
+    out
 }
 
 #[cfg(test)]
@@ -396,7 +465,33 @@ mod tests {
 
     #[test]
     fn one_line_collapses_and_cuts() {
-        assert_eq!(one_line("a\n  b", 10), "a b");
-        assert_eq!(one_line("abcdef", 4), "abc…");
+        assert_eq!(one_line("a\n  b", Some(10)), "a b");
+        assert_eq!(one_line("abcdef", Some(4)), "abc…");
+        assert_eq!(one_line("abcdef", None), "abcdef");
+        assert_eq!(cut("日本語です", 5), "日本…");
+    }
+
+    fn rows() -> Vec<Row> {
+        vec![Row {
+            id: "pdf".into(),
+            scope: "project".into(),
+            description: "Extract text and tables from PDF files, fill forms, merge documents."
+                .into(),
+            location: ".agents/skills/pdf/SKILL.md".into(),
+        }]
+    }
+
+    #[test]
+    fn table_fits_the_terminal_and_is_full_when_piped() {
+        let narrow = table(&rows(), Some(80), false);
+        for line in narrow.lines() {
+            assert!(width(line) <= 80, "{line:?} is wider than 80");
+        }
+        assert!(narrow.contains('…'), "{narrow}");
+        let piped = table(&rows(), None, false);
+        assert!(piped.contains("merge documents."), "{piped}");
+        assert!(!piped.contains('…'), "{piped}");
+        assert!(!piped.contains('\x1b'));
+        assert!(table(&rows(), None, true).contains("\x1b[1m"));
     }
 }

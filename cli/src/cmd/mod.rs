@@ -1,6 +1,7 @@
 //! One module per subcommand; `deck_args` holds the discovery flags they share.
 
 pub mod activate;
+pub mod completions;
 pub mod deck_args;
 pub mod doctor;
 pub mod list;
@@ -18,4 +19,25 @@ pub fn release<T: Send + 'static>(loaded: T) {
     let _ = std::thread::Builder::new()
         .name("skilldeck-release".into())
         .spawn(move || drop(loaded));
+}
+
+/// A clap parser for a count of `unit` (`--budget-chars`, `--limit`, ...): a negative or
+/// non-numeric value gets a message that says what is expected instead of clap's
+/// "unexpected argument '-1'".
+pub fn count_parser(unit: &'static str) -> impl Fn(&str) -> Result<usize, String> + Clone {
+    move |value: &str| {
+        let value = value.trim();
+        match value.parse::<usize>() {
+            Ok(n) => Ok(n),
+            Err(_) if value.parse::<i128>().is_ok_and(|n| n < 0) => Err(format!(
+                "must be a positive number of {unit} (a whole number, 0 or more), not {value}"
+            )),
+            Err(_) if value.parse::<i128>().is_ok() => {
+                Err(format!("is too large a number of {unit}"))
+            }
+            Err(_) => Err(format!(
+                "must be a positive number of {unit} (a whole number such as 2000)"
+            )),
+        }
+    }
 }

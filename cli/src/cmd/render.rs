@@ -13,10 +13,12 @@ pub struct Args {
     #[arg(long, default_value = "xml")]
     pub format: String,
     /// Character budget for the skill entries.
-    #[arg(long, value_name = "N", conflicts_with = "budget_tokens")]
+    #[arg(long, value_name = "N", conflicts_with = "budget_tokens",
+          allow_negative_numbers = true, value_parser = super::count_parser("characters"))]
     pub budget_chars: Option<usize>,
     /// Token budget for the skill entries (about 4 characters per token).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = super::count_parser("tokens"))]
     pub budget_tokens: Option<usize>,
     /// Usage counts by skill id (JSON object), for the claude-code budget algorithm.
     #[arg(long, value_name = "FILE")]
@@ -45,7 +47,7 @@ pub fn run(args: Args) -> i32 {
         Some(path) => match read_usage(path) {
             Ok(u) => u,
             Err(message) => {
-                eprintln!("error: {message}");
+                crate::style::eprint_error(None, &message);
                 return crate::EXIT_USAGE;
             }
         },

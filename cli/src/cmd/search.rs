@@ -13,7 +13,8 @@ pub struct Args {
     #[command(flatten)]
     pub deck: DeckArgs,
     /// How many results to show.
-    #[arg(long, default_value_t = 10, value_name = "N")]
+    #[arg(long, default_value_t = 10, value_name = "N", allow_negative_numbers = true,
+          value_parser = super::count_parser("results"))]
     pub limit: usize,
     /// Search every listed skill, not only those the model may see.
     #[arg(long)]
@@ -73,7 +74,7 @@ pub fn run(args: Args) -> i32 {
                 options.embeddings = e.skills;
             }
             Err(message) => {
-                eprintln!("error: {message}");
+                crate::style::eprint_error(None, &message);
                 return crate::EXIT_USAGE;
             }
         }
@@ -113,7 +114,18 @@ pub fn run(args: Args) -> i32 {
                 hit.matched.join(", ")
             );
             if !hit.description.is_empty() {
-                println!("    {}", hit.description);
+                // On a terminal the description fits its line; piped, it is given in full.
+                let description = match crate::style::stdout_width() {
+                    Some(columns) => super::list::cut(
+                        &hit.description
+                            .split_whitespace()
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                        columns.saturating_sub(4).max(12),
+                    ),
+                    None => hit.description.clone(),
+                };
+                println!("    {description}");
             }
             println!("    {}", display_path(&hit.location, &deck));
         }

@@ -3,7 +3,7 @@
 //! Exit codes: 0 when every skill is valid, 1 when any is invalid (or a path cannot be read),
 //! 2 on usage errors (handled by clap before this runs).
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
@@ -38,7 +38,7 @@ pub fn run(args: Args) -> i32 {
             }
         }
     } else {
-        let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+        let color = crate::style::stdout();
         crate::report::render(&reports, color)
     };
     // A closed pipe (`skilldeck validate . | head`) is not an error worth a panic.

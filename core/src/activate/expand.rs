@@ -29,6 +29,36 @@ impl FileReader for FsReader {
     }
 }
 
+/// Runs a command with the system shell (`sh -c`; `cmd /C` on Windows) in `cwd`; the
+/// output is its standard output, a failure its status and standard error.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ShellRunner;
+
+impl CommandRunner for ShellRunner {
+    fn run(&self, command: &str, cwd: &Path) -> Result<String, String> {
+        let (shell, flag) = if cfg!(windows) {
+            ("cmd", "/C")
+        } else {
+            ("sh", "-c")
+        };
+        let output = std::process::Command::new(shell)
+            .arg(flag)
+            .arg(command)
+            .current_dir(cwd)
+            .output()
+            .map_err(|e| e.to_string())?;
+        if output.status.success() {
+            Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+        } else {
+            Err(format!(
+                "{}: {}",
+                output.status,
+                String::from_utf8_lossy(&output.stderr).trim()
+            ))
+        }
+    }
+}
+
 /// Which `` !`command` `` blocks may run; the default runs none.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum CommandPolicy {

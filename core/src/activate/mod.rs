@@ -47,6 +47,13 @@ pub struct ActivateOptions {
     pub agent: Option<String>,
     /// `${CLAUDE_SESSION_ID}`.
     pub session_id: Option<String>,
+    /// Inline `@path` references (only files inside the skill or project directory). Off by
+    /// default: the CLI's `--read-files`.
+    pub read_files: bool,
+    /// Run `` !`command` `` blocks whose program (first word) is in this list, with the
+    /// system shell in the skill directory (the CLI's `--allow-command`). Empty by default:
+    /// no command runs.
+    pub allow_commands: Vec<String>,
 }
 
 /// The most argument text (`args` plus every `vars` value, in bytes) an activation takes:
@@ -90,7 +97,32 @@ pub struct Activation {
     pub effort: Option<String>,
     pub context: Option<String>,
     pub agent: Option<String>,
+    /// The permission decision for the activating agent: `allow`, or `ask` — the host must
+    /// confirm with the user before the model follows the skill (the text then starts with
+    /// a line saying so). A `deny` never activates.
+    #[serde(default)]
+    pub permission: crate::permissions::Decision,
 }
+
+impl Activation {
+    /// Record an `ask` decision (`rule`: the rule that decided, if any): sets `permission`
+    /// and puts a line saying so at the top of `text`, so the model is never handed a skill
+    /// that needs confirmation without a word.
+    pub fn mark_ask(&mut self, rule: Option<&crate::permissions::Rule>) {
+        self.permission = crate::permissions::Decision::Ask;
+        let why = match rule {
+            Some(rule) => format!("rule `{rule}`"),
+            None => "no permission rule matches this skill".to_string(),
+        };
+        self.text = format!(
+            "{ASK_PREFIX}({why}). Confirm with the user before following the instructions of the skill `{}`.\n\n{}",
+            self.id, self.text
+        );
+    }
+}
+
+/// How the line of an `ask` activation begins.
+pub const ASK_PREFIX: &str = "Permission: ask ";
 
 /// How many resource files OpenCode samples into `<skill_files>`.
 const SAMPLED_FILES: usize = 10;
@@ -119,6 +151,16 @@ pub fn activate_with(
     expansions: &Expansions<'_>,
 ) -> Result<Activation> {
     options.check()?;
+    // The options' own opt-ins, where the caller supplied no runner or reader of its own.
+    let policy = expand::CommandPolicy::AllowPrograms(options.allow_commands.clone());
+    let mut expansions = *expansions;
+    if expansions.runner.is_none() && !options.allow_commands.is_empty() {
+        expansions.runner = Some(&expand::ShellRunner);
+        expansions.commands = Some(&policy);
+    }
+    if expansions.reader.is_none() && options.read_files {
+        expansions.reader = Some(&expand::FsReader);
+    }
     let raw = crate::parse::read_body(&skill.location)?;
     let mut vars: BTreeMap<String, String> = BTreeMap::new();
     let skill_dir = skill.base_dir.to_string_lossy().into_owned();
@@ -178,6 +220,7 @@ pub fn activate_with(
         effort: m.claude_code.effort.clone(),
         context: m.claude_code.context.clone(),
         agent: m.claude_code.agent.clone(),
+        permission: crate::permissions::Decision::Allow,
     })
 }
 

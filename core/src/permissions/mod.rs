@@ -15,9 +15,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+/// A permission decision. The default, `allow`, is what a skill gets when no rule is
+/// configured at all.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Decision {
+    #[default]
     Allow,
     Ask,
     Deny,
@@ -109,8 +114,16 @@ impl PermissionRules {
     }
 
     /// Decide for skill `id` as seen by `agent` (per-agent rules are appended to the global ones).
-    /// With no matching rule the host default applies: `ask`.
+    /// With no rule at all for `agent` nothing is configured and every skill is `allow` (as a
+    /// deck without rules lists and activates every skill); with rules of which none matches,
+    /// the host default applies: `ask`.
     pub fn evaluate(&self, id: &str, agent: Option<&str>) -> Evaluation {
+        if self.effective(agent).next().is_none() {
+            return Evaluation {
+                decision: Decision::Allow,
+                rule: None,
+            };
+        }
         let decided = match self.semantics {
             Semantics::LastMatch => self.effective(agent).filter(|r| r.matches(id)).last(),
             Semantics::DenyFirst => [Decision::Deny, Decision::Ask, Decision::Allow]
@@ -278,11 +291,19 @@ mod tests {
     }
 
     #[test]
-    fn no_rules_means_ask() {
+    fn no_rules_means_allow_and_no_match_means_ask() {
+        // As a deck with no rules lists and activates every skill.
         let e = PermissionRules::default().evaluate("a", None);
-        assert_eq!(e.decision, Decision::Ask);
+        assert_eq!(e.decision, Decision::Allow);
         assert_eq!(e.rule, None);
         assert!(!PermissionRules::default().tool_disabled(None));
+        let rules = PermissionRules {
+            rules: vec![Rule::new("b", Decision::Allow)],
+            ..Default::default()
+        };
+        let e = rules.evaluate("a", None);
+        assert_eq!(e.decision, Decision::Ask);
+        assert_eq!(e.rule, None);
     }
 
     #[test]

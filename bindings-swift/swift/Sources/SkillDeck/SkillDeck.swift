@@ -930,7 +930,7 @@ public protocol DeckProtocol: AnyObject, Sendable {
      * Activate a skill: permission check, body load, argument and variable substitution.
      * `format`: `raw`, `opencode`, `codex` or `kode`.
      */
-    func activate(id: String, args: String, vars: [String: String]?, format: String, agent: String?, sessionId: String?) throws  -> Activation
+    func activate(id: String, args: String, vars: [String: String]?, format: String, agent: String?, sessionId: String?, readFiles: Bool, allowCommands: [String]?) throws  -> Activation
     
     /**
      * A skill by id or name; throws `NOT_FOUND` when there is none.
@@ -1072,7 +1072,7 @@ public convenience init(profile: String = "universal", projectDir: String = ".",
      * Activate a skill: permission check, body load, argument and variable substitution.
      * `format`: `raw`, `opencode`, `codex` or `kode`.
      */
-open func activate(id: String, args: String = "", vars: [String: String]? = nil, format: String = "raw", agent: String? = nil, sessionId: String? = nil)throws  -> Activation  {
+open func activate(id: String, args: String = "", vars: [String: String]? = nil, format: String = "raw", agent: String? = nil, sessionId: String? = nil, readFiles: Bool = false, allowCommands: [String]? = nil)throws  -> Activation  {
     return try  FfiConverterTypeActivation_lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
         uniffiCallStatus in
     uniffi_skilldeck_uniffi_fn_method_deck_activate(
@@ -1082,7 +1082,9 @@ open func activate(id: String, args: String = "", vars: [String: String]? = nil,
         FfiConverterOptionDictionaryStringString.lower(vars),
         FfiConverterString.lower(format),
         FfiConverterOptionString.lower(agent),
-        FfiConverterOptionString.lower(sessionId),uniffiCallStatus
+        FfiConverterOptionString.lower(sessionId),
+        FfiConverterBool.lower(readFiles),
+        FfiConverterOptionSequenceString.lower(allowCommands),uniffiCallStatus
     )
 })
 }
@@ -1678,6 +1680,10 @@ public struct Activation: Equatable, Hashable {
     public var effort: String?
     public var context: String?
     public var agent: String?
+    /**
+     * `Allow`, or `Ask`: confirm with the user before the model follows the skill.
+     */
+    public var permission: Decision
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
@@ -1690,7 +1696,10 @@ public struct Activation: Equatable, Hashable {
          */body: String, baseDir: FsPath, 
         /**
          * Resource files (relative to `base_dir`, sorted, SKILL.md excluded).
-         */resources: [String], allowedTools: [String], model: String?, effort: String?, context: String?, agent: String?) {
+         */resources: [String], allowedTools: [String], model: String?, effort: String?, context: String?, agent: String?, 
+        /**
+         * `Allow`, or `Ask`: confirm with the user before the model follows the skill.
+         */permission: Decision) {
         self.id = id
         self.name = name
         self.text = text
@@ -1702,6 +1711,7 @@ public struct Activation: Equatable, Hashable {
         self.effort = effort
         self.context = context
         self.agent = agent
+        self.permission = permission
     }
 
     
@@ -1742,7 +1752,8 @@ public struct FfiConverterTypeActivation: FfiConverterRustBuffer {
                 model: FfiConverterOptionString.read(from: &buf), 
                 effort: FfiConverterOptionString.read(from: &buf), 
                 context: FfiConverterOptionString.read(from: &buf), 
-                agent: FfiConverterOptionString.read(from: &buf)
+                agent: FfiConverterOptionString.read(from: &buf), 
+                permission: FfiConverterTypeDecision.read(from: &buf)
         )
     }
 
@@ -1758,6 +1769,7 @@ public struct FfiConverterTypeActivation: FfiConverterRustBuffer {
         FfiConverterOptionString.write(value.effort, into: &buf)
         FfiConverterOptionString.write(value.context, into: &buf)
         FfiConverterOptionString.write(value.agent, into: &buf)
+        FfiConverterTypeDecision.write(value.permission, into: &buf)
     }
 }
 
@@ -4569,6 +4581,30 @@ fileprivate struct FfiConverterOptionSequenceFloat: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionSequenceString: FfiConverterRustBuffer {
+    typealias SwiftType = [String]?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterSequenceString.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterSequenceString.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionDictionaryStringUInt64: FfiConverterRustBuffer {
     typealias SwiftType = [String: UInt64]?
 
@@ -5361,7 +5397,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_skilldeck_uniffi_checksum_method_catalog_to_json() != 57155) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_skilldeck_uniffi_checksum_method_deck_activate() != 40815) {
+    if (uniffi_skilldeck_uniffi_checksum_method_deck_activate() != 18446) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_skilldeck_uniffi_checksum_method_deck_get() != 1602) {

@@ -820,7 +820,7 @@ internal object UniffiLib {
     ): Unit
     external fun uniffi_skilldeck_uniffi_fn_constructor_deck_new(`profile`: RustBuffer.ByValue,`projectDir`: RustBuffer.ByValue,`homeDir`: RustBuffer.ByValue,`env`: RustBuffer.ByValue,`systemRoot`: RustBuffer.ByValue,`roots`: RustBuffer.ByValue,`rules`: RustBuffer.ByValue,`agent`: RustBuffer.ByValue,`enable`: RustBuffer.ByValue,`disable`: RustBuffer.ByValue,`hideUnavailable`: Byte,`readHostSettings`: Byte,`nested`: Byte,`profileFile`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
-    external fun uniffi_skilldeck_uniffi_fn_method_deck_activate(`ptr`: Long,`id`: RustBuffer.ByValue,`args`: RustBuffer.ByValue,`vars`: RustBuffer.ByValue,`format`: RustBuffer.ByValue,`agent`: RustBuffer.ByValue,`sessionId`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    external fun uniffi_skilldeck_uniffi_fn_method_deck_activate(`ptr`: Long,`id`: RustBuffer.ByValue,`args`: RustBuffer.ByValue,`vars`: RustBuffer.ByValue,`format`: RustBuffer.ByValue,`agent`: RustBuffer.ByValue,`sessionId`: RustBuffer.ByValue,`readFiles`: Byte,`allowCommands`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_skilldeck_uniffi_fn_method_deck_get(`ptr`: Long,`id`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -1073,7 +1073,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_skilldeck_uniffi_checksum_method_catalog_to_json() and 0xFFFF) != 57155) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_skilldeck_uniffi_checksum_method_deck_activate() and 0xFFFF) != 40815) {
+    if ((lib.uniffi_skilldeck_uniffi_checksum_method_deck_activate() and 0xFFFF) != 18446) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_skilldeck_uniffi_checksum_method_deck_get() and 0xFFFF) != 1602) {
@@ -2084,7 +2084,7 @@ public interface DeckInterface {
      * Activate a skill: permission check, body load, argument and variable substitution.
      * `format`: `raw`, `opencode`, `codex` or `kode`.
      */
-    fun `activate`(`id`: kotlin.String, `args`: kotlin.String = "", `vars`: Map<kotlin.String, kotlin.String>? = null, `format`: kotlin.String = "raw", `agent`: kotlin.String? = null, `sessionId`: kotlin.String? = null): Activation
+    fun `activate`(`id`: kotlin.String, `args`: kotlin.String = "", `vars`: Map<kotlin.String, kotlin.String>? = null, `format`: kotlin.String = "raw", `agent`: kotlin.String? = null, `sessionId`: kotlin.String? = null, `readFiles`: kotlin.Boolean = false, `allowCommands`: List<kotlin.String>? = null): Activation
     
     /**
      * A skill by id or name; throws `NOT_FOUND` when there is none.
@@ -2277,7 +2277,7 @@ open class Deck: Disposable, AutoCloseable, DeckInterface
      * Activate a skill: permission check, body load, argument and variable substitution.
      * `format`: `raw`, `opencode`, `codex` or `kode`.
      */
-    @Throws(SkillException::class)override fun `activate`(`id`: kotlin.String, `args`: kotlin.String, `vars`: Map<kotlin.String, kotlin.String>?, `format`: kotlin.String, `agent`: kotlin.String?, `sessionId`: kotlin.String?): Activation {
+    @Throws(SkillException::class)override fun `activate`(`id`: kotlin.String, `args`: kotlin.String, `vars`: Map<kotlin.String, kotlin.String>?, `format`: kotlin.String, `agent`: kotlin.String?, `sessionId`: kotlin.String?, `readFiles`: kotlin.Boolean, `allowCommands`: List<kotlin.String>?): Activation {
             return FfiConverterTypeActivation.lift(
     callWithHandle {
     uniffiRustCallWithError(SkillException) { _status ->
@@ -2289,7 +2289,9 @@ open class Deck: Disposable, AutoCloseable, DeckInterface
         FfiConverterOptionalMapStringString.lower(`vars`),
         FfiConverterString.lower(`format`),
         FfiConverterOptionalString.lower(`agent`),
-        FfiConverterOptionalString.lower(`sessionId`),_status)
+        FfiConverterOptionalString.lower(`sessionId`),
+        FfiConverterBoolean.lower(`readFiles`),
+        FfiConverterOptionalSequenceString.lower(`allowCommands`),_status)
 }
     }
     )
@@ -3191,6 +3193,11 @@ data class Activation (
     var `context`: kotlin.String?
     , 
     var `agent`: kotlin.String?
+    , 
+    /**
+     * `Allow`, or `Ask`: confirm with the user before the model follows the skill.
+     */
+    var `permission`: Decision
     
 ){
     
@@ -3231,6 +3238,7 @@ public object FfiConverterTypeActivation: FfiConverterRustBuffer<Activation> {
             FfiConverterOptionalString.read(buf),
             FfiConverterOptionalString.read(buf),
             FfiConverterOptionalString.read(buf),
+            FfiConverterTypeDecision.read(buf),
         )
     }
 
@@ -3245,7 +3253,8 @@ public object FfiConverterTypeActivation: FfiConverterRustBuffer<Activation> {
             FfiConverterOptionalString.allocationSize(value.`model`) +
             FfiConverterOptionalString.allocationSize(value.`effort`) +
             FfiConverterOptionalString.allocationSize(value.`context`) +
-            FfiConverterOptionalString.allocationSize(value.`agent`)
+            FfiConverterOptionalString.allocationSize(value.`agent`) +
+            FfiConverterTypeDecision.allocationSize(value.`permission`)
     )
 
     override fun write(value: Activation, buf: ByteBuffer) {
@@ -3260,6 +3269,7 @@ public object FfiConverterTypeActivation: FfiConverterRustBuffer<Activation> {
             FfiConverterOptionalString.write(value.`effort`, buf)
             FfiConverterOptionalString.write(value.`context`, buf)
             FfiConverterOptionalString.write(value.`agent`, buf)
+            FfiConverterTypeDecision.write(value.`permission`, buf)
     }
 }
 
@@ -5795,6 +5805,38 @@ public object FfiConverterOptionalSequenceFloat: FfiConverterRustBuffer<List<kot
         } else {
             buf.put(1)
             FfiConverterSequenceFloat.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalSequenceString: FfiConverterRustBuffer<List<kotlin.String>?> {
+    override fun read(buf: ByteBuffer): List<kotlin.String>? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterSequenceString.read(buf)
+    }
+
+    override fun allocationSize(value: List<kotlin.String>?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterSequenceString.allocationSize(value)
+        }
+    }
+
+    override fun write(value: List<kotlin.String>?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterSequenceString.write(value, buf)
         }
     }
 }
