@@ -139,11 +139,23 @@ pub struct Index {
 }
 
 /// One document's BM25F score and the fields that matched.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Scored {
     pub doc: usize,
     pub score: f64,
-    pub fields: Vec<Field>,
+    /// Bit `f` set: field `FIELDS[f]` matched.
+    pub mask: u8,
+}
+
+impl Scored {
+    /// The fields that matched, in index order.
+    pub fn fields(&self) -> impl Iterator<Item = Field> + '_ {
+        FIELDS
+            .iter()
+            .enumerate()
+            .filter(|(f, _)| self.mask & (1 << f) != 0)
+            .map(|(_, field)| *field)
+    }
 }
 
 impl Index {
@@ -253,7 +265,11 @@ impl Index {
         terms.sort();
         terms.dedup();
         let n = self.docs.len() as f64;
-        let mut scores: HashMap<u32, (f64, u8)> = HashMap::new();
+        // Dense accumulators: a query term often matches a large share of the skills, and a
+        // hash map per match cost more than the scoring itself at 100,000 skills.
+        let mut scores = vec![0.0f64; self.docs.len()];
+        let mut masks = vec![0u8; self.docs.len()];
+        let mut touched: Vec<u32> = Vec::new();
         for term in &terms {
             let Some(list) = self.postings.get(term) else {
                 continue;
@@ -261,7 +277,8 @@ impl Index {
             let df = list.len() as f64;
             let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
             for (doc, counts) in list {
-                let d = &self.docs[*doc as usize];
+                let i = *doc as usize;
+                let d = &self.docs[i];
                 let mut tf = 0.0;
                 let mut matched = 0u8;
                 for (f, field) in FIELDS.iter().enumerate() {
@@ -272,22 +289,22 @@ impl Index {
                     let norm = 1.0 - field.b() + field.b() * f64::from(d.lens[f]) / self.avg_len[f];
                     tf += field.weight() * f64::from(counts[f]) / norm;
                 }
-                let entry = scores.entry(*doc).or_insert((0.0, 0));
-                entry.0 += idf * tf / (K1 + tf);
-                entry.1 |= matched;
+                if masks[i] == 0 {
+                    touched.push(*doc);
+                }
+                scores[i] += idf * tf / (K1 + tf);
+                masks[i] |= matched;
             }
         }
-        let mut out: Vec<Scored> = scores
+        let mut out: Vec<Scored> = touched
             .into_iter()
-            .map(|(doc, (score, mask))| Scored {
-                doc: doc as usize,
-                score,
-                fields: FIELDS
-                    .iter()
-                    .enumerate()
-                    .filter(|(f, _)| mask & (1 << f) != 0)
-                    .map(|(_, field)| *field)
-                    .collect(),
+            .map(|doc| {
+                let i = doc as usize;
+                Scored {
+                    doc: i,
+                    score: scores[i],
+                    mask: masks[i],
+                }
             })
             .collect();
         out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.doc.cmp(&b.doc)));

@@ -154,38 +154,39 @@ pub fn relevance(index: &Index, query: &str) -> HashMap<String, f64> {
 /// Rank `index` for `options` (already checked).
 pub fn run(index: &Index, options: &SearchOptions) -> SearchResults {
     let scored = index.score(&options.query);
-    let matched_fields: HashMap<usize, (f64, Vec<String>)> = scored
-        .iter()
-        .map(|s| {
-            (
-                s.doc,
-                (
-                    s.score,
-                    s.fields.iter().map(|f| f.as_str().to_string()).collect(),
-                ),
-            )
-        })
-        .collect();
-    let mut ranked: Vec<(usize, f64, Option<f64>)> = match &options.query_embedding {
-        None => scored.iter().map(|s| (s.doc, s.score, None)).collect(),
-        Some(q) => fuse(index, &scored, q, &options.embeddings),
-    };
+    let names =
+        |s: &index::Scored| -> Vec<String> { s.fields().map(|f| f.as_str().to_string()).collect() };
+    // (doc, ranking score, similarity, BM25F score and matched fields).
+    let mut ranked: Vec<(usize, f64, Option<f64>, Option<index::Scored>)> =
+        match &options.query_embedding {
+            None => scored
+                .iter()
+                .map(|s| (s.doc, s.score, None, Some(*s)))
+                .collect(),
+            Some(q) => {
+                let by_doc: HashMap<usize, index::Scored> =
+                    scored.iter().map(|s| (s.doc, *s)).collect();
+                fuse(index, &scored, q, &options.embeddings)
+                    .into_iter()
+                    .map(|(doc, score, sim)| (doc, score, sim, by_doc.get(&doc).copied()))
+                    .collect()
+            }
+        };
     let matched = ranked.len();
     ranked.truncate(options.limit);
     let hits = ranked
         .into_iter()
-        .map(|(doc, score, similarity)| {
+        .map(|(doc, score, similarity, text)| {
             let skill = index.skill(doc);
-            let (bm25, matched) = matched_fields.get(&doc).cloned().unwrap_or_default();
             SearchHit {
                 id: skill.id.clone(),
                 name: skill.name.clone(),
                 description: skill.description().to_string(),
                 location: skill.location.clone(),
                 score,
-                bm25,
+                bm25: text.map_or(0.0, |s| s.score),
                 similarity,
-                matched,
+                matched: text.map(|s| names(&s)).unwrap_or_default(),
             }
         })
         .collect();
