@@ -184,10 +184,8 @@ def normalise(value, tree: Path):
 # ---------------------------------------------------------------------------------------------
 
 
-def run_opencode(tree: Path, deck: dict) -> dict:
-    project, home, env = deck_paths(tree, deck)
-    home.mkdir(parents=True, exist_ok=True)
-    cmd = [str(bin_path("opencode")), "debug", "skill", "--pure"]
+def run_host(cmd: list, project: Path, home: Path, env: dict, what: str):
+    """Run a host command in the project with the oracle's environment; a failure raises."""
     out = subprocess.run(
         cmd,
         cwd=project,
@@ -197,7 +195,15 @@ def run_opencode(tree: Path, deck: dict) -> dict:
         timeout=HOST_TIMEOUT,
     )
     if out.returncode != 0:
-        raise RuntimeError(f"opencode failed ({out.returncode}): {out.stderr[-2000:]}")
+        raise RuntimeError(f"{what} failed ({out.returncode}): {out.stderr[-2000:]}")
+    return out
+
+
+def run_opencode(tree: Path, deck: dict) -> dict:
+    project, home, env = deck_paths(tree, deck)
+    home.mkdir(parents=True, exist_ok=True)
+    cmd = [str(bin_path("opencode")), "debug", "skill", "--pure"]
+    out = run_host(cmd, project, home, env, "opencode")
     skills = []
     for item in json.loads(out.stdout):
         if item.get("location") == "<built-in>":
@@ -308,16 +314,7 @@ def run_codex_prompt(tree: Path, deck: dict) -> dict:
     project, home, env = deck_paths(tree, deck)
     home.mkdir(parents=True, exist_ok=True)
     cmd = [str(bin_path("codex")), "debug", "prompt-input", "-c", "skills.bundled.enabled=false"]
-    out = subprocess.run(
-        cmd,
-        cwd=project,
-        env=host_env(home, env),
-        capture_output=True,
-        text=True,
-        timeout=HOST_TIMEOUT,
-    )
-    if out.returncode != 0:
-        raise RuntimeError(f"codex debug prompt-input failed: {out.stderr[-2000:]}")
+    out = run_host(cmd, project, home, env, "codex debug prompt-input")
     texts = [
         part.get("text", "")
         for item in json.loads(out.stdout)
@@ -429,16 +426,7 @@ def run_gemini(tree: Path, deck: dict) -> dict:
         trust.parent.mkdir(parents=True, exist_ok=True)
         trust.write_text(json.dumps({str(project): "TRUST_FOLDER"}))
     cmd = [str(bin_path("gemini")), "skills", "list", "--all"]
-    out = subprocess.run(
-        cmd,
-        cwd=project,
-        env=host_env(home, env),
-        capture_output=True,
-        text=True,
-        timeout=HOST_TIMEOUT,
-    )
-    if out.returncode != 0:
-        raise RuntimeError(f"gemini failed ({out.returncode}): {out.stderr[-2000:]}")
+    out = run_host(cmd, project, home, env, "gemini")
     text = out.stdout
     if text.strip() != "No skills discovered.":
         text = text.split("Discovered Agent Skills:\n\n", 1)[1]
@@ -517,16 +505,7 @@ QWEN_SCOPES = {"project": "project", "user": "user"}
 def run_qwen(tree: Path, deck: dict) -> dict:
     project, home, env = deck_paths(tree, deck)
     home.mkdir(parents=True, exist_ok=True)
-    out = subprocess.run(
-        ["node", str(qwen_driver())],
-        cwd=project,
-        env=host_env(home, env),
-        capture_output=True,
-        text=True,
-        timeout=HOST_TIMEOUT,
-    )
-    if out.returncode != 0:
-        raise RuntimeError(f"qwen loader failed ({out.returncode}): {out.stderr[-2000:]}")
+    out = run_host(["node", str(qwen_driver())], project, home, env, "qwen loader")
     answer = json.loads(out.stdout)
     skills = []
     for item in answer["skills"]:
@@ -569,16 +548,7 @@ COPILOT_ERROR = re.compile(r"^\s*• (?P<path>.+?): (?P<message>.*)$")
 def run_copilot(tree: Path, deck: dict) -> dict:
     project, home, env = deck_paths(tree, deck)
     home.mkdir(parents=True, exist_ok=True)
-    out = subprocess.run(
-        [str(bin_path("copilot")), "skill", "list", "--json"],
-        cwd=project,
-        env=host_env(home, env),
-        capture_output=True,
-        text=True,
-        timeout=HOST_TIMEOUT,
-    )
-    if out.returncode != 0:
-        raise RuntimeError(f"copilot failed ({out.returncode}): {out.stderr[-2000:]}")
+    out = run_host([str(bin_path("copilot")), "skill", "list", "--json"], project, home, env, "copilot")
     skills = []
     for item in json.loads(out.stdout):
         if item["source"] not in COPILOT_SCOPES:
@@ -649,16 +619,7 @@ VIBE_SCOPES = {"project": "project", "global": "user"}
 def run_vibe(tree: Path, deck: dict) -> dict:
     project, home, env = deck_paths(tree, deck)
     home.mkdir(parents=True, exist_ok=True)
-    out = subprocess.run(
-        [str(VENV_DIR / "bin" / "python"), "-c", VIBE_DRIVER],
-        cwd=project,
-        env=host_env(home, env),
-        capture_output=True,
-        text=True,
-        timeout=HOST_TIMEOUT,
-    )
-    if out.returncode != 0:
-        raise RuntimeError(f"vibe loader failed ({out.returncode}): {out.stderr[-2000:]}")
+    out = run_host([str(VENV_DIR / "bin" / "python"), "-c", VIBE_DRIVER], project, home, env, "vibe loader")
     answer = json.loads(out.stdout)
     skills = []
     for s in answer["skills"]:
