@@ -311,12 +311,13 @@ fn read_prefix(
             problem = (nul < buf.len()).then(|| nul_diagnostic(path, &buf, nul));
         }
         text = &lossy;
-        let closed = closed(text, dialect);
         if let Some(problem) = problem {
             // A bad byte after the closing fence is in the body: the frontmatter is intact
-            // (unless the host reads the whole file as UTF-8).
-            let body_only =
-                closed && !(dialect.read == ReadRule::WholeFile && problem.code == "invalid-utf8");
+            // (unless the host reads the whole file as UTF-8). Split only here: most files
+            // have no such byte, and the split is a hot path of discovery.
+            let body_only = !(dialect.read == ReadRule::WholeFile
+                && problem.code == "invalid-utf8")
+                && closed(text, dialect);
             if body_only {
                 return parse_with(text, dialect);
             }
