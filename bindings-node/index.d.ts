@@ -21,6 +21,7 @@ export type Profile =
   | 'qwen-code'
   | 'copilot-cli'
   | 'mistral-vibe'
+  | 'goose'
 
 /**
  * Stable error codes shared by every skilldeck binding. An argument of the wrong type
@@ -443,7 +444,7 @@ export interface ActivateOptions {
 /** Options of `new Deck(...)`, mirroring the core `DeckOptions`. */
 export interface DeckOptions {
   /**
-   * Built-in profile: `universal` (default), `agentskills`, `claude-code`, `codex`, `opencode`, `kode`, `gemini`, `qwen-code`, `copilot-cli`, `mistral-vibe`.
+   * Built-in profile: `universal` (default), `agentskills`, `claude-code`, `codex`, `opencode`, `kode`, `gemini`, `qwen-code`, `copilot-cli`, `mistral-vibe`, `goose`.
    * A custom profile is a file (`profileFile`).
    */
   profile?: Profile

@@ -21,6 +21,7 @@ export type Profile =
   | 'qwen-code'
   | 'copilot-cli'
   | 'mistral-vibe'
+  | 'goose'
 
 /**
  * Stable error codes shared by every skilldeck binding. An argument of the wrong type

@@ -42,6 +42,10 @@ OPENSKILLS_VERSION = "1.5.0"
 GEMINI_VERSION = "0.61.0"
 QWEN_VERSION = "0.15.10"
 COPILOT_VERSION = "1.0.102"
+# Goose's native binary, published on npm by its project (the `goose` CLI, version 1.37.0).
+GOOSE_PACKAGE = "@aaif/goose-binary-linux-x64"
+GOOSE_PACKAGE_VERSION = "0.20.2"
+GOOSE_VERSION = "1.37.0"
 # Python hosts, installed from PyPI into a venv (they need Python >= 3.12).
 VIBE_VERSION = "3.0.2"  # PyPI `mistral-vibe`
 VENV_DIR = Path(os.environ.get("ORACLE_VENV", "/tmp/hosts3/venv"))
@@ -92,6 +96,7 @@ def install() -> None:
             f"@google/gemini-cli@{GEMINI_VERSION}",
             f"@qwen-code/qwen-code@{QWEN_VERSION}",
             f"@github/copilot@{COPILOT_VERSION}",
+            f"{GOOSE_PACKAGE}@{GOOSE_PACKAGE_VERSION}",
         ],
         check=True,
     )
@@ -100,6 +105,8 @@ def install() -> None:
             [str(bin_path(name)), "--version"], capture_output=True, text=True, timeout=60
         )
         print(f"{name}: {out.stdout.strip() or out.stderr.strip()}")
+    out = subprocess.run([str(goose_bin()), "--version"], capture_output=True, text=True, timeout=60)
+    print(f"goose: {out.stdout.strip()}")
     if not (VENV_DIR / "bin" / "python").exists():
         subprocess.run([VENV_PYTHON_BASE, "-m", "venv", str(VENV_DIR)], check=True)
     subprocess.run(
@@ -647,7 +654,72 @@ def run_vibe(tree: Path, deck: dict) -> dict:
     }
 
 
+def goose_bin() -> Path:
+    return ORACLE_DIR / "node_modules" / GOOSE_PACKAGE / "bin" / "goose"
+
+
+def run_goose(tree: Path, deck: dict) -> dict:
+    """Goose's own source listing (`list_sources` in crates/goose/src/sources/mod.rs, which
+    calls `discover_skills`), asked over ACP: `goose acp` with the custom request
+    `_goose/unstable/sources/list` for type `skill`. It answers with every skill's name,
+    description, body and directory; built-in skills are a separate type and not listed."""
+    project, home, env = deck_paths(tree, deck)
+    home.mkdir(parents=True, exist_ok=True)
+    requests = [
+        {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+         "params": {"protocolVersion": 1, "clientCapabilities": {}}},
+        {"jsonrpc": "2.0", "id": 1, "method": "_goose/unstable/sources/list",
+         "params": {"type": "skill", "projectDir": str(project)}},
+    ]
+    proc = subprocess.Popen(
+        [str(goose_bin()), "acp"], cwd=project, env=host_env(home, env),
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    timer = threading.Timer(HOST_TIMEOUT, proc.kill)
+    timer.start()
+    try:
+        assert proc.stdin and proc.stdout
+        answer = None
+        for request in requests:
+            proc.stdin.write(json.dumps(request) + "\n")
+            proc.stdin.flush()
+            for line in proc.stdout:
+                message = json.loads(line)
+                if message.get("id") == request["id"]:
+                    if "error" in message:
+                        raise RuntimeError(f"goose acp: {message['error']}")
+                    answer = message["result"]
+                    break
+            else:
+                raise RuntimeError(f"goose acp ended early: {proc.stderr.read()[-2000:] if proc.stderr else ''}")
+        # `goose acp` stays up after its input closes; the answer is in, so it is stopped.
+        proc.stdin.close()
+    finally:
+        timer.cancel()
+        if proc.poll() is None:
+            proc.kill()
+    skills = [
+        {
+            "name": s["name"],
+            "description": s["description"],
+            "location": str(Path(s["path"]) / "SKILL.md"),
+            "scope": "user" if s["global"] else "project",
+        }
+        for s in answer["sources"]
+    ]
+    # Kept in the host's order: `list_sources` sorts by name.
+    return {
+        "host": f"goose {GOOSE_VERSION} ({GOOSE_PACKAGE}@{GOOSE_PACKAGE_VERSION})",
+        "command": "goose acp: initialize, then _goose/unstable/sources/list {type: skill, "
+        "projectDir: the project}",
+        "skills": skills,
+        # Goose logs why it skips a file (tracing `warn!`) but does not answer with it.
+        "errors": [],
+    }
+
+
 HOSTS = {
+    "goose": run_goose,
     "opencode": run_opencode,
     "codex": run_codex,
     "gemini": run_gemini,
@@ -848,7 +920,7 @@ def record(vector: Path, case: dict, results: list[dict], descriptions: bool = F
 # ---------------------------------------------------------------------------------------------
 
 VECTORS = Path(__file__).resolve().parents[2] / "tests" / "vectors"
-MATRIX_HOSTS = ("codex", "opencode", "gemini", "qwen-code", "copilot-cli", "mistral-vibe")
+MATRIX_HOSTS = ("codex", "opencode", "gemini", "qwen-code", "copilot-cli", "mistral-vibe", "goose")
 # What a matrix vector knowingly does not take from its host (see ORACLES.md).
 MATRIX_NOTES = {
     "mistral-vibe": "; deliberate deviation: the host decodes enc-utf16le-bom as UTF-16 (left "

@@ -36,6 +36,7 @@ _Profile = Literal[
     "qwen-code",
     "copilot-cli",
     "mistral-vibe",
+    "goose",
 ]
 _Json = Any
 

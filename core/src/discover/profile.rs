@@ -163,6 +163,8 @@ pub enum FieldRule {
     TextOrNull,
     /// A mapping or null.
     MapOrNull,
+    /// A mapping; null is refused too (serde_yaml reads no null into a map: Goose).
+    Map,
     /// Null, a string, a list of strings, or a mapping (taken as its keys).
     TextOrTexts,
     /// pydantic's lax `bool`: a boolean, 0 or 1, or `true`/`false`/`yes`/`no`/`on`/`off`/
@@ -176,6 +178,7 @@ impl FieldRule {
         match self {
             FieldRule::TextOrNull => matches!(key.kind, K::String | K::Null),
             FieldRule::MapOrNull => matches!(key.kind, K::Map | K::Null),
+            FieldRule::Map => key.kind == K::Map,
             FieldRule::TextOrTexts => key.texts,
             FieldRule::LaxBool => key.lax_bool,
         }
@@ -184,7 +187,7 @@ impl FieldRule {
     fn what(self) -> &'static str {
         match self {
             FieldRule::TextOrNull => "text",
-            FieldRule::MapOrNull => "a mapping",
+            FieldRule::MapOrNull | FieldRule::Map => "a mapping",
             FieldRule::TextOrTexts => "text or a list of text",
             FieldRule::LaxBool => "true or false",
         }
@@ -424,7 +427,7 @@ pub struct Profile {
     pub nested: Option<Nested>,
 }
 
-const BUILTIN: [(&str, &str); 10] = [
+const BUILTIN: [(&str, &str); 11] = [
     ("universal", include_str!("profiles/universal.toml")),
     ("agentskills", include_str!("profiles/agentskills.toml")),
     ("claude-code", include_str!("profiles/claude-code.toml")),
@@ -435,6 +438,7 @@ const BUILTIN: [(&str, &str); 10] = [
     ("qwen-code", include_str!("profiles/qwen-code.toml")),
     ("copilot-cli", include_str!("profiles/copilot-cli.toml")),
     ("mistral-vibe", include_str!("profiles/mistral-vibe.toml")),
+    ("goose", include_str!("profiles/goose.toml")),
 ];
 
 const PROFILE_HINT: &str =

@@ -51,6 +51,11 @@ pub enum FenceRule {
     /// three or more dashes and trailing whitespace; only whitespace may come before the
     /// opening fence; the next such line closes the block.
     DashRuns,
+    /// Goose's `content.split("---")`: the text is cut at every `---` wherever it stands (in
+    /// a line, a value or the body too); with fewer than two cuts there is no frontmatter,
+    /// otherwise the piece between the first two, trimmed, is the block. Text before the
+    /// first `---` is ignored.
+    SplitAnywhere,
 }
 
 /// What a host does with YAML that does not parse.
@@ -149,6 +154,9 @@ pub struct Dialect {
     /// An anchor name defined twice is an error (PyYAML's composer: "found duplicate
     /// anchor"), where YAML lets the later one replace it.
     pub duplicate_anchors_error: bool,
+    /// A null `description` is its text as written (`null`, `~`; an empty value is ""), as
+    /// serde_yaml reads a null into a `String` field (Goose); otherwise it is absent.
+    pub description_null_text: bool,
 }
 
 impl Default for Dialect {
@@ -170,6 +178,7 @@ impl Default for Dialect {
             yaml_1_1: false,
             tab_token_error: false,
             duplicate_anchors_error: false,
+            description_null_text: false,
         }
     }
 }

@@ -105,7 +105,12 @@ pub struct Typed {
 
 /// Build the manifest from `entries`. `yaml` is the frontmatter text (for source text of
 /// one-line flow values) and `line_offset` turns YAML lines into file lines.
-pub fn build(entries: Vec<Entry>, yaml: &str, line_offset: u32) -> Typed {
+pub fn build(
+    entries: Vec<Entry>,
+    yaml: &str,
+    line_offset: u32,
+    description_null_text: bool,
+) -> Typed {
     let mut typed = Typed {
         manifest: Manifest::default(),
         keys: Vec::new(),
@@ -146,6 +151,7 @@ pub fn build(entries: Vec<Entry>, yaml: &str, line_offset: u32) -> Typed {
         }
         let mut cx = Cx {
             yaml,
+            description_null_text,
             line,
             diagnostics: &mut typed.diagnostics,
         };
@@ -188,6 +194,7 @@ fn describe(value: &Value) -> &'static str {
 
 struct Cx<'a> {
     yaml: &'a str,
+    description_null_text: bool,
     line: u32,
     diagnostics: &'a mut Vec<Diagnostic>,
 }
@@ -208,6 +215,10 @@ fn apply(m: &mut Manifest, folded: &str, entry: &Entry, cx: &mut Cx) -> bool {
     }
     match folded {
         "name" => set!(m.name, text(entry, cx)),
+        "description" if cx.description_null_text && entry.value.is_null() => {
+            m.description = Some(entry.raw.clone().unwrap_or_default());
+            true
+        }
         "description" => set!(m.description, text(entry, cx)),
         "license" => set!(m.license, text(entry, cx)),
         "compatibility" => set!(m.compatibility, text(entry, cx)),

@@ -158,12 +158,27 @@ pub(super) fn dash_runs_refused(text: &str) -> bool {
     false
 }
 
+/// Goose's `split("---")`: the piece between the first two `---`, trimmed.
+pub(super) fn split_anywhere(text: &str) -> Option<Block> {
+    let open = text.find("---")?;
+    let start = open + 3;
+    let len = text[start..].find("---")?;
+    let piece = &text[start..start + len];
+    let lead = piece.len() - piece.trim_start().len();
+    Some(Block {
+        yaml: piece.trim().to_string(),
+        line: lines_before(text, start + lead).saturating_add(1),
+        body_line: lines_before(text, start + len).saturating_add(1),
+    })
+}
+
 /// The block by any line-based fence rule (gray-matter has its own module).
 fn block(text: &str, fences: FenceRule) -> Result<Block, Diagnostic> {
     let found = match fences {
         FenceRule::DashPrefix => dash_prefix(text),
         FenceRule::ExactLines => exact_lines(text),
         FenceRule::DashRuns => dash_runs(text),
+        FenceRule::SplitAnywhere => split_anywhere(text),
         FenceRule::Lines
         | FenceRule::LfLines
         | FenceRule::LfLinesTrimEnd
@@ -206,6 +221,8 @@ fn no_block(text: &str, fences: FenceRule) -> Diagnostic {
         "the frontmatter opened on line 1 is never closed (this host closes it at the first line starting with `---`)"
     } else if fences == FenceRule::DashRuns {
         "no `---` frontmatter block as this host reads it: only blank lines before a line of three or more dashes, then a later such line"
+    } else if fences == FenceRule::SplitAnywhere {
+        "no frontmatter block as this host reads it: the text must hold `---` at least twice (it cuts the file at every `---`, wherever it stands)"
     } else if fences == FenceRule::ExactLines {
         "no `---` frontmatter block as this host reads it: a first line of exactly `---`, then a later line of exactly `---` (no trailing space or indentation)"
     } else {
@@ -228,9 +245,14 @@ pub(super) fn parse(text: &str, dialect: &Dialect) -> Parsed {
         return super::qwen::parse(&block);
     }
     // js-yaml and the YAML loader both take `\r`, `\r\n` and `\n` as line breaks.
-    let yaml = frontmatter::lines_from(&block.yaml, 0)
+    let mut yaml = frontmatter::lines_from(&block.yaml, 0)
         .map(|l| format!("{}\n", l.text))
         .collect::<String>();
+    // Goose trims the block, so its last line has no line break, which a block scalar
+    // ending there shows (`|` keeps no final newline).
+    if dialect.fences == FenceRule::SplitAnywhere && !block.yaml.ends_with(['\n', '\r']) {
+        yaml.pop();
+    }
     let first = Parsed {
         body_line: Some(block.body_line),
         ..Parsed::default()
@@ -453,6 +475,13 @@ mod tests {
         assert_eq!(yaml("---\nname: a\n---").as_deref(), Some("name: a\n"));
         assert_eq!(yaml("---\n---\n").as_deref(), Some(""));
         assert!(dash_runs("# title\n---\nname: a\n---\n").is_none());
+        let goose = split_anywhere("junk\n--- name: a\n  \n---body").unwrap();
+        assert_eq!(
+            (goose.yaml.as_str(), goose.line, goose.body_line),
+            ("name: a", 2, 4)
+        );
+        assert_eq!(split_anywhere("name: a---b---").unwrap().yaml, "b");
+        assert!(split_anywhere("---\nname: a\n").is_none());
         assert!(dash_runs("--- yaml\nname: a\n---\n").is_none());
         assert!(dash_runs("---\nname: a\n  ---\n").is_none());
         assert!(dash_runs("---\nname: a\n--- end\n").is_none());

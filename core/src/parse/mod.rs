@@ -113,7 +113,10 @@ pub fn parse_with(text: &str, dialect: &Dialect) -> Parsed {
     }
     if matches!(
         dialect.fences,
-        FenceRule::DashPrefix | FenceRule::ExactLines | FenceRule::DashRuns
+        FenceRule::DashPrefix
+            | FenceRule::ExactLines
+            | FenceRule::DashRuns
+            | FenceRule::SplitAnywhere
     ) || dialect.syntax != SyntaxRule::Yaml
         || dialect.repair == RepairRule::Gemini
     {
@@ -290,7 +293,7 @@ fn parse_block(mut parsed: Parsed, yaml: &str, yaml_line: u32, dialect: &Dialect
                 .with_hint("use block style: one `key: value` or `- item` per line"),
         );
     }
-    let typed = fields::build(entries, yaml, offset);
+    let typed = fields::build(entries, yaml, offset, dialect.description_null_text);
     parsed.manifest = typed.manifest;
     parsed.keys = typed.keys;
     parsed.diagnostics.extend(typed.diagnostics);

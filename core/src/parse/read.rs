@@ -150,6 +150,7 @@ fn closed(text: &str, dialect: &Dialect) -> bool {
         FenceRule::DashPrefix => return super::hosts::dash_prefix(text).is_some(),
         FenceRule::ExactLines => return super::hosts::exact_lines(text).is_some(),
         FenceRule::DashRuns => return super::hosts::dash_runs(text).is_some(),
+        FenceRule::SplitAnywhere => return super::hosts::split_anywhere(text).is_some(),
         _ => {}
     }
     if dialect.fences == FenceRule::GrayMatter {
@@ -169,6 +170,9 @@ fn decided(text: &str, at_eof: bool, dialect: &Dialect) -> bool {
     }
     if dialect.fences == FenceRule::DashRuns {
         return closed(text, dialect) || super::hosts::dash_runs_refused(text);
+    }
+    if dialect.fences == FenceRule::SplitAnywhere {
+        return closed(text, dialect);
     }
     if matches!(
         dialect.fences,

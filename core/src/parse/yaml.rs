@@ -141,6 +141,11 @@ fn entry(source: &str, key: Spanned<Value>, value: Spanned<Value>, yaml_1_1: boo
             };
         }
     }
+    if let Value::String(text) = &mut value.value {
+        if text.ends_with('\n') && block_scalar_at_eof(source, &value.referenced) {
+            text.pop();
+        }
+    }
     let raw = match &value.value {
         Value::Number(_) | Value::Bool(_) | Value::Null => raw_text(source, &value.referenced),
         _ => None,
@@ -153,6 +158,42 @@ fn entry(source: &str, key: Spanned<Value>, value: Spanned<Value>, yaml_1_1: boo
         raw,
         value_line,
     }
+}
+
+/// Whether the node at `loc` is a block scalar (`|`, `>`) that runs to the end of a source
+/// without a final line break. YAML keeps a block scalar's final line break only when there
+/// is one (libyaml and PyYAML give `x` for `a: |\n  x`); the loader adds one regardless,
+/// which shows when a host trims the block before reading it (Goose).
+fn block_scalar_at_eof(source: &str, loc: &serde_saphyr::Location) -> bool {
+    if source.ends_with('\n') {
+        return false;
+    }
+    let span = loc.span();
+    let (Some(start), Some(len)) = (span.byte_offset(), span.byte_len()) else {
+        return false;
+    };
+    let (Ok(start), Ok(len)) = (usize::try_from(start), usize::try_from(len)) else {
+        return false;
+    };
+    if start.checked_add(len) != Some(source.len()) {
+        return false;
+    }
+    // The content starts on a line after its header, which ends in the block indicator
+    // (`|`, `>`, with chomping and indentation indicators, maybe a comment).
+    let Some(before) = source.get(..start) else {
+        return false;
+    };
+    let Some(before) = before.trim_end_matches([' ', '\t']).strip_suffix('\n') else {
+        return false;
+    };
+    let before = before.strip_suffix('\r').unwrap_or(before);
+    let header = before.rsplit('\n').next().unwrap_or_default();
+    let header = header.split(" #").next().unwrap_or_default().trim_end();
+    let indicator = header.rsplit([' ', '\t']).next().unwrap_or_default();
+    indicator.starts_with(['|', '>'])
+        && indicator[1..]
+            .chars()
+            .all(|c| matches!(c, '+' | '-' | '1'..='9'))
 }
 
 fn to_error(err: serde_saphyr::Error) -> YamlError {
@@ -428,6 +469,22 @@ pub fn presentation(yaml: &str) -> Vec<(Presentation, u32, u32)> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_block_scalar_without_a_final_line_break_has_none() {
+        let value = |src: &str| match super::load(src) {
+            Ok(super::Loaded::Mapping(entries)) => entries[0].value.clone(),
+            _ => panic!("{src:?} did not load"),
+        };
+        use serde_json::json;
+        assert_eq!(value("a: |\n  x"), json!("x"));
+        assert_eq!(value("a: >-\n  x\n  y"), json!("x y"));
+        assert_eq!(value("a: |+ # keep\n  x"), json!("x"));
+        assert_eq!(value("a: |\n  x\n"), json!("x\n"));
+        assert_eq!(value("a: |\n  x\n# c"), json!("x\n"));
+        assert_eq!(value("a: \"x\\n\""), json!("x\n"));
+        assert_eq!(value("a:\n  \"x\\n\""), json!("x\n"));
+    }
+
     use super::*;
 
     fn entries(yaml: &str) -> Vec<Entry> {
