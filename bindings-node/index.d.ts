@@ -22,6 +22,7 @@ export type Profile =
   | 'copilot-cli'
   | 'mistral-vibe'
   | 'goose'
+  | 'cursor'
 
 /**
  * Stable error codes shared by every skilldeck binding. An argument of the wrong type
@@ -444,7 +445,7 @@ export interface ActivateOptions {
 /** Options of `new Deck(...)`, mirroring the core `DeckOptions`. */
 export interface DeckOptions {
   /**
-   * Built-in profile: `universal` (default), `agentskills`, `claude-code`, `codex`, `opencode`, `kode`, `gemini`, `qwen-code`, `copilot-cli`, `mistral-vibe`, `goose`.
+   * Built-in profile: `universal` (default), `agentskills`, `claude-code`, `codex`, `opencode`, `kode`, `gemini`, `qwen-code`, `copilot-cli`, `mistral-vibe`, `goose`, `cursor`.
    * A custom profile is a file (`profileFile`).
    */
   profile?: Profile

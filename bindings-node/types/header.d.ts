@@ -22,6 +22,7 @@ export type Profile =
   | 'copilot-cli'
   | 'mistral-vibe'
   | 'goose'
+  | 'cursor'
 
 /**
  * Stable error codes shared by every skilldeck binding. An argument of the wrong type

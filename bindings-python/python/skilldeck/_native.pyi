@@ -37,6 +37,7 @@ _Profile = Literal[
     "copilot-cli",
     "mistral-vibe",
     "goose",
+    "cursor",
 ]
 _Json = Any
 

@@ -427,7 +427,7 @@ pub struct Profile {
     pub nested: Option<Nested>,
 }
 
-const BUILTIN: [(&str, &str); 11] = [
+const BUILTIN: [(&str, &str); 12] = [
     ("universal", include_str!("profiles/universal.toml")),
     ("agentskills", include_str!("profiles/agentskills.toml")),
     ("claude-code", include_str!("profiles/claude-code.toml")),
@@ -439,6 +439,7 @@ const BUILTIN: [(&str, &str); 11] = [
     ("copilot-cli", include_str!("profiles/copilot-cli.toml")),
     ("mistral-vibe", include_str!("profiles/mistral-vibe.toml")),
     ("goose", include_str!("profiles/goose.toml")),
+    ("cursor", include_str!("profiles/cursor.toml")),
 ];
 
 const PROFILE_HINT: &str =
