@@ -130,12 +130,6 @@ fn js_json(env: &Env, value: Object) -> napi::Result<String> {
 
 const RULES_SHAPE: &str = skilldeck::permissions::document::ACCEPTED_SHAPES;
 
-/// Read a rules document in any shape the core accepts (skilldeck's, OpenCode's
-/// `permission`, Claude Code's `permissions`); anything else is `INVALID_OPTIONS`.
-pub fn rules_from_json(json: serde_json::Value) -> skilldeck::Result<skilldeck::PermissionRules> {
-    skilldeck::PermissionRules::from_value(&json)
-}
-
 /// Options of `deck.render(...)`.
 #[napi(object)]
 pub struct RenderOptions {

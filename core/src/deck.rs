@@ -6,7 +6,7 @@ use crate::catalog::{Catalog, Diff, Skill};
 use crate::discover::{self, Inputs, Profile};
 use crate::error::{Error, Result};
 use crate::events::{Event, SubscriptionId};
-use crate::filter::HostRules;
+use crate::host_settings::HostRules;
 use crate::options::DeckOptions;
 use crate::render::{self, RenderOptions, Rendered};
 use crate::search::{self, SearchOptions, SearchResults};
@@ -181,7 +181,7 @@ impl Deck {
                 None => return (previous.unwrap_or_default(), Diff::default()),
             };
             let empty = Catalog::default();
-            let diff = diff(previous.as_deref().unwrap_or(&empty), &catalog);
+            let diff = Diff::between(previous.as_deref().unwrap_or(&empty), &catalog);
             let catalog = Arc::new(catalog);
             match self.inner.catalog.write() {
                 Ok(mut slot) => *slot = Some(catalog.clone()),
@@ -243,7 +243,7 @@ impl Deck {
                         last.files.update(index, stamp);
                     }
                     let mut catalog = patched.catalog;
-                    crate::filter::apply_with(&mut catalog, options, &last.host);
+                    crate::filter::apply(&mut catalog, options, &last.host);
                     project_dir_diagnostic(&mut catalog, &self.inner.inputs.project);
                     return Some(catalog);
                 }
@@ -259,7 +259,7 @@ impl Deck {
         state.roots = discovery.roots();
         let mut catalog = discovery.catalog;
         let host = HostRules::read(options, &self.inner.profile, &self.inner.inputs);
-        crate::filter::apply_with(&mut catalog, options, &host);
+        crate::filter::apply(&mut catalog, options, &host);
         project_dir_diagnostic(&mut catalog, &self.inner.inputs.project);
         if keep == discover::Keep::ForReload {
             state.last = Some(Last {
@@ -446,11 +446,7 @@ impl Deck {
 
     /// The permission rules in force: the host settings of the profile, then `options.rules`.
     pub fn permission_rules(&self) -> crate::permissions::PermissionRules {
-        let host = crate::filter::HostRules::read(
-            &self.inner.options,
-            &self.inner.profile,
-            &self.inner.inputs,
-        );
+        let host = HostRules::read(&self.inner.options, &self.inner.profile, &self.inner.inputs);
         crate::filter::effective_rules(&self.inner.options, &host)
     }
 
@@ -601,61 +597,6 @@ fn inputs(options: &DeckOptions, cwd: &Path) -> Inputs {
 /// lexically normalised one.
 fn absolute(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| discover::roots::normalise(path))
-}
-
-/// Added, removed and changed ids between two snapshots (each list sorted). Profiles that
-/// keep duplicate names (Codex) may hold one id several times; such an id changed when any
-/// of its skills did.
-pub fn diff(before: &Catalog, after: &Catalog) -> Diff {
-    // The usual reload keeps every id in place: compare pairwise, no maps.
-    let aligned = before.skills.len() == after.skills.len()
-        && before
-            .skills
-            .iter()
-            .zip(&after.skills)
-            .all(|(b, a)| b.id == a.id);
-    if aligned {
-        let mut changed: Vec<String> = before
-            .skills
-            .iter()
-            .zip(&after.skills)
-            .filter(|(b, a)| !Arc::ptr_eq(b, a) && b != a)
-            .map(|(_, a)| a.id.clone())
-            .collect();
-        changed.sort_unstable();
-        changed.dedup();
-        return Diff {
-            changed,
-            ..Diff::default()
-        };
-    }
-    // Hash maps keep this linear on large catalogs; the lists are sorted at the end.
-    fn by_id(catalog: &Catalog) -> HashMap<&str, Vec<&Skill>> {
-        let mut map: HashMap<&str, Vec<&Skill>> = HashMap::with_capacity(catalog.skills.len());
-        for s in &catalog.skills {
-            map.entry(s.id.as_str()).or_default().push(s);
-        }
-        map
-    }
-    let old = by_id(before);
-    let new = by_id(after);
-    let mut diff = Diff::default();
-    for (id, skills) in &new {
-        match old.get(id) {
-            None => diff.added.push((*id).to_string()),
-            Some(prev) if prev != skills => diff.changed.push((*id).to_string()),
-            Some(_) => {}
-        }
-    }
-    diff.removed = old
-        .keys()
-        .filter(|id| !new.contains_key(*id))
-        .map(|id| (*id).to_string())
-        .collect();
-    diff.added.sort_unstable();
-    diff.changed.sort_unstable();
-    diff.removed.sort_unstable();
-    diff
 }
 
 #[cfg(test)]

@@ -210,7 +210,8 @@ impl Run {
         let discovery =
             discover::finish_for(&profile, layout, &mut cache, discover::Keep::ForReload);
         let mut catalog = discovery.catalog;
-        crate::filter::apply(&mut catalog, &options, &profile, &inputs);
+        let host = crate::host_settings::HostRules::read(&options, &profile, &inputs);
+        crate::filter::apply(&mut catalog, &options, &host);
         let index = Index::new(&discovery.layout, &catalog);
         Run {
             profile,

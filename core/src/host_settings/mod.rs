@@ -11,6 +11,10 @@
 //! is `Ok(None)`; a file that cannot be read or parsed is an [`Error`] carrying its path and
 //! line, so the caller can turn it into a diagnostic and carry on with the other skills.
 
+mod rules;
+
+pub use rules::HostRules;
+
 use crate::error::{Error, Result};
 use crate::permissions::{PermissionRules, Rule, Semantics};
 use serde_json::Value;
