@@ -53,13 +53,52 @@ struct CacheState {
 /// The inputs of the current snapshot, enough to tell what changed since.
 struct Last {
     /// The walk, reused while no directory it read changed.
-    layout: discover::Layout,
+    layout: discover::WalkLayout,
     /// The walked files, in walk order.
     files: Fingerprint,
     /// Plugin manifests read while naming.
     probes: Fingerprint,
     /// The host settings the filter stage read (their files are in `host.files`).
     host: HostRules,
+}
+
+/// What changed on disk since [`Last`], per kind of input.
+struct LastChanges {
+    /// Directories the walk read (and markers, absent roots).
+    walk: crate::cache::Changes,
+    /// Skill files, by walk index.
+    files: crate::cache::Changes,
+    /// Plugin manifests.
+    probes: crate::cache::Changes,
+    /// Host settings files.
+    settings: crate::cache::Changes,
+}
+
+impl Last {
+    /// One parallel `stat` pass over every input of the snapshot.
+    fn changes(&self) -> LastChanges {
+        let mut all = crate::cache::check_all(&[
+            &self.layout.fingerprint,
+            &self.files,
+            &self.probes,
+            &self.host.files,
+        ])
+        .into_iter();
+        // `check_all` answers once per fingerprint; a missing answer counts as a change, so
+        // the worst case is a needless rebuild, never a stale snapshot.
+        let mut next = || {
+            all.next().unwrap_or(crate::cache::Changes {
+                entries: Vec::new(),
+                markers: true,
+            })
+        };
+        LastChanges {
+            walk: next(),
+            files: next(),
+            probes: next(),
+            settings: next(),
+        }
+    }
 }
 
 /// What a refresh must do.
@@ -218,15 +257,10 @@ impl Deck {
             state.last = None;
             state.parses = ParseCache::default();
         } else if let (Some(previous), Some(last)) = (previous, state.last.as_mut()) {
-            let changes = crate::cache::check_all(&[
-                &last.layout.fingerprint,
-                &last.files,
-                &last.probes,
-                &last.host.files,
-            ]);
-            let walk_holds = changes[0].is_empty();
-            let rest_holds = changes[2].is_empty() && changes[3].is_empty();
-            let changed_files = &changes[1].entries;
+            let changes = last.changes();
+            let walk_holds = changes.walk.is_empty();
+            let rest_holds = changes.probes.is_empty() && changes.settings.is_empty();
+            let changed_files = &changes.files.entries;
             if walk_holds && rest_holds {
                 if changed_files.is_empty() && mode == Refresh::Load {
                     return None;
@@ -458,7 +492,7 @@ impl Deck {
     /// [`Deck::activate`] with opt-in expansions of `` !`cmd` `` blocks and `@file`
     /// references (see [`activate::activate_with`]). A skill denied for the agent fails with
     /// [`Error::PermissionDenied`] naming the rule; a disabled one with [`Error::NotFound`].
-    pub fn activate_with(
+    pub(crate) fn activate_with(
         &self,
         id: &str,
         options: &ActivateOptions,

@@ -146,15 +146,6 @@ impl SkillOverride {
             _ => return None,
         })
     }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SkillOverride::On => "on",
-            SkillOverride::NameOnly => "name-only",
-            SkillOverride::UserInvocableOnly => "user-invocable-only",
-            SkillOverride::Off => "off",
-        }
-    }
 }
 
 /// What skilldeck uses from Claude Code settings files (one file, or several merged).

@@ -391,6 +391,7 @@ pub(crate) fn body_of(text: &str) -> Option<&str> {
 /// [`fallback_description`] for the SKILL.md at `path`, reading at most the first 16 KiB of
 /// the file (enough for a heading and a paragraph; a paragraph cut by the limit is shortened).
 /// For discovery, when a skill has no `description`: the body is otherwise never read then.
+#[cfg(test)]
 pub fn read_fallback_description(path: &Path) -> Option<String> {
     const LIMIT: u64 = 16 * 1024;
     let mut bytes = Vec::new();

@@ -9,7 +9,7 @@
 pub mod document;
 pub mod hosts;
 
-pub use hosts::{Issue, KeyPath};
+pub use hosts::KeyPath;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
