@@ -341,7 +341,7 @@ impl Deck {
 
     /// Reload whenever a skill directory changes, once the tree has been quiet for
     /// `debounce`; subscribers receive the `changed` events. Stops when the returned
-    /// [`Watcher`](crate::discover::watch::Watcher) is dropped. Needs the `watch` feature.
+    /// [`Watcher`](crate::Watcher) is dropped. Needs the `watch` feature.
     #[cfg(feature = "watch")]
     pub fn watch(&self, debounce: std::time::Duration) -> Result<crate::discover::watch::Watcher> {
         // The roots are known only after a discovery.

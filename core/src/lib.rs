@@ -62,8 +62,8 @@ pub use doctor::{
 pub use error::{catch_panic, Error, Result};
 pub use events::{Event, SubscriptionId};
 pub use manifest::{
-    ClaudeCodeFields, InstallSpec, Manifest, McpRef, Parameter, Requirements, Section,
-    SectionFields, ToolFields,
+    ClaudeCodeFields, InstallSpec, JsonObject, JsonValue, Manifest, McpRef, Parameter,
+    Requirements, Section, SectionFields, ToolFields,
 };
 pub use options::{DeckOptions, RootSpec};
 pub use parse::{
