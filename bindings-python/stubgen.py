@@ -1,7 +1,7 @@
 """Regenerate the manifest properties of skilldeck/_native.pyi from the built module.
 
 The fields come from the engine's one list (`skilldeck::manifest_fields!` in Rust), exposed
-as `_native._MANIFEST_FIELDS`; each field's kind picks its Python type. Run after adding a
+as `_native.Manifest._fields`; each field's kind picks its Python type. Run after adding a
 manifest field: `python bindings-python/stubgen.py` (with the wheel installed).
 tests/test_stub_fields.py fails while the committed stub differs from this output.
 """
@@ -52,7 +52,7 @@ def main() -> int:
     from skilldeck import _native
 
     text = STUB.read_text(encoding="utf-8")
-    STUB.write_text(render(text, _native._MANIFEST_FIELDS), encoding="utf-8")
+    STUB.write_text(render(text, _native.Manifest._fields), encoding="utf-8")
     return 0
 
 

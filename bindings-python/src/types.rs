@@ -163,6 +163,11 @@ impl HasManifest for PyManifest {
 }
 
 skilldeck::manifest_fields!(with_manifest_getters, PyManifest, with_identity, {
+    /// `(name, kind)` of every manifest field but `name`/`description`, for `stubgen.py`.
+    #[classattr]
+    fn _fields() -> Vec<(&'static str, &'static str)> {
+        MANIFEST_FIELD_KINDS.to_vec()
+    }
     fn to_dict(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         to_py(py, &self.inner)
     }
@@ -912,7 +917,6 @@ macro_rules! manifest_field_kinds {
 const MANIFEST_FIELD_KINDS: &[(&str, &str)] = skilldeck::manifest_fields!(manifest_field_kinds);
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("_MANIFEST_FIELDS", MANIFEST_FIELD_KINDS.to_vec())?;
     m.add_class::<PyDiagnostic>()?;
     m.add_class::<PyManifest>()?;
     m.add_class::<PyStatus>()?;

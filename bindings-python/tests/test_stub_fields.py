@@ -24,12 +24,12 @@ def test_manifest_and_skill_stubs_are_generated_from_the_field_list():
     text = stubgen.STUB.read_text(encoding="utf-8")
     # Manifest and Skill each hold one generated block.
     assert text.count(stubgen.BEGIN) == 2
-    fresh = stubgen.render(text, _native._MANIFEST_FIELDS)
+    fresh = stubgen.render(text, _native.Manifest._fields)
     assert fresh == text, "run `python bindings-python/stubgen.py` and commit the stub"
 
 
 def test_every_listed_field_is_a_property_of_manifest_and_skill():
-    names = [name for name, _ in _native._MANIFEST_FIELDS]
+    names = [name for name, _ in _native.Manifest._fields]
     assert "max_thinking_tokens" in names and "extra" in names
     for cls in (_native.Manifest, _native.Skill):
         for name in names:
