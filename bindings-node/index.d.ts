@@ -217,34 +217,39 @@ export declare class Diff {
 
 /** A parsed SKILL.md frontmatter: typed keys plus `extra` for unknown ones. */
 export declare class Manifest {
-  get name(): string | null
-  get description(): string | null
   /** The canonical JSON form (kebab-case keys as written in SKILL.md). */
   toJSON(): CanonicalJson
+  get name(): string | null
+  get description(): string | null
   get license(): string | null
   get compatibility(): string | null
   /** `metadata` as written (values may be non-strings). */
   get metadata(): Record<string, unknown>
-  /** `allowed-tools` as a list, however it was written. */
+  /** `allowed-tools`, normalised to a list however it was written. */
   get allowedTools(): Array<string>
   get whenToUse(): string | null
   get argumentHint(): string | null
+  /** Named positional arguments. */
   get arguments(): Array<string>
   get disableModelInvocation(): boolean | null
   get userInvocable(): boolean | null
   get disallowedTools(): Array<string>
   get model(): string | null
   get effort(): string | null
+  /** `context: fork` runs the skill in a sub-agent. */
   get context(): string | null
   get agent(): string | null
   get background(): boolean | null
+  /** `hooks` as written. */
   get hooks(): unknown
+  /** Glob patterns of files the skill applies to. */
   get paths(): Array<string>
   get shell(): string | null
   get version(): string | null
   get maxThinkingTokens(): number | null
   get category(): string | null
   get tags(): Array<string>
+  /** Operating systems the skill supports. */
   get os(): Array<string>
   get enabled(): boolean | null
   /** Timeout in seconds. */
@@ -253,9 +258,11 @@ export declare class Manifest {
   get parameters(): Array<SkillParameter>
   get requires(): Requirements | null
   get install(): Array<InstallSpec>
+  /** `metadata.mcp`: the MCP tool the skill fronts. */
   get mcp(): McpRef | null
+  /** Codex's `metadata.short-description`. */
   get shortDescription(): string | null
-  /** Every key the engine does not know, with its value, in source order. */
+  /** Every top-level key the engine does not know, with its value, in source order. */
   get extra(): Record<string, unknown>
 }
 
@@ -368,26 +375,31 @@ export declare class Skill {
   get compatibility(): string | null
   /** `metadata` as written (values may be non-strings). */
   get metadata(): Record<string, unknown>
-  /** `allowed-tools` as a list, however it was written. */
+  /** `allowed-tools`, normalised to a list however it was written. */
   get allowedTools(): Array<string>
   get whenToUse(): string | null
   get argumentHint(): string | null
+  /** Named positional arguments. */
   get arguments(): Array<string>
   get disableModelInvocation(): boolean | null
   get userInvocable(): boolean | null
   get disallowedTools(): Array<string>
   get model(): string | null
   get effort(): string | null
+  /** `context: fork` runs the skill in a sub-agent. */
   get context(): string | null
   get agent(): string | null
   get background(): boolean | null
+  /** `hooks` as written. */
   get hooks(): unknown
+  /** Glob patterns of files the skill applies to. */
   get paths(): Array<string>
   get shell(): string | null
   get version(): string | null
   get maxThinkingTokens(): number | null
   get category(): string | null
   get tags(): Array<string>
+  /** Operating systems the skill supports. */
   get os(): Array<string>
   get enabled(): boolean | null
   /** Timeout in seconds. */
@@ -396,9 +408,11 @@ export declare class Skill {
   get parameters(): Array<SkillParameter>
   get requires(): Requirements | null
   get install(): Array<InstallSpec>
+  /** `metadata.mcp`: the MCP tool the skill fronts. */
   get mcp(): McpRef | null
+  /** Codex's `metadata.short-description`. */
   get shortDescription(): string | null
-  /** Every key the engine does not know, with its value, in source order. */
+  /** Every top-level key the engine does not know, with its value, in source order. */
   get extra(): Record<string, unknown>
 }
 

@@ -36,7 +36,7 @@ pub fn version() -> String {
 /// `parameters` (pass them as a tool's `parameters` / `input_schema`).
 #[napi(ts_return_type = "SearchToolDefinition")]
 pub fn search_tool_definition() -> serde_json::Value {
-    skilldeck::search::tool_definition()
+    skilldeck::search_tool_definition()
 }
 
 /// Parse the text of a SKILL.md. Never throws: problems are diagnostics.

@@ -70,171 +70,135 @@ pub(crate) fn number(n: Option<u64>) -> Option<f64> {
     n.map(|n| n as f64)
 }
 
-/// Getters for every manifest key except `name`/`description` (which `Skill` resolves
-/// itself), reading through `$T::manifest_ref`.
+/// Getters for every manifest key of the core's one list ([`skilldeck::manifest_fields!`]),
+/// reading through `$T::manifest_ref`: `with_identity` adds `name`/`description`, which
+/// `Skill` resolves itself. Each field's kind picks the JS type; a new field of an existing
+/// kind needs nothing here.
 macro_rules! manifest_getters {
-    ($T:ident) => {
+    ($T:ident, with_identity
+     identity [ $($(#[doc = $id:literal])* $i:ident : $ik:ident ($it:ty) = $($ip:ident).+ ,)* ]
+     fields [ $($fields:tt)* ]) => {
+        $( $crate::manifest::manifest_getter!($T, $ik, $i, [$(#[doc = $id])*], $($ip).+); )*
+        $crate::manifest::manifest_getters!($T, without_identity identity [] fields [ $($fields)* ]);
+    };
+    ($T:ident, without_identity
+     identity [ $($ignored:tt)* ]
+     fields [ $($(#[doc = $fd:literal])* $f:ident : $fk:ident ($ft:ty) = $($fp:ident).+ ,)* ]) => {
+        $( $crate::manifest::manifest_getter!($T, $fk, $f, [$(#[doc = $fd])*], $($fp).+); )*
+    };
+}
+pub(crate) use manifest_getters;
+
+/// One getter, typed by the field's kind (one `#[napi] impl` each: napi merges them).
+macro_rules! manifest_getter {
+    ($T:ident, str, $f:ident, [$($doc:tt)*], $($p:ident).+) => {
         #[napi]
         impl $T {
+            $($doc)*
             #[napi(getter)]
-            pub fn license(&self) -> Option<String> {
-                self.manifest_ref().license.clone()
+            pub fn $f(&self) -> Option<String> {
+                self.manifest_ref().$($p).+.clone()
             }
+        }
+    };
+    ($T:ident, strs, $f:ident, [$($doc:tt)*], $($p:ident).+) => {
+        #[napi]
+        impl $T {
+            $($doc)*
             #[napi(getter)]
-            pub fn compatibility(&self) -> Option<String> {
-                self.manifest_ref().compatibility.clone()
+            pub fn $f(&self) -> Vec<String> {
+                self.manifest_ref().$($p).+.clone()
             }
-            /// `metadata` as written (values may be non-strings).
+        }
+    };
+    ($T:ident, flag, $f:ident, [$($doc:tt)*], $($p:ident).+) => {
+        #[napi]
+        impl $T {
+            $($doc)*
+            #[napi(getter)]
+            pub fn $f(&self) -> Option<bool> {
+                self.manifest_ref().$($p).+
+            }
+        }
+    };
+    ($T:ident, count, $f:ident, [$($doc:tt)*], $($p:ident).+) => {
+        #[napi]
+        impl $T {
+            $($doc)*
+            #[napi(getter)]
+            pub fn $f(&self) -> Option<f64> {
+                $crate::manifest::number(self.manifest_ref().$($p).+)
+            }
+        }
+    };
+    ($T:ident, map, $f:ident, [$($doc:tt)*], $($p:ident).+) => {
+        #[napi]
+        impl $T {
+            $($doc)*
             #[napi(getter, ts_return_type = "Record<string, unknown>")]
-            pub fn metadata(&self) -> serde_json::Value {
-                serde_json::Value::Object(self.manifest_ref().metadata.clone())
+            pub fn $f(&self) -> serde_json::Value {
+                serde_json::Value::Object(self.manifest_ref().$($p).+.clone())
             }
-            /// `allowed-tools` as a list, however it was written.
-            #[napi(getter)]
-            pub fn allowed_tools(&self) -> Vec<String> {
-                self.manifest_ref().allowed_tools.clone()
-            }
-            #[napi(getter)]
-            pub fn when_to_use(&self) -> Option<String> {
-                self.manifest_ref().claude_code.when_to_use.clone()
-            }
-            #[napi(getter)]
-            pub fn argument_hint(&self) -> Option<String> {
-                self.manifest_ref().claude_code.argument_hint.clone()
-            }
-            #[napi(getter)]
-            pub fn arguments(&self) -> Vec<String> {
-                self.manifest_ref().claude_code.arguments.clone()
-            }
-            #[napi(getter)]
-            pub fn disable_model_invocation(&self) -> Option<bool> {
-                self.manifest_ref().claude_code.disable_model_invocation
-            }
-            #[napi(getter)]
-            pub fn user_invocable(&self) -> Option<bool> {
-                self.manifest_ref().claude_code.user_invocable
-            }
-            #[napi(getter)]
-            pub fn disallowed_tools(&self) -> Vec<String> {
-                self.manifest_ref().claude_code.disallowed_tools.clone()
-            }
-            #[napi(getter)]
-            pub fn model(&self) -> Option<String> {
-                self.manifest_ref().claude_code.model.clone()
-            }
-            #[napi(getter)]
-            pub fn effort(&self) -> Option<String> {
-                self.manifest_ref().claude_code.effort.clone()
-            }
-            #[napi(getter)]
-            pub fn context(&self) -> Option<String> {
-                self.manifest_ref().claude_code.context.clone()
-            }
-            #[napi(getter)]
-            pub fn agent(&self) -> Option<String> {
-                self.manifest_ref().claude_code.agent.clone()
-            }
-            #[napi(getter)]
-            pub fn background(&self) -> Option<bool> {
-                self.manifest_ref().claude_code.background
-            }
+        }
+    };
+    ($T:ident, json, $f:ident, [$($doc:tt)*], $($p:ident).+) => {
+        #[napi]
+        impl $T {
+            $($doc)*
             #[napi(getter, ts_return_type = "unknown")]
-            pub fn hooks(&self) -> Option<serde_json::Value> {
-                self.manifest_ref().claude_code.hooks.clone()
+            pub fn $f(&self) -> Option<serde_json::Value> {
+                self.manifest_ref().$($p).+.clone()
             }
+        }
+    };
+    ($T:ident, params, $f:ident, [$($doc:tt)*], $($p:ident).+) => {
+        #[napi]
+        impl $T {
+            $($doc)*
             #[napi(getter)]
-            pub fn paths(&self) -> Vec<String> {
-                self.manifest_ref().claude_code.paths.clone()
+            pub fn $f(&self) -> Vec<$crate::manifest::SkillParameter> {
+                self.manifest_ref().$($p).+.iter().map($crate::manifest::parameter).collect()
             }
+        }
+    };
+    ($T:ident, requires, $f:ident, [$($doc:tt)*], $($p:ident).+) => {
+        #[napi]
+        impl $T {
+            $($doc)*
             #[napi(getter)]
-            pub fn shell(&self) -> Option<String> {
-                self.manifest_ref().claude_code.shell.clone()
+            pub fn $f(&self) -> Option<$crate::manifest::Requirements> {
+                self.manifest_ref().$($p).+.as_ref().map(|r| $crate::manifest::Requirements {
+                    bins: r.bins.clone(),
+                    env: r.env.clone(),
+                })
             }
+        }
+    };
+    ($T:ident, install, $f:ident, [$($doc:tt)*], $($p:ident).+) => {
+        #[napi]
+        impl $T {
+            $($doc)*
             #[napi(getter)]
-            pub fn version(&self) -> Option<String> {
-                self.manifest_ref().tool.version.clone()
+            pub fn $f(&self) -> Vec<$crate::manifest::InstallSpec> {
+                self.manifest_ref().$($p).+.iter().map($crate::manifest::install).collect()
             }
+        }
+    };
+    ($T:ident, mcp, $f:ident, [$($doc:tt)*], $($p:ident).+) => {
+        #[napi]
+        impl $T {
+            $($doc)*
             #[napi(getter)]
-            pub fn max_thinking_tokens(&self) -> Option<f64> {
-                crate::manifest::number(self.manifest_ref().tool.max_thinking_tokens)
-            }
-            #[napi(getter)]
-            pub fn category(&self) -> Option<String> {
-                self.manifest_ref().tool.category.clone()
-            }
-            #[napi(getter)]
-            pub fn tags(&self) -> Vec<String> {
-                self.manifest_ref().tool.tags.clone()
-            }
-            #[napi(getter)]
-            pub fn os(&self) -> Vec<String> {
-                self.manifest_ref().tool.os.clone()
-            }
-            #[napi(getter)]
-            pub fn enabled(&self) -> Option<bool> {
-                self.manifest_ref().tool.enabled
-            }
-            /// Timeout in seconds.
-            #[napi(getter)]
-            pub fn timeout(&self) -> Option<f64> {
-                crate::manifest::number(self.manifest_ref().tool.timeout)
-            }
-            #[napi(getter)]
-            pub fn command(&self) -> Option<String> {
-                self.manifest_ref().tool.command.clone()
-            }
-            #[napi(getter)]
-            pub fn parameters(&self) -> Vec<crate::manifest::SkillParameter> {
-                self.manifest_ref()
-                    .tool
-                    .parameters
-                    .iter()
-                    .map(crate::manifest::parameter)
-                    .collect()
-            }
-            #[napi(getter)]
-            pub fn requires(&self) -> Option<crate::manifest::Requirements> {
-                self.manifest_ref()
-                    .tool
-                    .requires
-                    .as_ref()
-                    .map(|r| crate::manifest::Requirements {
-                        bins: r.bins.clone(),
-                        env: r.env.clone(),
-                    })
-            }
-            #[napi(getter)]
-            pub fn install(&self) -> Vec<crate::manifest::InstallSpec> {
-                self.manifest_ref()
-                    .tool
-                    .install
-                    .iter()
-                    .map(crate::manifest::install)
-                    .collect()
-            }
-            #[napi(getter)]
-            pub fn mcp(&self) -> Option<crate::manifest::McpRef> {
-                self.manifest_ref()
-                    .mcp
-                    .as_ref()
-                    .map(|m| crate::manifest::McpRef {
-                        server: m.server.clone(),
-                        tool: m.tool.clone(),
-                    })
-            }
-            #[napi(getter)]
-            pub fn short_description(&self) -> Option<String> {
-                self.manifest_ref().short_description.clone()
-            }
-            /// Every key the engine does not know, with its value, in source order.
-            #[napi(getter, ts_return_type = "Record<string, unknown>")]
-            pub fn extra(&self) -> serde_json::Value {
-                serde_json::Value::Object(self.manifest_ref().extra.clone())
+            pub fn $f(&self) -> Option<$crate::manifest::McpRef> {
+                self.manifest_ref().$($p).+.as_ref().map(|m| $crate::manifest::McpRef {
+                    server: m.server.clone(),
+                    tool: m.tool.clone(),
+                })
             }
         }
     };
 }
-pub(crate) use manifest_getters;
+pub(crate) use manifest_getter;
 
 /// A parsed SKILL.md frontmatter: typed keys plus `extra` for unknown ones.
 #[napi]
@@ -250,16 +214,6 @@ impl Manifest {
 
 #[napi]
 impl Manifest {
-    #[napi(getter)]
-    pub fn name(&self) -> Option<String> {
-        self.inner.name.clone()
-    }
-
-    #[napi(getter)]
-    pub fn description(&self) -> Option<String> {
-        self.inner.description.clone()
-    }
-
     /// The canonical JSON form (kebab-case keys as written in SKILL.md).
     #[napi(js_name = "toJSON", ts_return_type = "CanonicalJson")]
     pub fn to_json(&self) -> Result<serde_json::Value> {
@@ -267,4 +221,4 @@ impl Manifest {
     }
 }
 
-manifest_getters!(Manifest);
+skilldeck::manifest_fields!(manifest_getters, Manifest, with_identity);

@@ -187,7 +187,7 @@ impl Skill {
     }
 }
 
-manifest_getters!(Skill);
+skilldeck::manifest_fields!(manifest_getters, Skill, without_identity);
 
 /// A skill that lost a name clash (or duplicated a path).
 #[napi]

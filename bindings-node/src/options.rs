@@ -128,13 +128,7 @@ fn js_json(env: &Env, value: Object) -> napi::Result<String> {
     stringify.call(value)
 }
 
-const RULES_SHAPE: &str = skilldeck::permissions::document::ACCEPTED_SHAPES;
-
-/// Read a rules document in any shape the core accepts (skilldeck's, OpenCode's
-/// `permission`, Claude Code's `permissions`); anything else is `INVALID_OPTIONS`.
-pub fn rules_from_json(json: serde_json::Value) -> skilldeck::Result<skilldeck::PermissionRules> {
-    skilldeck::PermissionRules::from_value(&json)
-}
+const RULES_SHAPE: &str = skilldeck::PERMISSION_RULES_SHAPES;
 
 /// Options of `deck.render(...)`.
 #[napi(object)]
@@ -263,14 +257,7 @@ pub struct ActivateOptions {
 impl ActivateOptions {
     pub fn into_core(self) -> skilldeck::Result<skilldeck::ActivateOptions> {
         let format = match self.format {
-            // The core enum's serde names are the public names; reuse them instead of a table.
-            Some(name) => {
-                serde_json::from_value(serde_json::Value::String(name.clone())).map_err(|_| {
-                    skilldeck::Error::invalid_options(format!(
-                        "unknown activation format `{name}` (expected raw, opencode, codex or kode)"
-                    ))
-                })?
-            }
+            Some(name) => name.parse()?,
             None => skilldeck::ActivationFormat::default(),
         };
         Ok(skilldeck::ActivateOptions {

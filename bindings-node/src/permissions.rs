@@ -1,7 +1,6 @@
 //! `PermissionRules`: evaluate the engine's permission rules without a `Deck`.
 
 use crate::error::{canonical, check};
-use crate::options::rules_from_json;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 
@@ -21,7 +20,7 @@ impl PermissionRules {
         #[napi(ts_arg_type = "PermissionRulesJson")] rules: Option<serde_json::Value>,
     ) -> Result<Self> {
         let inner = match rules {
-            Some(json) => check(&env, rules_from_json(json))?,
+            Some(json) => check(&env, skilldeck::PermissionRules::from_value(&json))?,
             None => skilldeck::PermissionRules::default(),
         };
         Ok(PermissionRules { inner })

@@ -1,4 +1,4 @@
-//! The native half of `skilldeck.compat.skills_ref` (behaviour: `skilldeck::compat::skills_ref`).
+//! The native half of `skilldeck.compat.skills_ref` (behaviour: `skilldeck::skills_ref`).
 //! Errors become skills-ref's own exception classes, defined in
 //! `skilldeck/compat/skills_ref/errors.py`.
 
@@ -6,7 +6,7 @@ use crate::convert::{json_to_py, py_to_json, to_py};
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyTypeError, PyUnicodeDecodeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
-use skilldeck::compat::skills_ref::{self, CompatError};
+use skilldeck::skills_ref::{self, CompatError};
 use std::path::PathBuf;
 
 fn compat_err(err: CompatError) -> PyErr {

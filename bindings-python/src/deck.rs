@@ -40,7 +40,7 @@ fn positional_options(args: &Bound<'_, PyTuple>) -> skilldeck::Error {
         .ok()
         .and_then(|a| a.extract::<String>().ok())
     {
-        Some(text) if skilldeck::discover::Profile::builtin_names().any(|n| n == text) => {
+        Some(text) if skilldeck::Profile::builtin_names().any(|n| n == text) => {
             format!("Deck(profile={text:?})")
         }
         Some(text) => format!("Deck(project_dir={text:?})"),
@@ -235,7 +235,7 @@ impl PyDeck {
             .map_err(|_| {
                 skilldeck::Error::invalid_options(format!(
                     "limit must be between 1 and {} (got {limit})",
-                    skilldeck::search::MAX_LIMIT
+                    skilldeck::MAX_SEARCH_LIMIT
                 ))
             })
             .py()?;
@@ -272,7 +272,7 @@ impl PyDeck {
         let options = skilldeck::ActivateOptions {
             args: args.to_string(),
             vars: vars.unwrap_or_default(),
-            format: from_json("activation format", Value::String(format.to_string())).py()?,
+            format: format.parse().py()?,
             agent,
             session_id,
             read_files,

@@ -39,7 +39,7 @@ fn validate(py: Python<'_>, path: PathBuf, strict: bool) -> PyResult<Vec<PyValid
 /// JSON Schema `parameters`: pass it as a tool's `parameters` / `input_schema`).
 #[pyfunction]
 fn search_tool_definition(py: Python<'_>) -> PyResult<Py<PyAny>> {
-    convert::json_to_py(py, &skilldeck::search::tool_definition())
+    convert::json_to_py(py, &skilldeck::search_tool_definition())
 }
 
 /// The engine version (the same in every binding).

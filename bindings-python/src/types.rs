@@ -115,32 +115,33 @@ pub trait HasManifest {
 
 /// One `#[pymethods]` block per class holding every manifest field as a getter (through
 /// its serde form, so `metadata`, `parameters`, `requires`, ... come out as plain Python
-/// values) plus the class's own methods.
+/// values) plus the class's own methods. The fields come from the core's one list
+/// ([`skilldeck::manifest_fields!`]); `with_identity` adds `name`/`description`, which a
+/// `Skill` resolves itself.
 macro_rules! with_manifest_getters {
-    // The core groups the hosts' fields (`claude_code`, `tool`); Python reads them flat,
-    // as the canonical JSON shows them.
-    ($ty:ty; $($field:ident),* ;
-     claude_code: $($claude:ident),* ;
-     tool: $($tool:ident),* ;
-     { $($rest:tt)* }) => {
+    ($ty:ty, with_identity, { $($rest:tt)* }
+     identity [ $($(#[doc = $id:literal])* $i:ident : $ik:ident ($it:ty) = $($ip:ident).+ ,)* ]
+     fields [ $($(#[doc = $fd:literal])* $f:ident : $fk:ident ($ft:ty) = $($fp:ident).+ ,)* ]) => {
+        with_manifest_getters!($ty, without_identity, {
+            $(
+                #[getter]
+                fn $i(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+                    to_py(py, &HasManifest::manifest(self).$($ip).+)
+                }
+            )*
+            $($rest)*
+        } identity [] fields [ $($(#[doc = $fd])* $f : $fk ($ft) = $($fp).+ ,)* ]);
+    };
+    ($ty:ty, without_identity, { $($rest:tt)* }
+     identity [ $($ignored:tt)* ]
+     fields [ $($(#[doc = $fd:literal])* $f:ident : $fk:ident ($ft:ty) = $($fp:ident).+ ,)* ]) => {
         #[pymethods]
         impl $ty {
             $(
+                $(#[doc = $fd])*
                 #[getter]
-                fn $field(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-                    to_py(py, &HasManifest::manifest(self).$field)
-                }
-            )*
-            $(
-                #[getter]
-                fn $claude(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-                    to_py(py, &HasManifest::manifest(self).claude_code.$claude)
-                }
-            )*
-            $(
-                #[getter]
-                fn $tool(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-                    to_py(py, &HasManifest::manifest(self).tool.$tool)
+                fn $f(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+                    to_py(py, &HasManifest::manifest(self).$($fp).+)
                 }
             )*
             $($rest)*
@@ -161,15 +162,12 @@ impl HasManifest for PyManifest {
     }
 }
 
-with_manifest_getters!(PyManifest;
-    name, description, license, compatibility, metadata, allowed_tools, mcp, short_description,
-    extra;
-    claude_code: when_to_use, argument_hint, arguments, disable_model_invocation,
-    user_invocable, disallowed_tools, model, effort, context, agent, background, hooks, paths,
-    shell;
-    tool: version, max_thinking_tokens, category, tags, os, enabled, timeout, command,
-    parameters, requires, install;
-{
+skilldeck::manifest_fields!(with_manifest_getters, PyManifest, with_identity, {
+    /// `(name, kind)` of every manifest field but `name`/`description`, for `stubgen.py`.
+    #[classattr]
+    fn _fields() -> Vec<(&'static str, &'static str)> {
+        MANIFEST_FIELD_KINDS.to_vec()
+    }
     fn to_dict(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         to_py(py, &self.inner)
     }
@@ -338,14 +336,7 @@ impl HasManifest for PySkill {
     }
 }
 
-with_manifest_getters!(PySkill;
-    license, compatibility, metadata, allowed_tools, mcp, short_description, extra;
-    claude_code: when_to_use, argument_hint, arguments, disable_model_invocation,
-    user_invocable, disallowed_tools, model, effort, context, agent, background, hooks, paths,
-    shell;
-    tool: version, max_thinking_tokens, category, tags, os, enabled, timeout, command,
-    parameters, requires, install;
-{
+skilldeck::manifest_fields!(with_manifest_getters, PySkill, without_identity, {
     #[getter]
     fn id(&self) -> &str {
         &self.inner.id
@@ -384,7 +375,9 @@ with_manifest_getters!(PySkill;
     }
     #[getter]
     fn status(&self) -> PyStatus {
-        PyStatus { inner: self.inner.status.clone() }
+        PyStatus {
+            inner: self.inner.status.clone(),
+        }
     }
     #[getter]
     fn diagnostics(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
@@ -392,7 +385,9 @@ with_manifest_getters!(PySkill;
     }
     #[getter(manifest)]
     fn manifest_object(&self) -> PyManifest {
-        PyManifest { inner: skilldeck::Manifest::clone(&self.inner.manifest) }
+        PyManifest {
+            inner: skilldeck::Manifest::clone(&self.inner.manifest),
+        }
     }
     fn to_dict(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         to_py(py, &self.inner)
@@ -909,6 +904,17 @@ impl PyValidationReport {
         )
     }
 }
+
+/// `(name, kind)` of every manifest field but `name`/`description`, in the core's order: what
+/// `bindings-python/stubgen.py` writes the `.pyi` properties from (and the stub test checks).
+macro_rules! manifest_field_kinds {
+    (identity [ $($ignored:tt)* ]
+     fields [ $($(#[doc = $fd:literal])* $f:ident : $fk:ident ($ft:ty) = $($fp:ident).+ ,)* ]) => {
+        &[$((stringify!($f), stringify!($fk)),)*]
+    };
+}
+
+const MANIFEST_FIELD_KINDS: &[(&str, &str)] = skilldeck::manifest_fields!(manifest_field_kinds);
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyDiagnostic>()?;

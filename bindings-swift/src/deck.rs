@@ -33,12 +33,7 @@ fn budget(name: &str, value: Option<u64>) -> Result<Option<usize>, SkillError> {
 }
 
 fn activation_format(name: &str) -> Result<ActivationFormat, SkillError> {
-    // Core names the formats through serde (kebab-case); reuse that instead of a second list.
-    serde_json::from_value(serde_json::Value::String(name.to_string())).map_err(|_| {
-        SkillError::invalid_options(format!(
-            "unknown activation format `{name}` (expected raw, opencode, codex or kode)"
-        ))
-    })
+    Ok(name.parse::<ActivationFormat>()?)
 }
 
 #[uniffi::export]

@@ -58,7 +58,7 @@ pub fn validate(path: String, strict: bool) -> Vec<ValidationReport> {
 /// and JSON Schema `parameters` (pass them as a tool's `parameters` / `input_schema`).
 #[uniffi::export]
 pub fn search_tool_definition() -> String {
-    skilldeck::search::tool_definition().to_string()
+    skilldeck::search_tool_definition().to_string()
 }
 
 /// Run the `skilldeck` command with `argv` (including the program name, e.g.

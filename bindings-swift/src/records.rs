@@ -3,12 +3,10 @@
 //! `toJson()` rebuilds the core value and serialises it with serde, so its output is the
 //! engine's canonical JSON, never a hand-written field list.
 
-use crate::remote::{FsPath, JsonObject, JsonValue};
+use crate::remote::FsPath;
 use crate::Manifest;
 use serde::Serialize;
-use skilldeck::{
-    Decision, Diagnostic, InstallSpec, McpRef, Parameter, Requirements, Scope, SkillKind, Status,
-};
+use skilldeck::{Decision, Diagnostic, Scope, SkillKind, Status};
 use std::collections::HashMap;
 
 /// The canonical JSON text of a core value.
@@ -20,113 +18,60 @@ pub(crate) fn canonical_json<T: Serialize>(value: &T) -> String {
         .to_string()
 }
 
-/// One resolved skill. The manifest's fields are also copied onto the skill itself
-/// (`skill.license` is `skill.manifest.license`), so hosts rarely need `manifest`.
-#[derive(Clone, Debug, PartialEq, uniffi::Record)]
-pub struct Skill {
-    /// Unique id in the catalog: the name, or `plugin:name`, or a directory-qualified name.
-    pub id: String,
-    pub name: String,
-    pub description: String,
-    /// Absolute path of the SKILL.md (or command file).
-    pub location: FsPath,
-    /// Directory holding the skill's files.
-    pub base_dir: FsPath,
-    pub scope: Scope,
-    /// The root directory the skill was found under.
-    pub source: FsPath,
-    pub plugin: Option<String>,
-    pub kind: SkillKind,
-    pub status: Status,
-    pub diagnostics: Vec<Diagnostic>,
-    /// The full frontmatter; the fields below are copies of its fields.
-    pub manifest: Manifest,
-    pub license: Option<String>,
-    pub compatibility: Option<String>,
-    pub metadata: JsonObject,
-    pub allowed_tools: Vec<String>,
-    pub when_to_use: Option<String>,
-    pub argument_hint: Option<String>,
-    pub arguments: Vec<String>,
-    pub disable_model_invocation: Option<bool>,
-    pub user_invocable: Option<bool>,
-    pub disallowed_tools: Vec<String>,
-    pub model: Option<String>,
-    pub effort: Option<String>,
-    pub context: Option<String>,
-    pub agent: Option<String>,
-    pub background: Option<bool>,
-    pub hooks: Option<JsonValue>,
-    pub paths: Vec<String>,
-    pub shell: Option<String>,
-    pub version: Option<String>,
-    pub max_thinking_tokens: Option<u64>,
-    pub category: Option<String>,
-    pub tags: Vec<String>,
-    pub os: Vec<String>,
-    pub enabled: Option<bool>,
-    pub timeout: Option<u64>,
-    pub command: Option<String>,
-    pub parameters: Vec<Parameter>,
-    pub requires: Option<Requirements>,
-    pub install: Vec<InstallSpec>,
-    pub mcp: Option<McpRef>,
-    pub short_description: Option<String>,
-    pub extra: JsonObject,
+/// Declares the `Skill` record: its own fields, then a copy of every manifest field but
+/// `name`/`description` from the core's list ([`skilldeck::manifest_fields!`]).
+macro_rules! skill_record {
+    (identity [ $($ignored:tt)* ]
+     fields [ $($(#[doc = $fd:literal])* $f:ident : $fk:ident ($ft:ty) = $($fp:ident).+ ,)* ]) => {
+        /// One resolved skill. The manifest's fields are also copied onto the skill itself
+        /// (`skill.license` is `skill.manifest.license`), so hosts rarely need `manifest`.
+        #[derive(Clone, Debug, PartialEq, uniffi::Record)]
+        pub struct Skill {
+            /// Unique id in the catalog: the name, or `plugin:name`, or a directory-qualified name.
+            pub id: String,
+            pub name: String,
+            pub description: String,
+            /// Absolute path of the SKILL.md (or command file).
+            pub location: FsPath,
+            /// Directory holding the skill's files.
+            pub base_dir: FsPath,
+            pub scope: Scope,
+            /// The root directory the skill was found under.
+            pub source: FsPath,
+            pub plugin: Option<String>,
+            pub kind: SkillKind,
+            pub status: Status,
+            pub diagnostics: Vec<Diagnostic>,
+            /// The full frontmatter; the fields below are copies of its fields.
+            pub manifest: Manifest,
+            $( $(#[doc = $fd])* pub $f: $ft, )*
+        }
+
+        impl From<skilldeck::Skill> for Skill {
+            fn from(s: skilldeck::Skill) -> Self {
+                let description = s.description().to_string();
+                let m = Manifest::from(skilldeck::Manifest::clone(&s.manifest));
+                Skill {
+                    id: s.id,
+                    name: s.name,
+                    description,
+                    location: s.location,
+                    base_dir: s.base_dir,
+                    scope: s.scope,
+                    source: s.source,
+                    plugin: s.plugin,
+                    kind: s.kind,
+                    status: s.status,
+                    diagnostics: s.diagnostics,
+                    $( $f: m.$f.clone(), )*
+                    manifest: m,
+                }
+            }
+        }
+    };
 }
 
-impl From<skilldeck::Skill> for Skill {
-    fn from(s: skilldeck::Skill) -> Self {
-        let description = s.description().to_string();
-        let m = Manifest::from(skilldeck::Manifest::clone(&s.manifest));
-        Skill {
-            id: s.id,
-            name: s.name,
-            description,
-            location: s.location,
-            base_dir: s.base_dir,
-            scope: s.scope,
-            source: s.source,
-            plugin: s.plugin,
-            kind: s.kind,
-            status: s.status,
-            diagnostics: s.diagnostics,
-            manifest: m.clone(),
-            license: m.license,
-            compatibility: m.compatibility,
-            metadata: m.metadata,
-            allowed_tools: m.allowed_tools,
-            when_to_use: m.when_to_use,
-            argument_hint: m.argument_hint,
-            arguments: m.arguments,
-            disable_model_invocation: m.disable_model_invocation,
-            user_invocable: m.user_invocable,
-            disallowed_tools: m.disallowed_tools,
-            model: m.model,
-            effort: m.effort,
-            context: m.context,
-            agent: m.agent,
-            background: m.background,
-            hooks: m.hooks,
-            paths: m.paths,
-            shell: m.shell,
-            version: m.version,
-            max_thinking_tokens: m.max_thinking_tokens,
-            category: m.category,
-            tags: m.tags,
-            os: m.os,
-            enabled: m.enabled,
-            timeout: m.timeout,
-            command: m.command,
-            parameters: m.parameters,
-            requires: m.requires,
-            install: m.install,
-            mcp: m.mcp,
-            short_description: m.short_description,
-            extra: m.extra,
-        }
-    }
-}
+skilldeck::manifest_fields!(skill_record);
 
 impl Skill {
     /// The core skill; `manifest` is authoritative over the copied fields (a record built

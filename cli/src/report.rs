@@ -16,7 +16,7 @@ fn source_line(path: &Path, line: u32) -> Option<String> {
     file.take(MAX_SOURCE_BYTES).read_to_end(&mut bytes).ok()?;
     let text = String::from_utf8_lossy(&bytes);
     let index = usize::try_from(line).ok()?.checked_sub(1)?;
-    skilldeck::parse::split_lines(&text)
+    skilldeck::split_lines(&text)
         .get(index)
         .map(|l| l.replace('\t', "    "))
 }

@@ -76,7 +76,7 @@ fn splitter(c: &mut Criterion) {
     for (label, text) in inputs() {
         group.throughput(Throughput::Bytes(text.len() as u64));
         group.bench_with_input(BenchmarkId::from_parameter(label), &text, |b, text| {
-            b.iter(|| skilldeck::parse::split(black_box(text)))
+            b.iter(|| skilldeck::split_frontmatter(black_box(text)))
         });
     }
     group.finish();
@@ -104,7 +104,7 @@ fn read_prefix(c: &mut Criterion) {
         return;
     }
     c.bench_function("read-frontmatter/40k-file", |b| {
-        b.iter(|| skilldeck::parse::read_frontmatter(black_box(&path)))
+        b.iter(|| skilldeck::read_frontmatter(black_box(&path)))
     });
     let _ = std::fs::remove_dir_all(&dir);
 }

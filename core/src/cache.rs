@@ -180,15 +180,13 @@ impl Fingerprint {
         }
     }
 
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.entries.len() + self.exists.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// Re-`stat` everything and report whether all of it is as recorded.
+    #[cfg(test)]
     pub fn is_current(&self) -> bool {
         check_all(&[self]).iter().all(Changes::is_empty)
     }
@@ -415,12 +413,9 @@ impl ParseCache {
         self.map.insert(path.into_os_string(), entry);
     }
 
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.map.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
     }
 }
 

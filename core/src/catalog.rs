@@ -5,6 +5,7 @@ use crate::diagnostic::Diagnostic;
 use crate::manifest::Manifest;
 use crate::permissions::Decision;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -308,8 +309,64 @@ pub struct Diff {
 }
 
 impl Diff {
+    /// Whether nothing was added, removed or changed.
     pub fn is_empty(&self) -> bool {
         self.added.is_empty() && self.removed.is_empty() && self.changed.is_empty()
+    }
+
+    /// Added, removed and changed ids between two snapshots (each list sorted). Profiles that
+    /// keep duplicate names (Codex) may hold one id several times; such an id changed when any
+    /// of its skills did.
+    pub fn between(before: &Catalog, after: &Catalog) -> Diff {
+        // The usual reload keeps every id in place: compare pairwise, no maps.
+        let aligned = before.skills.len() == after.skills.len()
+            && before
+                .skills
+                .iter()
+                .zip(&after.skills)
+                .all(|(b, a)| b.id == a.id);
+        if aligned {
+            let mut changed: Vec<String> = before
+                .skills
+                .iter()
+                .zip(&after.skills)
+                .filter(|(b, a)| !Arc::ptr_eq(b, a) && b != a)
+                .map(|(_, a)| a.id.clone())
+                .collect();
+            changed.sort_unstable();
+            changed.dedup();
+            return Diff {
+                changed,
+                ..Diff::default()
+            };
+        }
+        // Hash maps keep this linear on large catalogs; the lists are sorted at the end.
+        fn by_id(catalog: &Catalog) -> HashMap<&str, Vec<&Skill>> {
+            let mut map: HashMap<&str, Vec<&Skill>> = HashMap::with_capacity(catalog.skills.len());
+            for s in &catalog.skills {
+                map.entry(s.id.as_str()).or_default().push(s);
+            }
+            map
+        }
+        let old = by_id(before);
+        let new = by_id(after);
+        let mut diff = Diff::default();
+        for (id, skills) in &new {
+            match old.get(id) {
+                None => diff.added.push((*id).to_string()),
+                Some(prev) if prev != skills => diff.changed.push((*id).to_string()),
+                Some(_) => {}
+            }
+        }
+        diff.removed = old
+            .keys()
+            .filter(|id| !new.contains_key(*id))
+            .map(|id| (*id).to_string())
+            .collect();
+        diff.added.sort_unstable();
+        diff.changed.sort_unstable();
+        diff.removed.sort_unstable();
+        diff
     }
 }
 

@@ -6,7 +6,7 @@ use crate::catalog::{Catalog, Diff, Skill};
 use crate::discover::{self, Inputs, Profile};
 use crate::error::{Error, Result};
 use crate::events::{Event, SubscriptionId};
-use crate::filter::HostRules;
+use crate::host_settings::HostRules;
 use crate::options::DeckOptions;
 use crate::render::{self, RenderOptions, Rendered};
 use crate::search::{self, SearchOptions, SearchResults};
@@ -53,13 +53,52 @@ struct CacheState {
 /// The inputs of the current snapshot, enough to tell what changed since.
 struct Last {
     /// The walk, reused while no directory it read changed.
-    layout: discover::Layout,
+    layout: discover::WalkLayout,
     /// The walked files, in walk order.
     files: Fingerprint,
     /// Plugin manifests read while naming.
     probes: Fingerprint,
     /// The host settings the filter stage read (their files are in `host.files`).
     host: HostRules,
+}
+
+/// What changed on disk since [`Last`], per kind of input.
+struct LastChanges {
+    /// Directories the walk read (and markers, absent roots).
+    walk: crate::cache::Changes,
+    /// Skill files, by walk index.
+    files: crate::cache::Changes,
+    /// Plugin manifests.
+    probes: crate::cache::Changes,
+    /// Host settings files.
+    settings: crate::cache::Changes,
+}
+
+impl Last {
+    /// One parallel `stat` pass over every input of the snapshot.
+    fn changes(&self) -> LastChanges {
+        let mut all = crate::cache::check_all(&[
+            &self.layout.fingerprint,
+            &self.files,
+            &self.probes,
+            &self.host.files,
+        ])
+        .into_iter();
+        // `check_all` answers once per fingerprint; a missing answer counts as a change, so
+        // the worst case is a needless rebuild, never a stale snapshot.
+        let mut next = || {
+            all.next().unwrap_or(crate::cache::Changes {
+                entries: Vec::new(),
+                markers: true,
+            })
+        };
+        LastChanges {
+            walk: next(),
+            files: next(),
+            probes: next(),
+            settings: next(),
+        }
+    }
 }
 
 /// What a refresh must do.
@@ -181,7 +220,7 @@ impl Deck {
                 None => return (previous.unwrap_or_default(), Diff::default()),
             };
             let empty = Catalog::default();
-            let diff = diff(previous.as_deref().unwrap_or(&empty), &catalog);
+            let diff = Diff::between(previous.as_deref().unwrap_or(&empty), &catalog);
             let catalog = Arc::new(catalog);
             match self.inner.catalog.write() {
                 Ok(mut slot) => *slot = Some(catalog.clone()),
@@ -218,15 +257,10 @@ impl Deck {
             state.last = None;
             state.parses = ParseCache::default();
         } else if let (Some(previous), Some(last)) = (previous, state.last.as_mut()) {
-            let changes = crate::cache::check_all(&[
-                &last.layout.fingerprint,
-                &last.files,
-                &last.probes,
-                &last.host.files,
-            ]);
-            let walk_holds = changes[0].is_empty();
-            let rest_holds = changes[2].is_empty() && changes[3].is_empty();
-            let changed_files = &changes[1].entries;
+            let changes = last.changes();
+            let walk_holds = changes.walk.is_empty();
+            let rest_holds = changes.probes.is_empty() && changes.settings.is_empty();
+            let changed_files = &changes.files.entries;
             if walk_holds && rest_holds {
                 if changed_files.is_empty() && mode == Refresh::Load {
                     return None;
@@ -243,7 +277,7 @@ impl Deck {
                         last.files.update(index, stamp);
                     }
                     let mut catalog = patched.catalog;
-                    crate::filter::apply_with(&mut catalog, options, &last.host);
+                    crate::filter::apply(&mut catalog, options, &last.host);
                     project_dir_diagnostic(&mut catalog, &self.inner.inputs.project);
                     return Some(catalog);
                 }
@@ -259,7 +293,7 @@ impl Deck {
         state.roots = discovery.roots();
         let mut catalog = discovery.catalog;
         let host = HostRules::read(options, &self.inner.profile, &self.inner.inputs);
-        crate::filter::apply_with(&mut catalog, options, &host);
+        crate::filter::apply(&mut catalog, options, &host);
         project_dir_diagnostic(&mut catalog, &self.inner.inputs.project);
         if keep == discover::Keep::ForReload {
             state.last = Some(Last {
@@ -307,7 +341,7 @@ impl Deck {
 
     /// Reload whenever a skill directory changes, once the tree has been quiet for
     /// `debounce`; subscribers receive the `changed` events. Stops when the returned
-    /// [`Watcher`](crate::discover::watch::Watcher) is dropped. Needs the `watch` feature.
+    /// [`Watcher`](crate::Watcher) is dropped. Needs the `watch` feature.
     #[cfg(feature = "watch")]
     pub fn watch(&self, debounce: std::time::Duration) -> Result<crate::discover::watch::Watcher> {
         // The roots are known only after a discovery.
@@ -446,11 +480,7 @@ impl Deck {
 
     /// The permission rules in force: the host settings of the profile, then `options.rules`.
     pub fn permission_rules(&self) -> crate::permissions::PermissionRules {
-        let host = crate::filter::HostRules::read(
-            &self.inner.options,
-            &self.inner.profile,
-            &self.inner.inputs,
-        );
+        let host = HostRules::read(&self.inner.options, &self.inner.profile, &self.inner.inputs);
         crate::filter::effective_rules(&self.inner.options, &host)
     }
 
@@ -462,7 +492,7 @@ impl Deck {
     /// [`Deck::activate`] with opt-in expansions of `` !`cmd` `` blocks and `@file`
     /// references (see [`activate::activate_with`]). A skill denied for the agent fails with
     /// [`Error::PermissionDenied`] naming the rule; a disabled one with [`Error::NotFound`].
-    pub fn activate_with(
+    pub(crate) fn activate_with(
         &self,
         id: &str,
         options: &ActivateOptions,
@@ -601,61 +631,6 @@ fn inputs(options: &DeckOptions, cwd: &Path) -> Inputs {
 /// lexically normalised one.
 fn absolute(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| discover::roots::normalise(path))
-}
-
-/// Added, removed and changed ids between two snapshots (each list sorted). Profiles that
-/// keep duplicate names (Codex) may hold one id several times; such an id changed when any
-/// of its skills did.
-pub fn diff(before: &Catalog, after: &Catalog) -> Diff {
-    // The usual reload keeps every id in place: compare pairwise, no maps.
-    let aligned = before.skills.len() == after.skills.len()
-        && before
-            .skills
-            .iter()
-            .zip(&after.skills)
-            .all(|(b, a)| b.id == a.id);
-    if aligned {
-        let mut changed: Vec<String> = before
-            .skills
-            .iter()
-            .zip(&after.skills)
-            .filter(|(b, a)| !Arc::ptr_eq(b, a) && b != a)
-            .map(|(_, a)| a.id.clone())
-            .collect();
-        changed.sort_unstable();
-        changed.dedup();
-        return Diff {
-            changed,
-            ..Diff::default()
-        };
-    }
-    // Hash maps keep this linear on large catalogs; the lists are sorted at the end.
-    fn by_id(catalog: &Catalog) -> HashMap<&str, Vec<&Skill>> {
-        let mut map: HashMap<&str, Vec<&Skill>> = HashMap::with_capacity(catalog.skills.len());
-        for s in &catalog.skills {
-            map.entry(s.id.as_str()).or_default().push(s);
-        }
-        map
-    }
-    let old = by_id(before);
-    let new = by_id(after);
-    let mut diff = Diff::default();
-    for (id, skills) in &new {
-        match old.get(id) {
-            None => diff.added.push((*id).to_string()),
-            Some(prev) if prev != skills => diff.changed.push((*id).to_string()),
-            Some(_) => {}
-        }
-    }
-    diff.removed = old
-        .keys()
-        .filter(|id| !new.contains_key(*id))
-        .map(|id| (*id).to_string())
-        .collect();
-    diff.added.sort_unstable();
-    diff.changed.sort_unstable();
-    diff.removed.sort_unstable();
-    diff
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use crate::cache::ParseCache;
 use crate::catalog::{Catalog, Scope, SkillKind};
 use crate::deck::Deck;
 use crate::diagnostic::Diagnostic;
-use crate::discover::{self, profile::WalkRules, roots::Skipped, walk, Layout};
+use crate::discover::{self, profile::WalkRules, roots::Skipped, walk, WalkLayout};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
@@ -75,7 +75,7 @@ pub struct FileReport {
     #[serde(serialize_with = "crate::serde_path::lossy")]
     pub path: PathBuf,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub found: Option<Found>,
+    pub found: Option<LoadedSkill>,
     /// One or more findings per root that could contain the file, in root order (or one
     /// `outside-roots` finding).
     pub findings: Vec<Finding>,
@@ -83,7 +83,7 @@ pub struct FileReport {
 
 /// A loaded skill.
 #[derive(Clone, Debug, Serialize)]
-pub struct Found {
+pub struct LoadedSkill {
     pub id: String,
     pub name: String,
     pub scope: Scope,
@@ -159,7 +159,7 @@ impl Finding {
 struct Run {
     profile: discover::Profile,
     inputs: discover::Inputs,
-    layout: Layout,
+    layout: WalkLayout,
     catalog: Catalog,
     /// Lookups by file identity ([`identity`]), built once per run.
     index: Index,
@@ -176,7 +176,7 @@ struct Index {
 }
 
 impl Index {
-    fn new(layout: &Layout, catalog: &Catalog) -> Index {
+    fn new(layout: &WalkLayout, catalog: &Catalog) -> Index {
         let mut index = Index::default();
         for (root, files) in &layout.walked {
             index
@@ -210,7 +210,8 @@ impl Run {
         let discovery =
             discover::finish_for(&profile, layout, &mut cache, discover::Keep::ForReload);
         let mut catalog = discovery.catalog;
-        crate::filter::apply(&mut catalog, &options, &profile, &inputs);
+        let host = crate::host_settings::HostRules::read(&options, &profile, &inputs);
+        crate::filter::apply(&mut catalog, &options, &host);
         let index = Index::new(&discovery.layout, &catalog);
         Run {
             profile,
@@ -221,7 +222,7 @@ impl Run {
         }
     }
 
-    fn walked(&self, index: usize) -> &[walk::Found] {
+    fn walked(&self, index: usize) -> &[walk::WalkedFile] {
         self.layout
             .walked
             .iter()
@@ -466,7 +467,7 @@ fn explain(run: &Run, file: &Path) -> FileReport {
             .skills
             .get(&key)
             .map(|&i| &run.catalog.skills[i])
-            .map(|s| Found {
+            .map(|s| LoadedSkill {
                 id: s.id.clone(),
                 name: s.name.clone(),
                 scope: s.scope,

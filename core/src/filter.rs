@@ -14,164 +14,23 @@
 //! 4. Permissions for the deck's agent: host rules (`opencode.json` `permission`, Claude Code
 //!    `permissions`) followed by `options.rules`. With no rule at all every skill is allowed.
 //!
-//! Host settings are read only when `options.read_host_settings` is set, and only the ones
-//! of the deck's profile (`opencode`, `claude-code`, `codex`). An unreadable settings file
-//! becomes a warning diagnostic in the catalog; the other skills are unaffected.
+//! Pure status logic: the host settings arrive already read as [`HostRules`]
+//! (`host_settings::rules`, which does the file I/O). An unreadable settings file arrives as
+//! a warning diagnostic, copied into the catalog; the other skills are unaffected.
 
-use crate::cache::{Fingerprint, Stamp};
 use crate::catalog::{Catalog, Skill, Status};
 use crate::diagnostic::Diagnostic;
-use crate::discover::profile::SettingsFormat;
-use crate::discover::{resolve, roots, Inputs, Profile};
-use crate::host_settings::{self, SkillOverride};
+use crate::discover::resolve;
+use crate::host_settings::{HostRules, SkillOverride};
 use crate::options::DeckOptions;
-use crate::permissions::{wildcard_match, Decision, PermissionRules, Rule, Semantics};
+use crate::permissions::{wildcard_match, Decision, PermissionRules};
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::{OsStr, OsString};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 /// Prefix of the reasons the permission step writes, so it can be re-run for another agent.
 const PERMISSION_REASON: &str = "permission: ";
-
-/// What the host's own settings say, for the deck's profile.
-#[derive(Clone, Debug, Default)]
-pub struct HostRules {
-    /// Permission rules from the host settings (empty when none).
-    pub rules: PermissionRules,
-    /// Claude Code `skillOverrides` by skill name.
-    pub overrides: BTreeMap<String, (SkillOverride, PathBuf)>,
-    /// OpenCode `skills.enabled` by skill name, with the file it came from.
-    pub opencode_enabled: BTreeMap<String, (bool, PathBuf)>,
-    /// Codex `[[skills.config]]` entries, with the file they came from.
-    pub codex: Vec<(host_settings::CodexSkillConfig, PathBuf)>,
-    pub diagnostics: Vec<Diagnostic>,
-    /// Every settings file looked for, stamped before it was read: the deck re-reads the
-    /// settings when one of them changes.
-    pub files: Fingerprint,
-    /// The profile's default permission semantics (`permissions` in the profile).
-    pub semantics: Semantics,
-}
-
-impl HostRules {
-    /// Read the settings files the profile names (`[settings]`), unless
-    /// `options.read_host_settings` is off. Which files and which reader are profile data:
-    /// nothing here names a host.
-    pub fn read(options: &DeckOptions, profile: &Profile, inputs: &Inputs) -> HostRules {
-        let mut host = HostRules {
-            semantics: profile.permissions,
-            ..HostRules::default()
-        };
-        let Some(settings) = profile
-            .settings
-            .as_ref()
-            .filter(|_| options.read_host_settings)
-        else {
-            return host;
-        };
-        let files: Vec<PathBuf> = settings
-            .files
-            .iter()
-            .filter_map(|t| roots::expand_template(t, inputs, None).ok().flatten())
-            .collect();
-        match settings.format {
-            SettingsFormat::Opencode => host.read_opencode(&files),
-            SettingsFormat::ClaudeCode => host.read_claude(&files),
-            SettingsFormat::Codex => host.read_codex(&files, inputs.home.as_deref()),
-        }
-        host
-    }
-
-    fn stamp(&mut self, path: &Path) {
-        self.files.push(path.to_path_buf(), Stamp::read(path));
-    }
-
-    fn warn(&mut self, path: &Path, err: crate::Error) {
-        let line = match &err {
-            crate::Error::Parse { line, .. } => *line,
-            _ => None,
-        };
-        let mut d = Diagnostic::warning("invalid-host-settings", err.to_string())
-            .with_path(path)
-            .with_hint("fix the file; its skill settings were ignored");
-        if let Some(line) = line {
-            d = d.at(line, None);
-        }
-        self.diagnostics.push(d);
-    }
-
-    fn note(&mut self, path: &Path, warnings: Vec<String>) {
-        for w in warnings {
-            self.diagnostics
-                .push(Diagnostic::warning("host-settings-entry-ignored", w).with_path(path));
-        }
-    }
-
-    fn read_opencode(&mut self, files: &[PathBuf]) {
-        // OpenCode's built-in agent defaults allow every tool, skills included.
-        self.rules = PermissionRules {
-            semantics: Semantics::LastMatch,
-            rules: Vec::new(),
-            agents: BTreeMap::new(),
-        };
-        let mut any = false;
-        for path in files {
-            self.stamp(path);
-            match host_settings::read_opencode(path) {
-                Ok(Some(s)) => {
-                    any = true;
-                    self.rules.extend(&s.permission);
-                    for (name, on) in &s.skill_enabled {
-                        self.opencode_enabled
-                            .insert(name.clone(), (*on, path.clone()));
-                    }
-                    self.note(path, s.warnings);
-                }
-                Ok(None) => {}
-                Err(e) => self.warn(path, e),
-            }
-        }
-        if any && !self.rules.is_empty() {
-            self.rules.rules.insert(0, Rule::new("*", Decision::Allow));
-        }
-    }
-
-    fn read_claude(&mut self, files: &[PathBuf]) {
-        let mut merged = host_settings::ClaudeSettings::default();
-        for path in files {
-            self.stamp(path);
-            match host_settings::read_claude(path) {
-                Ok(Some(mut s)) => {
-                    let warnings = std::mem::take(&mut s.warnings);
-                    self.note(path, warnings);
-                    for (name, o) in &s.skill_overrides {
-                        self.overrides.insert(name.clone(), (*o, path.clone()));
-                    }
-                    merged.merge(s);
-                }
-                Ok(None) => {}
-                Err(e) => self.warn(path, e),
-            }
-        }
-        self.rules = merged.permission_rules();
-    }
-
-    fn read_codex(&mut self, files: &[PathBuf], home: Option<&Path>) {
-        let home = home.map(Path::to_path_buf).unwrap_or_default();
-        for path in files {
-            self.stamp(path);
-            match host_settings::read_codex(path, &home) {
-                Ok(Some(s)) => {
-                    self.note(path, s.warnings);
-                    self.codex
-                        .extend(s.skills.into_iter().map(|c| (c, path.clone())));
-                }
-                Ok(None) => {}
-                Err(e) => self.warn(path, e),
-            }
-        }
-    }
-}
 
 /// The deck's environment: OS strings, since variables that name directories need not be
 /// UTF-8.
@@ -190,15 +49,9 @@ pub fn effective_rules(options: &DeckOptions, host: &HostRules) -> PermissionRul
     rules
 }
 
-/// Apply every filter to `catalog` in place, for `options.agent`, reading the host settings
-/// `profile` names.
-pub fn apply(catalog: &mut Catalog, options: &DeckOptions, profile: &Profile, inputs: &Inputs) {
-    let host = HostRules::read(options, profile, inputs);
-    apply_with(catalog, options, &host);
-}
-
-/// [`apply`] with host settings already read.
-pub fn apply_with(catalog: &mut Catalog, options: &DeckOptions, host: &HostRules) {
+/// Apply every filter to `catalog` in place, for `options.agent`, with the host settings
+/// already read ([`HostRules::read`], the only step here that touches settings files).
+pub fn apply(catalog: &mut Catalog, options: &DeckOptions, host: &HostRules) {
     // Discovery reads opencode.json too (for `skills.paths`): one broken file, one report.
     for d in &host.diagnostics {
         let seen = catalog
@@ -600,6 +453,9 @@ fn selects(pattern: &str, skill: &Skill, project: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::discover::{Inputs, Profile};
+    use crate::permissions::{Rule, Semantics};
+    use std::path::PathBuf;
 
     /// The filter as a deck runs it, with the profile and inputs the options name.
     fn apply(catalog: &mut Catalog, options: &DeckOptions) {
@@ -613,7 +469,8 @@ mod tests {
                 .clone()
                 .unwrap_or_else(|| PathBuf::from("/")),
         };
-        super::apply(catalog, options, &profile, &inputs);
+        let host = HostRules::read(options, &profile, &inputs);
+        super::apply(catalog, options, &host);
     }
     use crate::catalog::Scope;
     use crate::manifest::Requirements;
@@ -824,10 +681,10 @@ files = ["{project}/.myhost/settings.json", "${MYHOST_HOME}/settings.json"]
             system_root: PathBuf::from("/"),
         };
         let mut cat = catalog(vec![skill("a"), skill("b")]);
-        super::apply(&mut cat, &opts, &profile, &inputs);
+        let host = HostRules::read(&opts, &profile, &inputs);
+        super::apply(&mut cat, &opts, &host);
         assert_eq!(cat.skills[0].status.permission, Decision::Allow);
         assert_eq!(cat.skills[1].status.permission, Decision::Deny);
-        let host = HostRules::read(&opts, &profile, &inputs);
         assert_eq!(host.semantics, Semantics::DenyFirst);
         // The unset `${MYHOST_HOME}` names no file; the project file was looked at.
         assert_eq!(host.files.len(), 1);

@@ -21,43 +21,63 @@
 //! # Ok::<(), skilldeck::Error>(())
 //! ```
 
-pub mod activate;
-pub mod cache;
-pub mod catalog;
-pub mod compat;
-pub mod deck;
-pub mod diagnostic;
-pub mod discover;
-pub mod doctor;
-pub mod error;
-pub mod events;
-pub mod filter;
-pub mod host_settings;
-pub mod manifest;
-pub mod options;
+// Every module is private: the crate root below is the whole public surface, so a stage can
+// be reorganised without breaking the CLI, the bindings or other crates.
+mod activate;
+mod cache;
+mod catalog;
+mod compat;
+mod deck;
+mod diagnostic;
+mod discover;
+mod doctor;
+mod error;
+mod events;
+mod filter;
+mod host_settings;
+mod manifest;
+mod options;
 mod par;
-pub mod parse;
-pub mod permissions;
-pub mod render;
-pub mod search;
-pub mod serde_path;
-pub mod validate;
+mod parse;
+mod permissions;
+mod render;
+mod search;
+mod serde_path;
+mod validate;
 
-pub use activate::{ActivateOptions, Activation, ActivationFormat};
+pub use activate::{ActivateOptions, Activation, ActivationFormat, ASK_PREFIX, MAX_ARGS_BYTES};
 pub use catalog::{Catalog, Diff, Scope, Shadowed, Skill, SkillKind, Status};
+pub use compat::skills_ref;
 pub use deck::Deck;
 pub use diagnostic::{Diagnostic, Severity};
+pub use discover::profile::{self, Profile};
+pub use discover::roots::{Inputs, Skipped as SkippedRoot};
+#[cfg(feature = "watch")]
+pub use discover::watch::Watcher;
+pub use doctor::{
+    compare as compare_profiles, deciding, diagnose, Cell as ComparisonCell, Comparison,
+    FileReport, Finding, LoadedSkill, Report as DoctorReport, RootReport, Row as ComparisonRow,
+    Target as DoctorTarget, TargetReport,
+};
 pub use error::{catch_panic, Error, Result};
 pub use events::{Event, SubscriptionId};
 pub use manifest::{
-    ClaudeCodeFields, InstallSpec, Manifest, McpRef, Parameter, Requirements, Section,
-    SectionFields, ToolFields,
+    ClaudeCodeFields, InstallSpec, JsonObject, JsonValue, Manifest, McpRef, Parameter,
+    Requirements, Section, SectionFields, ToolFields,
 };
 pub use options::{DeckOptions, RootSpec};
-pub use parse::{parse, Parsed};
-pub use permissions::{Decision, PermissionRules, Rule, Semantics};
-pub use render::{RenderFormat, RenderOptions, RenderReport, Rendered, Truncation};
-pub use search::{SearchHit, SearchOptions, SearchResults};
+pub use parse::{
+    parse, read_frontmatter, split as split_frontmatter, split_lines, Fences, KeyInfo, Parsed,
+    Split, ValueKind,
+};
+pub use permissions::document::ACCEPTED_SHAPES as PERMISSION_RULES_SHAPES;
+pub use permissions::{Decision, Evaluation, PermissionRules, Rule, Semantics};
+pub use render::{RenderFormat, RenderOptions, RenderReport, Rendered, Truncation, MAX_BUDGET};
+pub use search::{
+    search, tool_definition as search_tool_definition, SearchHit, SearchOptions, SearchResults,
+    MAX_LIMIT as MAX_SEARCH_LIMIT, MAX_QUERY_CHARS,
+};
+pub use serde_path::{lossy as serialize_path_lossy, lossy_opt as serialize_path_lossy_opt};
 pub use validate::{validate, ValidateOptions, ValidationReport};
 
 /// The version of the engine (the same in every binding).

@@ -58,7 +58,7 @@ pub struct DeckOptions {
     /// `None`: captured from the process when the `Deck` is built. OS strings, because the
     /// process environment need not be UTF-8 (a `PWD` below a non-UTF-8 directory is enough)
     /// and a `HOME` or `XDG_CONFIG_HOME` that is not UTF-8 still names real directories. In
-    /// JSON it is a map of strings (see [`env_serde`]).
+    /// JSON it is a map of strings (see `env_serde` in this module).
     #[serde(with = "env_serde")]
     pub env: Option<BTreeMap<OsString, OsString>>,
     /// Prefix for absolute system directories (`/etc/codex`, managed settings); default `/`.

@@ -6,7 +6,7 @@
 //! longer search.
 
 use proptest::prelude::*;
-use skilldeck::parse::{self, Fences};
+use skilldeck::Fences;
 use skilldeck::Manifest;
 
 /// Lines that are never a fence on their own.
@@ -89,7 +89,7 @@ proptest! {
     #[test]
     fn manifests_read_back_from_their_json(lines in prop::collection::vec(known_field(), 0..10)) {
         let text = format!("---\n{}\n---\n", lines.join("\n"));
-        let parsed = parse::parse(&text);
+        let parsed = skilldeck::parse(&text);
         let json = serde_json::to_value(&parsed.manifest)
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
         let back: Manifest = serde_json::from_value(json.clone())
@@ -101,7 +101,7 @@ proptest! {
 
     #[test]
     fn split_never_panics(text in "\\PC*") {
-        let _ = parse::split(&text);
+        let _ = skilldeck::split_frontmatter(&text);
     }
 
     #[test]
@@ -128,7 +128,7 @@ proptest! {
         let body_at = text.len();
         text.push_str(&body);
 
-        let s = parse::split(&text);
+        let s = skilldeck::split_frontmatter(&text);
         prop_assert_eq!(s.fences, Fences::Closed);
         prop_assert_eq!(s.bom, bom);
         let expected_yaml: String = lines.iter().map(|l| format!("{l}\n")).collect();
@@ -141,8 +141,8 @@ proptest! {
     #[test]
     fn line_endings_do_not_change_the_split(text in "[ -~\n]{0,200}", eol in line_ending()) {
         let converted = text.replace('\n', eol);
-        let a = parse::split(&text);
-        let b = parse::split(&converted);
+        let a = skilldeck::split_frontmatter(&text);
+        let b = skilldeck::split_frontmatter(&converted);
         prop_assert_eq!(a.fences, b.fences);
         prop_assert_eq!(a.yaml, b.yaml);
         prop_assert_eq!(a.body_line, b.body_line);
@@ -151,8 +151,8 @@ proptest! {
     #[test]
     fn parse_never_panics_and_lines_are_in_range(yaml in yamlish(), eol in line_ending()) {
         let text = format!("---\n{yaml}\n---\nbody\n").replace('\n', eol);
-        let parsed = parse::parse(&text);
-        let lines = u32::try_from(parse::split_lines(&text).len()).unwrap_or(u32::MAX);
+        let parsed = skilldeck::parse(&text);
+        let lines = u32::try_from(skilldeck::split_lines(&text).len()).unwrap_or(u32::MAX);
         for d in parsed.diagnostics.iter().chain(parsed.strict_notes.iter()) {
             if let Some(line) = d.line {
                 prop_assert!(line >= 1 && line <= lines + 1, "{d:?} outside 1..={lines}");
@@ -164,13 +164,13 @@ proptest! {
 
     #[test]
     fn parse_never_panics_on_anything(text in "\\PC{0,400}") {
-        let _ = parse::parse(&text);
+        let _ = skilldeck::parse(&text);
     }
 
     #[test]
     fn plain_names_round_trip(name in "[a-z][a-z0-9-]{0,30}", desc in "[A-Za-z][A-Za-z ,.]{0,60}") {
         let text = format!("---\nname: {name}\ndescription: {desc}\n---\n");
-        let parsed = parse::parse(&text);
+        let parsed = skilldeck::parse(&text);
         prop_assert!(parsed.is_ok(), "{:?}", parsed.diagnostics);
         prop_assert_eq!(parsed.manifest.name.as_deref(), Some(name.as_str()));
         prop_assert_eq!(parsed.manifest.description.as_deref(), Some(desc.trim_end()));
@@ -181,7 +181,7 @@ proptest! {
         let dir = tempfile::tempdir().map_err(|e| TestCaseError::fail(e.to_string()))?;
         let path = dir.path().join("SKILL.md");
         std::fs::write(&path, &bytes).map_err(|e| TestCaseError::fail(e.to_string()))?;
-        let parsed = parse::read_frontmatter(&path);
+        let parsed = skilldeck::read_frontmatter(&path);
         for d in &parsed.diagnostics {
             prop_assert_eq!(d.path.as_deref(), Some(path.as_path()));
         }

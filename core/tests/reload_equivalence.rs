@@ -76,7 +76,7 @@ fn reload_matches(deck: &Deck, tree: &Tree, profile: &str, step: &str) -> Arc<Ca
         "{step}: reload differs from a fresh load"
     );
     // The diff names exactly the ids whose skills differ.
-    let expected_diff = skilldeck::deck::diff(&before, &expected);
+    let expected_diff = skilldeck::Diff::between(&before, &expected);
     assert_eq!(diff, expected_diff, "{step}: diff");
     after
 }

@@ -27,8 +27,8 @@ fn ids(deck: &Deck, query: &str) -> Vec<String> {
         ..SearchOptions::default()
     };
     let kept = deck.search(&options).expect("search");
-    let fresh = skilldeck::search::search(&deck.catalog().expect("catalog"), &options)
-        .expect("fresh search");
+    let fresh =
+        skilldeck::search(&deck.catalog().expect("catalog"), &options).expect("fresh search");
     assert_eq!(kept, fresh, "the kept index ranks as a fresh one does");
     kept.hits.into_iter().map(|h| h.id).collect()
 }

@@ -1,5 +1,5 @@
 //! Differential property test: `validate --strict` must give the same valid/invalid verdict
-//! as `skilldeck::compat::skills_ref::validate` (the port of skills-ref 0.1.1, itself checked
+//! as `skilldeck::skills_ref::validate` (the port of skills-ref 0.1.1, itself checked
 //! against the real Python package by the Python suite) on generated skills: random
 //! directory names, names with Unicode and symbols, extra keys, flow style, anchors,
 //! duplicate keys, long fields, BOMs and CRLF.
@@ -122,7 +122,7 @@ proptest! {
         }
         std::fs::write(dir.join("SKILL.md"), &text).map_err(|e| TestCaseError::fail(e.to_string()))?;
 
-        let reference = skilldeck::compat::skills_ref::validate(&dir)
+        let reference = skilldeck::skills_ref::validate(&dir)
             .map(|errors| errors.is_empty())
             .unwrap_or(false);
         let reports = validate(&dir, &ValidateOptions { strict: true });
@@ -134,7 +134,7 @@ proptest! {
             "dir {:?}\n{}\nskills-ref: {:?}\nskilldeck: {:?}",
             dir_name,
             text,
-            skilldeck::compat::skills_ref::validate(&dir),
+            skilldeck::skills_ref::validate(&dir),
             reports[0].diagnostics.iter().map(|d| (&d.code, d.severity, d.line)).collect::<Vec<_>>()
         );
     }

@@ -35,16 +35,10 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> i32 {
-    let format = match serde_json::from_value(serde_json::Value::String(args.format.clone())) {
+    let format = match args.format.parse::<skilldeck::ActivationFormat>() {
         Ok(f) => f,
-        Err(_) => {
-            crate::style::eprint_error(
-                None,
-                &format!(
-                    "unknown activation format `{}` (expected raw, opencode, codex or kode)",
-                    args.format
-                ),
-            );
+        Err(e) => {
+            crate::style::eprint_error(None, &e.to_string());
             return crate::EXIT_USAGE;
         }
     };

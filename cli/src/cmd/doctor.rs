@@ -1,9 +1,9 @@
 //! `skilldeck doctor [discovery flags] [--profile P|all] [PATH|NAME] [--json]`: why a skill
-//! is found or not (the explanation is built by `skilldeck::doctor`; this renders it).
+//! is found or not (the explanation is built by `skilldeck::diagnose`; this renders it).
 
 use super::deck_args::{display_path, DeckArgs};
-use skilldeck::doctor::{self, FileReport, Report, Target};
 use skilldeck::Deck;
+use skilldeck::{DoctorReport as Report, DoctorTarget as Target, FileReport};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -42,7 +42,7 @@ pub fn decks(args: &DeckArgs) -> Result<Vec<Deck>, i32> {
     if args.profile != "all" || args.profile_file.is_some() {
         return args.deck().map(|d| vec![d]);
     }
-    skilldeck::discover::Profile::builtin_names()
+    skilldeck::Profile::builtin_names()
         .map(|name| {
             let mut one = args.clone();
             one.profile = name.to_string();
@@ -71,7 +71,7 @@ pub fn run(args: Args) -> i32 {
     let target = args.target.as_deref().map(target);
     let reports: Vec<Report> = decks
         .iter()
-        .map(|deck| doctor::diagnose(deck, target.as_ref()))
+        .map(|deck| skilldeck::diagnose(deck, target.as_ref()))
         .collect();
     let mut out = String::new();
     if args.json {
@@ -150,7 +150,7 @@ fn print_file(out: &mut String, deck: &Deck, file: &FileReport) {
             );
         }
         None => {
-            let code = doctor::deciding(file).map_or("not-found", |f| f.code.as_str());
+            let code = skilldeck::deciding(file).map_or("not-found", |f| f.code.as_str());
             let _ = writeln!(
                 out,
                 "  {}: not found ({code})",

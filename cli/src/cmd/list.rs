@@ -68,7 +68,7 @@ fn compare(args: Args) -> i32 {
         Ok(decks) => decks,
         Err(code) => return code,
     };
-    let table = skilldeck::doctor::compare(&decks);
+    let table = skilldeck::compare_profiles(&decks);
     let mut out = String::new();
     if args.json {
         match serde_json::to_string_pretty(&table) {
@@ -102,7 +102,7 @@ fn compare(args: Args) -> i32 {
         .max()
         .unwrap_or(5)
         .clamp(5, 40);
-    let short = |c: &skilldeck::doctor::Cell| -> String {
+    let short = |c: &skilldeck::ComparisonCell| -> String {
         if c.ok {
             "✓".to_string()
         } else {
@@ -168,12 +168,12 @@ pub struct ListedSkill<'a> {
     id: &'a str,
     name: &'a str,
     description: &'a str,
-    #[serde(serialize_with = "skilldeck::serde_path::lossy")]
+    #[serde(serialize_with = "skilldeck::serialize_path_lossy")]
     location: &'a Path,
-    #[serde(serialize_with = "skilldeck::serde_path::lossy")]
+    #[serde(serialize_with = "skilldeck::serialize_path_lossy")]
     base_dir: &'a Path,
     scope: Scope,
-    #[serde(serialize_with = "skilldeck::serde_path::lossy")]
+    #[serde(serialize_with = "skilldeck::serialize_path_lossy")]
     source: &'a Path,
     plugin: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -187,9 +187,9 @@ pub struct ListedSkill<'a> {
 #[derive(Serialize)]
 pub struct ShadowedEntry<'a> {
     id: &'a str,
-    #[serde(serialize_with = "skilldeck::serde_path::lossy")]
+    #[serde(serialize_with = "skilldeck::serialize_path_lossy")]
     location: &'a Path,
-    #[serde(serialize_with = "skilldeck::serde_path::lossy")]
+    #[serde(serialize_with = "skilldeck::serialize_path_lossy")]
     winner: &'a Path,
     reason: &'a str,
 }

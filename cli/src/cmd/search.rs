@@ -45,7 +45,7 @@ pub fn run(args: Args) -> i32 {
     if args.tool_definition {
         println!(
             "{}",
-            serde_json::to_string_pretty(&skilldeck::search::tool_definition()).unwrap_or_default()
+            serde_json::to_string_pretty(&skilldeck::search_tool_definition()).unwrap_or_default()
         );
         return crate::EXIT_OK;
     }

@@ -67,15 +67,12 @@ pub enum CommandPolicy {
     Deny,
     /// Commands whose first word is in this list.
     AllowPrograms(Vec<String>),
-    /// Every command. Only for trusted skills.
-    AllowAll,
 }
 
 impl CommandPolicy {
     pub fn allows(&self, command: &str) -> bool {
         match self {
             CommandPolicy::Deny => false,
-            CommandPolicy::AllowAll => true,
             CommandPolicy::AllowPrograms(list) => command
                 .split_whitespace()
                 .next()

@@ -35,6 +35,50 @@ pub enum ActivationFormat {
     Kode,
 }
 
+impl ActivationFormat {
+    /// Every format, in the order error messages list them.
+    pub const ALL: [ActivationFormat; 4] = [
+        ActivationFormat::Raw,
+        ActivationFormat::Opencode,
+        ActivationFormat::Codex,
+        ActivationFormat::Kode,
+    ];
+
+    /// The public name (the serde name, the CLI's `--format` value).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ActivationFormat::Raw => "raw",
+            ActivationFormat::Opencode => "opencode",
+            ActivationFormat::Codex => "codex",
+            ActivationFormat::Kode => "kode",
+        }
+    }
+}
+
+impl std::fmt::Display for ActivationFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The one place the accepted names are spelt: every binding and the CLI parse through it,
+/// so an unknown name gets the same `INVALID_OPTIONS` message everywhere.
+impl std::str::FromStr for ActivationFormat {
+    type Err = crate::Error;
+    fn from_str(s: &str) -> Result<Self> {
+        ActivationFormat::ALL
+            .into_iter()
+            .find(|f| f.as_str() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = ActivationFormat::ALL.iter().map(|f| f.as_str()).collect();
+                crate::Error::invalid_options(format!(
+                    "unknown activation format `{s}` (expected one of: {})",
+                    names.join(", ")
+                ))
+            })
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ActivateOptions {
@@ -133,6 +177,7 @@ const MAX_DEPTH: usize = 8;
 
 /// Activate `skill` (permission checks are the caller's: see `Deck::activate`). Commands and
 /// file references are left untouched; see [`activate_with`].
+#[cfg(test)]
 pub fn activate(
     skill: &Skill,
     project_dir: &Path,
@@ -299,6 +344,26 @@ pub fn resources(base_dir: &Path) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn activation_format_names_match_serde_and_parse_back() {
+        for format in ActivationFormat::ALL {
+            let serde_name = serde_json::to_value(format).expect("serialise");
+            assert_eq!(serde_name, serde_json::Value::from(format.as_str()));
+            assert_eq!(
+                format.as_str().parse::<ActivationFormat>().ok(),
+                Some(format)
+            );
+        }
+        let err = "html"
+            .parse::<ActivationFormat>()
+            .expect_err("unknown name");
+        assert_eq!(err.code(), "INVALID_OPTIONS");
+        assert!(
+            err.to_string().contains("raw, opencode, codex, kode"),
+            "{err}"
+        );
+    }
     use crate::catalog::Scope;
 
     #[test]

@@ -5,7 +5,7 @@
 //!
 //! The engine's own parser and validator are deliberately more lenient (they load what hosts
 //! load and repair common mistakes); this module answers "what would skills-ref say", which
-//! needs skills-ref's StrictYAML reading ([`super::strict_yaml`]) and its Python string
+//! needs skills-ref's StrictYAML reading (`compat::strict_yaml`) and its Python string
 //! semantics (the private `pystr` module).
 
 use super::pystr;

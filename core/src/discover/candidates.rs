@@ -4,7 +4,7 @@
 use super::plugin::Plugins;
 use super::profile::{FieldTypes, Naming, Profile};
 use super::roots::Root;
-use super::walk::Found;
+use super::walk::WalkedFile;
 use crate::cache::{CachedParse, ParseCache, Stamp};
 use crate::catalog::{Scope, Shadowed, SkillKind};
 use crate::diagnostic::{Diagnostic, Severity};
@@ -38,7 +38,7 @@ pub struct Candidate {
 /// A walked file with its stamp and (cached or fresh) frontmatter.
 pub(crate) struct FileRead<'a> {
     pub(crate) root: usize,
-    pub(crate) found: &'a Found,
+    pub(crate) found: &'a WalkedFile,
     pub(crate) stamp: Option<Stamp>,
     pub(crate) entry: Option<Arc<CachedParse>>,
 }
@@ -60,13 +60,13 @@ pub struct Collected {
 pub fn collect(
     profile: &Profile,
     roots: &[Root],
-    walked: &[(usize, Vec<Found>)],
+    walked: &[(usize, Vec<WalkedFile>)],
     cache: &mut ParseCache,
     plugins_out: &mut Plugins,
     keep: super::Keep,
 ) -> Collected {
     let keep = keep == super::Keep::ForReload;
-    let items: Vec<(usize, &Found)> = walked
+    let items: Vec<(usize, &WalkedFile)> = walked
         .iter()
         .flat_map(|(root, files)| files.iter().map(move |f| (*root, f)))
         .collect();
@@ -177,7 +177,7 @@ pub fn collect(
 /// the cache while the file's stamp and location are unchanged.
 pub(crate) fn read_one<'a>(
     root: usize,
-    found: &'a Found,
+    found: &'a WalkedFile,
     cache: &ParseCache,
     profile: &Profile,
 ) -> FileRead<'a> {
@@ -268,7 +268,7 @@ fn starts_with_bom(path: &Path) -> bool {
 pub(crate) fn candidate(
     profile: &Profile,
     root: &Root,
-    found: &Found,
+    found: &WalkedFile,
     entry: &CachedParse,
     plugins: &Mutex<Plugins>,
 ) -> Result<Option<Candidate>, Vec<Diagnostic>> {

@@ -34,10 +34,10 @@ use std::path::PathBuf;
 /// repository marker, absent root or settings file changed), so a reload after editing
 /// skill files reuses it instead of walking again.
 #[derive(Clone, Debug, Default)]
-pub struct Layout {
+pub struct WalkLayout {
     pub roots: Vec<roots::Root>,
     /// Matching files per root index, each list sorted.
-    pub walked: Vec<(usize, Vec<walk::Found>)>,
+    pub walked: Vec<(usize, Vec<walk::WalkedFile>)>,
     /// Directories holding a plugin marker.
     pub plugin_dirs: Vec<PathBuf>,
     pub diagnostics: Vec<Diagnostic>,
@@ -56,11 +56,12 @@ pub struct Discovery {
     pub files: Fingerprint,
     /// The plugin manifests looked up while naming.
     pub probes: Fingerprint,
-    pub layout: Layout,
+    pub layout: WalkLayout,
 }
 
 impl Discovery {
     /// Whether nothing this discovery depended on changed on disk.
+    #[cfg(test)]
     pub fn is_current(&self) -> bool {
         crate::cache::check_all(&[&self.layout.fingerprint, &self.files, &self.probes])
             .iter()
@@ -75,6 +76,7 @@ impl Discovery {
 
 /// Run discovery. `cache` holds frontmatter parsed by earlier runs; files whose stamp did
 /// not change are not read again. Never fails: every problem is a diagnostic in the catalog.
+#[cfg(test)]
 pub fn discover(
     profile: &Profile,
     inputs: &Inputs,
@@ -85,7 +87,8 @@ pub fn discover(
 }
 
 /// Expand the roots and walk them.
-pub fn layout(profile: &Profile, inputs: &Inputs, options: &DeckOptions) -> Layout {
+#[cfg(test)]
+pub fn layout(profile: &Profile, inputs: &Inputs, options: &DeckOptions) -> WalkLayout {
     layout_for(profile, inputs, options, Keep::ForReload)
 }
 
@@ -100,7 +103,12 @@ pub enum Keep {
 }
 
 /// [`layout`], recording directory stamps only with [`Keep::ForReload`].
-pub fn layout_for(profile: &Profile, inputs: &Inputs, options: &DeckOptions, keep: Keep) -> Layout {
+pub fn layout_for(
+    profile: &Profile,
+    inputs: &Inputs,
+    options: &DeckOptions,
+    keep: Keep,
+) -> WalkLayout {
     let mut fingerprint = Fingerprint::default();
     let expansion = roots::expand(profile, inputs, options.nested);
     for marker in &expansion.probed {
@@ -179,7 +187,7 @@ pub fn layout_for(profile: &Profile, inputs: &Inputs, options: &DeckOptions, kee
         plugin_dirs.extend(out.plugin_dirs);
         walked.push((index, out.files));
     }
-    Layout {
+    WalkLayout {
         roots: all_roots,
         walked,
         plugin_dirs,
@@ -229,7 +237,8 @@ fn walk_all(
 }
 
 /// Read, name and resolve the files of `layout`.
-pub fn finish(profile: &Profile, layout: Layout, cache: &mut ParseCache) -> Discovery {
+#[cfg(test)]
+pub fn finish(profile: &Profile, layout: WalkLayout, cache: &mut ParseCache) -> Discovery {
     finish_for(profile, layout, cache, Keep::ForReload)
 }
 
@@ -237,7 +246,7 @@ pub fn finish(profile: &Profile, layout: Layout, cache: &mut ParseCache) -> Disc
 /// and the walk's file list is dropped as soon as the files are read.
 pub fn finish_for(
     profile: &Profile,
-    mut layout: Layout,
+    mut layout: WalkLayout,
     cache: &mut ParseCache,
     keep: Keep,
 ) -> Discovery {
@@ -283,20 +292,6 @@ pub fn finish_for(
         probes,
         layout,
     }
-}
-
-/// The scope names accepted in root options, for error messages and the CLI.
-pub fn scope_names() -> [&'static str; 7] {
-    [
-        Scope::Managed,
-        Scope::Admin,
-        Scope::System,
-        Scope::Project,
-        Scope::User,
-        Scope::Plugin,
-        Scope::Extra,
-    ]
-    .map(Scope::as_str)
 }
 
 #[cfg(test)]

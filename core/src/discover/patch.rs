@@ -10,7 +10,7 @@
 
 use super::candidates::{self, Candidate};
 use super::plugin::Plugins;
-use super::{resolve, Layout, Profile};
+use super::{resolve, Profile, WalkLayout};
 use crate::cache::{ParseCache, Stamp};
 use crate::catalog::{Catalog, Skill};
 use std::sync::Arc;
@@ -32,7 +32,7 @@ pub struct Patched {
 /// flattened-walk indices `changed`. Updates `cache` only when the patch is taken.
 pub fn patch(
     profile: &Profile,
-    layout: &Layout,
+    layout: &WalkLayout,
     previous: &Catalog,
     changed: &[usize],
     cache: &mut ParseCache,
@@ -125,7 +125,7 @@ fn same_place(a: &Candidate, b: &Candidate) -> bool {
 }
 
 /// The root index and file at position `index` of the flattened walk.
-fn nth_file(layout: &Layout, mut index: usize) -> Option<(usize, &super::walk::Found)> {
+fn nth_file(layout: &WalkLayout, mut index: usize) -> Option<(usize, &super::walk::WalkedFile)> {
     for (root, files) in &layout.walked {
         if index < files.len() {
             return Some((*root, &files[index]));

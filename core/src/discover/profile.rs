@@ -12,6 +12,8 @@
 //! - `${VAR}`: an environment variable (the source path is skipped when unset or empty);
 //! - `${VAR:-fallback}`: the fallback template when `VAR` is unset or empty.
 
+pub use crate::parse::{Dialect, DuplicateRule, FenceRule, ReadRule, RepairRule, SyntaxRule};
+
 use crate::catalog::{Scope, SkillKind};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};

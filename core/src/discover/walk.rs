@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 
 /// A file that matched the root's pattern.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Found {
+pub struct WalkedFile {
     /// Path relative to the root.
     pub rel: PathBuf,
     /// Path as walked (root joined with `rel`, symlinks not resolved).
@@ -31,7 +31,7 @@ pub struct Found {
 /// Everything one root's walk produced.
 #[derive(Debug, Default)]
 pub struct Walked {
-    pub files: Vec<Found>,
+    pub files: Vec<WalkedFile>,
     /// Every directory read, with its stamp (for the cache fingerprint).
     pub dirs: Vec<(PathBuf, Option<Stamp>)>,
     /// Directories holding a plugin marker (`.claude-plugin`, ...), seen in passing so that
@@ -315,7 +315,7 @@ impl<'a> Visitor<'a> {
         };
         if self.shared.glob.is_match(rel) {
             let rel = rel.to_path_buf();
-            self.local.files.push(Found {
+            self.local.files.push(WalkedFile {
                 rel,
                 regular: file_type.is_file(),
                 path: entry.into_path(),

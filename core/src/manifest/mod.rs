@@ -14,8 +14,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::sync::OnceLock;
 
+mod fields;
 mod section;
 pub use section::{Section, SectionFields};
+
+/// A JSON object (`metadata`, `extra`): the type bindings name in [`crate::manifest_fields!`].
+pub type JsonObject = Map<String, Value>;
+/// Any JSON value (`hooks`, a parameter's `default`).
+pub type JsonValue = Value;
 
 fn is_false(b: &bool) -> bool {
     !*b
@@ -126,6 +132,14 @@ pub struct Manifest {
 }
 
 impl Manifest {
+    /// Drop the hosts' sections that hold nothing: a binding that assigned every field
+    /// through the sections (see [`crate::manifest_fields!`]) stored empty ones.
+    pub fn compact(mut self) -> Self {
+        self.claude_code = self.claude_code.into_inner().into();
+        self.tool = self.tool.into_inner().into();
+        self
+    }
+
     /// Give the manifest `description` when it has none (and it is not empty): how a skill
     /// built from parts (a JSON skill, a binding's record) keeps a description that was
     /// given beside its manifest rather than in it.

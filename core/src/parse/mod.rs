@@ -29,13 +29,11 @@ mod yaml;
 
 pub use dialect::{Dialect, DuplicateRule, FenceRule, ReadRule, RepairRule, SyntaxRule};
 
-pub use fields::{fold as fold_key, is_known as is_known_key, parse_bool};
+pub use fields::{fold as fold_key, is_known as is_known_key};
 pub use frontmatter::{split, Fences, Split};
 pub use read::{
-    fallback_description, fallback_name, read_body, read_fallback_description, read_frontmatter,
-    read_frontmatter_dialect, read_frontmatter_from, read_frontmatter_with,
+    fallback_description, fallback_name, read_body, read_frontmatter, read_frontmatter_dialect,
 };
-pub use read::{MAX_FILE_BYTES, MAX_FRONTMATTER_BYTES};
 
 use crate::diagnostic::Diagnostic;
 use crate::manifest::Manifest;

@@ -96,7 +96,7 @@ fn nul_diagnostic(path: &Path, bytes: &[u8], at: usize) -> Diagnostic {
 
 /// Discovery-time read: only the frontmatter prefix of the file at `path` is read (the body
 /// is never loaded). The first 4 KiB are read, and more only while the closing fence is not
-/// in what was read, up to [`MAX_FRONTMATTER_BYTES`]. I/O problems, size caps, NUL bytes and
+/// in what was read, up to `MAX_FRONTMATTER_BYTES` (64 KiB). I/O problems, size caps, NUL bytes and
 /// invalid UTF-8 become diagnostics; every diagnostic carries `path`. Never fails, never
 /// panics.
 pub fn read_frontmatter(path: &Path) -> Parsed {
@@ -395,6 +395,7 @@ pub(crate) fn body_of(text: &str) -> Option<&str> {
 /// [`fallback_description`] for the SKILL.md at `path`, reading at most the first 16 KiB of
 /// the file (enough for a heading and a paragraph; a paragraph cut by the limit is shortened).
 /// For discovery, when a skill has no `description`: the body is otherwise never read then.
+#[cfg(test)]
 pub fn read_fallback_description(path: &Path) -> Option<String> {
     const LIMIT: u64 = 16 * 1024;
     let mut bytes = Vec::new();

@@ -9,7 +9,7 @@
 pub mod document;
 pub mod hosts;
 
-pub use hosts::{Issue, KeyPath};
+pub use hosts::KeyPath;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -85,7 +85,7 @@ impl std::fmt::Display for Rule {
 }
 
 /// A rule set: global rules plus per-agent rules appended after them. Serialises to
-/// skilldeck's canonical shape; reads every shape of a rules document ([`document`]).
+/// skilldeck's canonical shape; reads every shape of a rules document (`permissions::document`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct PermissionRules {
     pub semantics: Semantics,
@@ -168,7 +168,7 @@ impl PermissionRules {
     }
 
     /// Rules from OpenCode's `permission` value, in key order (last match wins); see
-    /// [`hosts::opencode_permission`]. Problems come back as messages, never silently dropped.
+    /// `hosts::opencode_permission`. Problems come back as messages, never silently dropped.
     pub fn from_opencode(permission: &Value) -> (Vec<Rule>, Vec<String>) {
         let (rules, issues) =
             hosts::opencode_permission(permission, &KeyPath::root().key("permission"));

@@ -246,17 +246,8 @@ impl Index {
         self.docs.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.docs.is_empty()
-    }
-
     pub fn skill(&self, doc: usize) -> &Arc<Skill> {
         &self.docs[doc].skill
-    }
-
-    /// The skills whose terms this index holds, for reuse by the next build.
-    pub fn skills(&self) -> impl Iterator<Item = &Arc<Skill>> {
-        self.docs.iter().map(|d| &d.skill)
     }
 
     /// Documents matching any term of `query`, best first (ties keep index order).

@@ -9,7 +9,7 @@
 pub(crate) mod index;
 pub mod tokenize;
 
-pub use index::{DocTerms, Field, Index, FIELDS};
+pub use index::Index;
 
 use crate::catalog::Catalog;
 use crate::error::{Error, Result};

@@ -18,10 +18,6 @@ mod body;
 mod rules;
 mod search;
 
-pub use body::MAX_BODY_LINES;
-pub use rules::{MAX_COMPATIBILITY_CHARS, MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS, SPEC_KEYS};
-pub use search::SKILL_FILE_NAMES;
-
 use crate::diagnostic::Diagnostic;
 use crate::parse::Parsed;
 use serde::{Deserialize, Serialize};

@@ -15,7 +15,7 @@ pub const SKILL_FILE_NAMES: [&str; 2] = ["SKILL.md", "skill.md"];
 /// What the search found: SKILL.md candidates (possibly not regular files: the caller
 /// reports those) and problems met on the way.
 #[derive(Default)]
-pub struct Found {
+pub struct SkillSearch {
     pub skill_files: Vec<PathBuf>,
     pub problems: Vec<Diagnostic>,
 }
@@ -30,8 +30,8 @@ pub fn skill_file_in(dir: &Path) -> Option<PathBuf> {
 
 /// Every SKILL.md below `root` (depth-first, sorted). Directory symlinks are followed once
 /// (by canonical path), so loops end; `.git` and `node_modules` are skipped.
-pub fn find(root: &Path) -> Found {
-    let mut found = Found::default();
+pub fn find(root: &Path) -> SkillSearch {
+    let mut found = SkillSearch::default();
     let mut visited = HashSet::new();
     let mut entries = 0usize;
     walk(root, 0, &mut visited, &mut entries, &mut found);
@@ -44,7 +44,7 @@ fn walk(
     depth: usize,
     visited: &mut HashSet<PathBuf>,
     entries: &mut usize,
-    found: &mut Found,
+    found: &mut SkillSearch,
 ) {
     let Ok(real) = dir.canonicalize() else {
         return;

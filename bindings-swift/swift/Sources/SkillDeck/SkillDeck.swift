@@ -2032,8 +2032,9 @@ public func FfiConverterTypeInstallSpec_lower(_ value: InstallSpec) -> RustBuffe
 
 
 /**
- * Everything a SKILL.md frontmatter can say: the Agent Skills specification plus every
- * host's extensions. Unknown keys are kept in `extra`. String fields keep their source text.
+ * Everything a SKILL.md frontmatter can say: the Agent Skills specification plus
+ * every host's extensions. Unknown keys are kept in `extra`. String fields keep
+ * their source text.
  */
 public struct Manifest: Equatable, Hashable {
     public var name: String?
@@ -2041,11 +2042,11 @@ public struct Manifest: Equatable, Hashable {
     public var license: String?
     public var compatibility: String?
     /**
-     * `metadata` as written, as a JSON object.
+     * `metadata` as written (values may be non-strings).
      */
     public var metadata: JsonObject
     /**
-     * `allowed-tools`, normalised to a list.
+     * `allowed-tools`, normalised to a list however it was written.
      */
     public var allowedTools: [String]
     public var whenToUse: String?
@@ -2066,7 +2067,7 @@ public struct Manifest: Equatable, Hashable {
     public var agent: String?
     public var background: Bool?
     /**
-     * `hooks` as JSON text.
+     * `hooks` as written.
      */
     public var hooks: JsonValue?
     /**
@@ -2092,7 +2093,7 @@ public struct Manifest: Equatable, Hashable {
     public var requires: Requirements?
     public var install: [InstallSpec]
     /**
-     * `metadata.mcp`.
+     * `metadata.mcp`: the MCP tool the skill fronts.
      */
     public var mcp: McpRef?
     /**
@@ -2100,7 +2101,7 @@ public struct Manifest: Equatable, Hashable {
      */
     public var shortDescription: String?
     /**
-     * Every top-level key the model does not know, as a JSON object.
+     * Every top-level key the engine does not know, with its value, in source order.
      */
     public var extra: JsonObject
 
@@ -2108,10 +2109,10 @@ public struct Manifest: Equatable, Hashable {
     // declare one manually.
     public init(name: String?, description: String?, license: String?, compatibility: String?, 
         /**
-         * `metadata` as written, as a JSON object.
+         * `metadata` as written (values may be non-strings).
          */metadata: JsonObject, 
         /**
-         * `allowed-tools`, normalised to a list.
+         * `allowed-tools`, normalised to a list however it was written.
          */allowedTools: [String], whenToUse: String?, argumentHint: String?, 
         /**
          * Named positional arguments.
@@ -2120,7 +2121,7 @@ public struct Manifest: Equatable, Hashable {
          * `context: fork` runs the skill in a sub-agent.
          */context: String?, agent: String?, background: Bool?, 
         /**
-         * `hooks` as JSON text.
+         * `hooks` as written.
          */hooks: JsonValue?, 
         /**
          * Glob patterns of files the skill applies to.
@@ -2132,13 +2133,13 @@ public struct Manifest: Equatable, Hashable {
          * Timeout in seconds.
          */timeout: UInt64?, command: String?, parameters: [Parameter], requires: Requirements?, install: [InstallSpec], 
         /**
-         * `metadata.mcp`.
+         * `metadata.mcp`: the MCP tool the skill fronts.
          */mcp: McpRef?, 
         /**
          * Codex's `metadata.short-description`.
          */shortDescription: String?, 
         /**
-         * Every top-level key the model does not know, as a JSON object.
+         * Every top-level key the engine does not know, with its value, in source order.
          */extra: JsonObject) {
         self.name = name
         self.description = description
@@ -3125,35 +3126,68 @@ public struct Skill: Equatable, Hashable {
     public var manifest: Manifest
     public var license: String?
     public var compatibility: String?
+    /**
+     * `metadata` as written (values may be non-strings).
+     */
     public var metadata: JsonObject
+    /**
+     * `allowed-tools`, normalised to a list however it was written.
+     */
     public var allowedTools: [String]
     public var whenToUse: String?
     public var argumentHint: String?
+    /**
+     * Named positional arguments.
+     */
     public var arguments: [String]
     public var disableModelInvocation: Bool?
     public var userInvocable: Bool?
     public var disallowedTools: [String]
     public var model: String?
     public var effort: String?
+    /**
+     * `context: fork` runs the skill in a sub-agent.
+     */
     public var context: String?
     public var agent: String?
     public var background: Bool?
+    /**
+     * `hooks` as written.
+     */
     public var hooks: JsonValue?
+    /**
+     * Glob patterns of files the skill applies to.
+     */
     public var paths: [String]
     public var shell: String?
     public var version: String?
     public var maxThinkingTokens: UInt64?
     public var category: String?
     public var tags: [String]
+    /**
+     * Operating systems the skill supports.
+     */
     public var os: [String]
     public var enabled: Bool?
+    /**
+     * Timeout in seconds.
+     */
     public var timeout: UInt64?
     public var command: String?
     public var parameters: [Parameter]
     public var requires: Requirements?
     public var install: [InstallSpec]
+    /**
+     * `metadata.mcp`: the MCP tool the skill fronts.
+     */
     public var mcp: McpRef?
+    /**
+     * Codex's `metadata.short-description`.
+     */
     public var shortDescription: String?
+    /**
+     * Every top-level key the engine does not know, with its value, in source order.
+     */
     public var extra: JsonObject
 
     // Default memberwise initializers are never public by default, so we
@@ -3173,7 +3207,40 @@ public struct Skill: Equatable, Hashable {
          */source: FsPath, plugin: String?, kind: SkillKind, status: Status, diagnostics: [Diagnostic], 
         /**
          * The full frontmatter; the fields below are copies of its fields.
-         */manifest: Manifest, license: String?, compatibility: String?, metadata: JsonObject, allowedTools: [String], whenToUse: String?, argumentHint: String?, arguments: [String], disableModelInvocation: Bool?, userInvocable: Bool?, disallowedTools: [String], model: String?, effort: String?, context: String?, agent: String?, background: Bool?, hooks: JsonValue?, paths: [String], shell: String?, version: String?, maxThinkingTokens: UInt64?, category: String?, tags: [String], os: [String], enabled: Bool?, timeout: UInt64?, command: String?, parameters: [Parameter], requires: Requirements?, install: [InstallSpec], mcp: McpRef?, shortDescription: String?, extra: JsonObject) {
+         */manifest: Manifest, license: String?, compatibility: String?, 
+        /**
+         * `metadata` as written (values may be non-strings).
+         */metadata: JsonObject, 
+        /**
+         * `allowed-tools`, normalised to a list however it was written.
+         */allowedTools: [String], whenToUse: String?, argumentHint: String?, 
+        /**
+         * Named positional arguments.
+         */arguments: [String], disableModelInvocation: Bool?, userInvocable: Bool?, disallowedTools: [String], model: String?, effort: String?, 
+        /**
+         * `context: fork` runs the skill in a sub-agent.
+         */context: String?, agent: String?, background: Bool?, 
+        /**
+         * `hooks` as written.
+         */hooks: JsonValue?, 
+        /**
+         * Glob patterns of files the skill applies to.
+         */paths: [String], shell: String?, version: String?, maxThinkingTokens: UInt64?, category: String?, tags: [String], 
+        /**
+         * Operating systems the skill supports.
+         */os: [String], enabled: Bool?, 
+        /**
+         * Timeout in seconds.
+         */timeout: UInt64?, command: String?, parameters: [Parameter], requires: Requirements?, install: [InstallSpec], 
+        /**
+         * `metadata.mcp`: the MCP tool the skill fronts.
+         */mcp: McpRef?, 
+        /**
+         * Codex's `metadata.short-description`.
+         */shortDescription: String?, 
+        /**
+         * Every top-level key the engine does not know, with its value, in source order.
+         */extra: JsonObject) {
         self.id = id
         self.name = name
         self.description = description

@@ -3472,8 +3472,9 @@ public object FfiConverterTypeInstallSpec: FfiConverterRustBuffer<InstallSpec> {
 
 
 /**
- * Everything a SKILL.md frontmatter can say: the Agent Skills specification plus every
- * host's extensions. Unknown keys are kept in `extra`. String fields keep their source text.
+ * Everything a SKILL.md frontmatter can say: the Agent Skills specification plus
+ * every host's extensions. Unknown keys are kept in `extra`. String fields keep
+ * their source text.
  */
 data class Manifest (
     var `name`: kotlin.String?
@@ -3485,12 +3486,12 @@ data class Manifest (
     var `compatibility`: kotlin.String?
     , 
     /**
-     * `metadata` as written, as a JSON object.
+     * `metadata` as written (values may be non-strings).
      */
     var `metadata`: JsonObject
     , 
     /**
-     * `allowed-tools`, normalised to a list.
+     * `allowed-tools`, normalised to a list however it was written.
      */
     var `allowedTools`: List<kotlin.String>
     , 
@@ -3523,7 +3524,7 @@ data class Manifest (
     var `background`: kotlin.Boolean?
     , 
     /**
-     * `hooks` as JSON text.
+     * `hooks` as written.
      */
     var `hooks`: JsonValue?
     , 
@@ -3563,7 +3564,7 @@ data class Manifest (
     var `install`: List<InstallSpec>
     , 
     /**
-     * `metadata.mcp`.
+     * `metadata.mcp`: the MCP tool the skill fronts.
      */
     var `mcp`: McpRef?
     , 
@@ -3573,7 +3574,7 @@ data class Manifest (
     var `shortDescription`: kotlin.String?
     , 
     /**
-     * Every top-level key the model does not know, as a JSON object.
+     * Every top-level key the engine does not know, with its value, in source order.
      */
     var `extra`: JsonObject
     
@@ -4378,14 +4379,23 @@ data class Skill (
     , 
     var `compatibility`: kotlin.String?
     , 
+    /**
+     * `metadata` as written (values may be non-strings).
+     */
     var `metadata`: JsonObject
     , 
+    /**
+     * `allowed-tools`, normalised to a list however it was written.
+     */
     var `allowedTools`: List<kotlin.String>
     , 
     var `whenToUse`: kotlin.String?
     , 
     var `argumentHint`: kotlin.String?
     , 
+    /**
+     * Named positional arguments.
+     */
     var `arguments`: List<kotlin.String>
     , 
     var `disableModelInvocation`: kotlin.Boolean?
@@ -4398,14 +4408,23 @@ data class Skill (
     , 
     var `effort`: kotlin.String?
     , 
+    /**
+     * `context: fork` runs the skill in a sub-agent.
+     */
     var `context`: kotlin.String?
     , 
     var `agent`: kotlin.String?
     , 
     var `background`: kotlin.Boolean?
     , 
+    /**
+     * `hooks` as written.
+     */
     var `hooks`: JsonValue?
     , 
+    /**
+     * Glob patterns of files the skill applies to.
+     */
     var `paths`: List<kotlin.String>
     , 
     var `shell`: kotlin.String?
@@ -4418,10 +4437,16 @@ data class Skill (
     , 
     var `tags`: List<kotlin.String>
     , 
+    /**
+     * Operating systems the skill supports.
+     */
     var `os`: List<kotlin.String>
     , 
     var `enabled`: kotlin.Boolean?
     , 
+    /**
+     * Timeout in seconds.
+     */
     var `timeout`: kotlin.ULong?
     , 
     var `command`: kotlin.String?
@@ -4432,10 +4457,19 @@ data class Skill (
     , 
     var `install`: List<InstallSpec>
     , 
+    /**
+     * `metadata.mcp`: the MCP tool the skill fronts.
+     */
     var `mcp`: McpRef?
     , 
+    /**
+     * Codex's `metadata.short-description`.
+     */
     var `shortDescription`: kotlin.String?
     , 
+    /**
+     * Every top-level key the engine does not know, with its value, in source order.
+     */
     var `extra`: JsonObject
     
 ){

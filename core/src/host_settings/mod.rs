@@ -11,6 +11,10 @@
 //! is `Ok(None)`; a file that cannot be read or parsed is an [`Error`] carrying its path and
 //! line, so the caller can turn it into a diagnostic and carry on with the other skills.
 
+mod rules;
+
+pub use rules::HostRules;
+
 use crate::error::{Error, Result};
 use crate::permissions::{PermissionRules, Rule, Semantics};
 use serde_json::Value;
@@ -141,15 +145,6 @@ impl SkillOverride {
             "off" => SkillOverride::Off,
             _ => return None,
         })
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SkillOverride::On => "on",
-            SkillOverride::NameOnly => "name-only",
-            SkillOverride::UserInvocableOnly => "user-invocable-only",
-            SkillOverride::Off => "off",
-        }
     }
 }
 
