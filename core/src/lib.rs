@@ -31,6 +31,7 @@ pub mod discover;
 pub mod doctor;
 pub mod error;
 pub mod events;
+pub mod exec;
 pub mod filter;
 pub mod host_settings;
 pub mod manifest;
@@ -48,14 +49,19 @@ pub use catalog::{Catalog, Diff, Scope, Shadowed, Skill, SkillKind, Status};
 pub use deck::Deck;
 pub use diagnostic::{Diagnostic, Severity};
 pub use error::{catch_panic, Error, Result};
-pub use events::{Event, SubscriptionId};
+pub use events::{Event, ExecKind, SubscriptionId};
+pub use exec::{
+    apply_defaults, check_requirements, command_tool, install_hint, parameters_schema, parse_input,
+    run_skill_script_tool, tool_definitions, tool_name, InputError, Missing, MissingKind,
+    ToolFormat, ToolSpec, RUN_SKILL_SCRIPT,
+};
 pub use manifest::{
     ClaudeCodeFields, InstallSpec, Manifest, McpRef, Parameter, Requirements, Section,
     SectionFields, ToolFields,
 };
 pub use options::{DeckOptions, RootSpec};
 pub use parse::{parse, Parsed};
-pub use permissions::{Decision, PermissionRules, Rule, Semantics};
+pub use permissions::{Decision, Evaluation, PermissionRules, Rule, Semantics};
 pub use render::{RenderFormat, RenderOptions, RenderReport, Rendered, Truncation};
 pub use search::{SearchHit, SearchOptions, SearchResults};
 pub use validate::{validate, ValidateOptions, ValidationReport};
