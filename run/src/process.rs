@@ -70,12 +70,23 @@ pub fn execute(
     {
         use std::os::unix::process::CommandExt;
         command.process_group(0);
-        if let Some(mut prepared) = sandbox {
-            // SAFETY: `apply_in_child` makes only async-signal-safe syscalls (setrlimit,
-            // prctl, landlock_restrict_self, seccomp); everything was allocated before fork.
-            unsafe {
-                command.pre_exec(move || prepared.apply_in_child());
-            }
+        let mut sandbox = sandbox;
+        // SAFETY: only async-signal-safe syscalls run here (prctl, setrlimit,
+        // landlock_restrict_self, seccomp); everything was allocated before fork.
+        unsafe {
+            command.pre_exec(move || {
+                #[cfg(target_os = "linux")]
+                {
+                    // If the runner dies (skilldeck killed), the skill dies with it.
+                    if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                }
+                match sandbox.as_mut() {
+                    Some(prepared) => prepared.apply_in_child(),
+                    None => Ok(()),
+                }
+            });
         }
     }
     #[cfg(not(unix))]
