@@ -51,9 +51,10 @@ pub use diagnostic::{Diagnostic, Severity};
 pub use error::{catch_panic, Error, Result};
 pub use events::{Event, ExecKind, SubscriptionId};
 pub use exec::{
-    apply_defaults, check_requirements, command_tool, install_hint, parameters_schema, parse_input,
-    run_skill_script_tool, tool_definitions, tool_name, InputError, Missing, MissingKind,
-    ToolFormat, ToolSpec, RUN_SKILL_SCRIPT,
+    apply_defaults, check_requirements, command_tool, install_hint, parameter_keywords,
+    parameters_schema, parameters_schema_with, parse_input, run_skill_script_tool,
+    skill_input_schema, tool_definitions, tool_name, InputError, Missing, MissingKind, ToolFormat,
+    ToolSpec, RUN_SKILL_SCRIPT,
 };
 pub use manifest::{
     ClaudeCodeFields, InstallSpec, Manifest, McpRef, Parameter, Requirements, Section,

@@ -134,7 +134,7 @@ pub fn run_script(
 pub fn validate_input(skill: &Skill, input: &mut Map<String, Value>) -> Result<(), RunError> {
     let parameters = &skill.manifest.tool.parameters;
     skilldeck::apply_defaults(parameters, input);
-    let schema = skilldeck::parameters_schema(parameters);
+    let schema = skilldeck::skill_input_schema(skill);
     let invalid = |problems: Vec<String>| RunError::InvalidInput {
         skill: skill.id.clone(),
         problems,

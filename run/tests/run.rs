@@ -123,7 +123,7 @@ fn marker_skill(f: &Fixture) {
     f.skill(
         "calc",
         &format!(
-            "command: sh -c 'touch {}; cat'\nparameters:\n  count: {{type: integer, required: true}}\n  mode: {{type: string, enum: [fast, slow], default: fast}}\n",
+            "command: sh -c 'touch {}; cat'\nparameters:\n  count: {{type: integer, required: true, minimum: 1, maximum: 10}}\n  mode: {{type: string, enum: [fast, slow], default: fast}}\n",
             f.marker().display()
         ),
     );
@@ -149,6 +149,7 @@ fn bad_inputs_are_refused_and_nothing_runs() {
         (json!({"count": "two"}), "integer"),
         (json!({"count": 1, "mode": "medium"}), "mode"),
         (json!({"count": 1, "colour": "red"}), "colour"),
+        (json!({"count": 11}), "maximum"),
     ];
     for (value, needle) in cases {
         let err = command(&deck, "calc", value.clone(), &unsandboxed()).expect_err("refused");

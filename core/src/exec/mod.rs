@@ -3,11 +3,16 @@
 //! requirement check with install hints ([`requirements`]) and the tool definitions handed
 //! to a model ([`tools`]). Nothing here starts a process.
 
+pub mod keywords;
 pub mod params;
 pub mod requirements;
 pub mod tools;
 
-pub use params::{apply_defaults, parameters_schema, parse_input, InputError};
+pub use keywords::parameter_keywords;
+pub use params::{
+    apply_defaults, parameters_schema, parameters_schema_with, parse_input, skill_input_schema,
+    InputError,
+};
 pub use requirements::{check_requirements, install_hint, Missing, MissingKind};
 pub use tools::{
     command_tool, run_skill_script_tool, tool_definitions, tool_name, ToolFormat, ToolSpec,

@@ -6,6 +6,7 @@
 
 use crate::manifest::Parameter;
 use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
 
 /// Why the caller's input is not a JSON object.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -43,6 +44,15 @@ fn schema_type(kind: &str) -> Option<&'static str> {
 /// required ones listed in `required`, and no other property allowed (a misspelt
 /// parameter is refused instead of silently ignored).
 pub fn parameters_schema(parameters: &[Parameter]) -> Value {
+    parameters_schema_with(parameters, &BTreeMap::new())
+}
+
+/// [`parameters_schema`] plus each parameter's own JSON Schema keywords (`minimum`,
+/// `pattern`, ... from [`super::parameter_keywords`]).
+pub fn parameters_schema_with(
+    parameters: &[Parameter],
+    keywords: &BTreeMap<String, Map<String, Value>>,
+) -> Value {
     let mut properties = Map::new();
     let mut required = Vec::new();
     for p in parameters {
@@ -59,6 +69,11 @@ pub fn parameters_schema(parameters: &[Parameter]) -> Value {
         if let Some(default) = &p.default {
             prop.insert("default".into(), default.clone());
         }
+        if let Some(extra) = keywords.get(&p.name) {
+            for (key, value) in extra {
+                prop.insert(key.clone(), value.clone());
+            }
+        }
         if p.required {
             required.push(json!(p.name));
         }
@@ -70,6 +85,15 @@ pub fn parameters_schema(parameters: &[Parameter]) -> Value {
         "required": required,
         "additionalProperties": false,
     })
+}
+
+/// The input schema of a command skill: its `parameters` with their JSON Schema keywords,
+/// read from its SKILL.md (without keywords when the file cannot be read now).
+pub fn skill_input_schema(skill: &crate::catalog::Skill) -> Value {
+    let keywords = std::fs::read_to_string(&skill.location)
+        .map(|text| super::parameter_keywords(&text))
+        .unwrap_or_default();
+    parameters_schema_with(&skill.manifest.tool.parameters, &keywords)
 }
 
 /// Read the caller's input text as one JSON object (empty text is `{}`).

@@ -99,7 +99,7 @@ pub fn command_tool(skill: &Skill) -> Option<ToolSpec> {
     Some(ToolSpec {
         name: tool_name(&skill.id),
         description: skill.description().to_string(),
-        input_schema: super::parameters_schema(&skill.manifest.tool.parameters),
+        input_schema: super::skill_input_schema(skill),
         skill: Some(skill.id.clone()),
     })
 }
