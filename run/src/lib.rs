@@ -42,7 +42,7 @@ mod script;
 
 pub use error::RunError;
 pub use options::{
-    CancelHandle, CommandRequest, EventCallback, ExecEvent, Limits, RunControl, RunOptions,
+    CancelHandle, CommandRequest, EventCallback, ExecEvent, FsView, Limits, RunControl, RunOptions,
     RunOutcome, SandboxMode, ScriptRequest, DEFAULT_OUTPUT_LIMIT, DEFAULT_TIMEOUT,
 };
 pub use script::{find_program, resolve_script};
@@ -52,8 +52,38 @@ use skilldeck::{Decision, Deck, Event, ExecKind, Skill};
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// Run a command skill with `request.input` as its JSON standard input.
+/// Run a command skill with `request.input` as its JSON standard input. A refusal is also
+/// reported to the deck's subscribers as an `error` event (code and message).
 pub fn run_command(
+    deck: &Deck,
+    request: &CommandRequest,
+    options: &RunOptions,
+    control: &RunControl,
+) -> Result<RunOutcome, RunError> {
+    reported(deck, command_inner(deck, request, options, control))
+}
+
+/// Run a file from the skill's `scripts/` with arguments (seed 003's `run_skill_script`).
+/// A refusal is also reported to the deck's subscribers as an `error` event.
+pub fn run_script(
+    deck: &Deck,
+    request: &ScriptRequest,
+    options: &RunOptions,
+    control: &RunControl,
+) -> Result<RunOutcome, RunError> {
+    reported(deck, script_inner(deck, request, options, control))
+}
+
+fn reported(deck: &Deck, result: Result<RunOutcome, RunError>) -> Result<RunOutcome, RunError> {
+    if let Err(err) = &result {
+        deck.publish(&Event::Error {
+            diagnostic: skilldeck::Diagnostic::error(err.code(), err.to_string()),
+        });
+    }
+    result
+}
+
+fn command_inner(
     deck: &Deck,
     request: &CommandRequest,
     options: &RunOptions,
@@ -96,8 +126,7 @@ pub fn run_command(
     )
 }
 
-/// Run a file from the skill's `scripts/` with arguments (seed 003's `run_skill_script`).
-pub fn run_script(
+fn script_inner(
     deck: &Deck,
     request: &ScriptRequest,
     options: &RunOptions,
@@ -230,6 +259,8 @@ fn launch(
     let sandbox = match options.sandbox {
         SandboxMode::Enforce => Some(sandbox::prepare(
             &work,
+            &skill.base_dir,
+            &options.fs_view,
             options.allow_network,
             &options.limits,
         )?),

@@ -24,6 +24,20 @@ pub enum SandboxMode {
     None,
 }
 
+/// What a sandboxed process may read besides the skill directory (read-only) and the work
+/// directory (read-write).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FsView {
+    /// The whole file system, read-only.
+    #[default]
+    ReadOnly,
+    /// Only these paths (and what is below them), read-only; everything else is hidden.
+    /// Include the interpreter's directories (`/usr`, `/bin`, `/lib`, ...). A path that does
+    /// not exist is skipped.
+    Only(Vec<PathBuf>),
+}
+
 /// Resource limits applied to the process (Linux and other Unix systems, via rlimits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -56,6 +70,8 @@ pub struct RunOptions {
     /// Bytes kept per stream (stdout, stderr); `None` is [`DEFAULT_OUTPUT_LIMIT`].
     pub output_limit: Option<usize>,
     pub sandbox: SandboxMode,
+    /// What the sandboxed process may read.
+    pub fs_view: FsView,
     /// Let the process open network sockets (off by default).
     pub allow_network: bool,
     pub limits: Limits,

@@ -560,3 +560,30 @@ fn sandbox_keeps_a_group_it_cannot_leave() {
     );
     let _ = Path::new("unused");
 }
+
+#[test]
+fn sandbox_can_hide_everything_but_the_system_dirs() {
+    let (f, _) = sandbox_fixture();
+    f.script(
+        "probe",
+        "read.sh",
+        "cat \"$1\"\ncat \"$SKILL_DIR/SKILL.md\" > /dev/null && echo skill-readable\n",
+    );
+    std::fs::write(f.root.join("private.txt"), "private-data").expect("write");
+    let deck = f.deck();
+    let arg = f.root.join("private.txt").to_string_lossy().into_owned();
+    let hidden = RunOptions {
+        fs_view: skilldeck_run::FsView::Only(
+            ["/usr", "/bin", "/lib", "/lib64", "/etc"]
+                .iter()
+                .map(PathBuf::from)
+                .collect(),
+        ),
+        ..Default::default()
+    };
+    let outcome = script(&deck, "probe", "read.sh", &[&arg], &hidden).expect("run");
+    assert!(!outcome.stdout.contains("private-data"), "{outcome:?}");
+    assert!(outcome.stdout.contains("skill-readable"), "{outcome:?}");
+    let open = script(&deck, "probe", "read.sh", &[&arg], &RunOptions::default()).expect("run");
+    assert!(open.stdout.contains("private-data"), "{open:?}");
+}

@@ -25,6 +25,11 @@ pub struct RunFlags {
     /// (no confinement: only for skills you trust).
     #[arg(long, value_name = "MODE", default_value = "enforce", value_parser = sandbox_mode)]
     pub sandbox: SandboxMode,
+    /// Hide the file system except PATH (repeatable) in the sandbox, e.g. `--readable /usr
+    /// --readable /bin --readable /lib --readable /etc`; the skill and work directories stay
+    /// reachable. Default: everything readable, nothing writable.
+    #[arg(long = "readable", value_name = "PATH")]
+    pub readable: Vec<PathBuf>,
     /// Let the process use the network (off by default in the sandbox).
     #[arg(long)]
     pub allow_network: bool,
@@ -209,6 +214,11 @@ fn execute<'a>(
         timeout: flags.timeout,
         output_limit: flags.output_limit,
         sandbox: flags.sandbox,
+        fs_view: if flags.readable.is_empty() {
+            skilldeck_run::FsView::ReadOnly
+        } else {
+            skilldeck_run::FsView::Only(flags.readable.clone())
+        },
         allow_network: flags.allow_network,
         agent: flags.deck.agent.clone(),
         approved: flags.yes,

@@ -1,7 +1,7 @@
 //! Linux: Landlock + seccomp + rlimits (see the module above for what each enforces).
 
 use crate::error::RunError;
-use crate::options::Limits;
+use crate::options::{FsView, Limits};
 use landlock::{
     path_beneath_rules, Access, AccessFs, AccessNet, PathBeneath, PathFd, Ruleset, RulesetAttr,
     RulesetCreated, RulesetCreatedAttr, RulesetStatus, ABI,
@@ -11,7 +11,7 @@ use seccompiler::{
     SeccompRule, TargetArch,
 };
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The newest Landlock ABI whose rights we ask for; older kernels get what they support
 /// (best effort above ABI 1, which is required).
@@ -44,8 +44,15 @@ fn unavailable(what: &str, err: impl std::fmt::Display) -> RunError {
     RunError::SandboxUnavailable(format!("{what}: {err}"))
 }
 
-/// Build the Landlock ruleset and the seccomp program for a run writing only to `work`.
-pub fn prepare(work: &Path, allow_network: bool, limits: &Limits) -> Result<Prepared, RunError> {
+/// Build the Landlock ruleset and the seccomp program for a run writing only to `work`,
+/// reading `skill` and what `view` allows.
+pub fn prepare(
+    work: &Path,
+    skill: &Path,
+    view: &FsView,
+    allow_network: bool,
+    limits: &Limits,
+) -> Result<Prepared, RunError> {
     if landlock_abi() < 1 {
         return Err(RunError::SandboxUnavailable(
             "this kernel has no Landlock (Linux 5.13+ with `landlock` in the `lsm=` boot list)"
@@ -61,10 +68,19 @@ pub fn prepare(work: &Path, allow_network: bool, limits: &Limits) -> Result<Prep
             .map_err(|e| unavailable("Landlock", e))?;
     }
     let work_fd = PathFd::new(work).map_err(|e| unavailable("Landlock work directory", e))?;
+    let readable: Vec<&Path> = match view {
+        FsView::ReadOnly => vec![Path::new("/")],
+        FsView::Only(paths) => paths
+            .iter()
+            .map(PathBuf::as_path)
+            .chain([skill])
+            .filter(|p| p.exists())
+            .collect(),
+    };
     let mut created = ruleset
         .create()
         .map_err(|e| unavailable("Landlock", e))?
-        .add_rules(path_beneath_rules(["/"], AccessFs::from_read(FS_ABI)))
+        .add_rules(path_beneath_rules(readable, AccessFs::from_read(FS_ABI)))
         .map_err(|e| unavailable("Landlock", e))?
         .add_rule(PathBeneath::new(work_fd, AccessFs::from_all(FS_ABI)))
         .map_err(|e| unavailable("Landlock", e))?;

@@ -23,7 +23,7 @@ pub use linux::{prepare, Prepared};
 #[cfg(not(target_os = "linux"))]
 mod other {
     use crate::error::RunError;
-    use crate::options::Limits;
+    use crate::options::{FsView, Limits};
     use std::path::Path;
 
     /// Nothing to apply: no sandbox exists on this system.
@@ -36,7 +36,13 @@ mod other {
     }
 
     /// Always refused: the caller must opt out explicitly.
-    pub fn prepare(_work: &Path, _network: bool, _limits: &Limits) -> Result<Prepared, RunError> {
+    pub fn prepare(
+        _work: &Path,
+        _skill: &Path,
+        _view: &FsView,
+        _network: bool,
+        _limits: &Limits,
+    ) -> Result<Prepared, RunError> {
         Err(RunError::SandboxUnavailable(format!(
             "no sandbox is implemented on {}",
             std::env::consts::OS
