@@ -46,6 +46,10 @@ struct Capture {
 /// escaped the group, possible only without the sandbox, may hold a pipe open).
 const DRAIN_GRACE: Duration = Duration::from_secs(2);
 const POLL: Duration = Duration::from_millis(5);
+#[cfg(unix)]
+const ENOSYS: i32 = libc::ENOSYS;
+#[cfg(not(unix))]
+const ENOSYS: i32 = 38;
 
 /// Run `spec` to the end (or the timeout, or a cancel).
 pub fn execute(
@@ -53,6 +57,7 @@ pub fn execute(
     sandbox: Option<Prepared>,
     control: &RunControl,
 ) -> Result<Finished, RunError> {
+    let sandboxed = sandbox.is_some();
     let mut command = Command::new(&spec.invocation.program);
     command
         .args(&spec.invocation.args)
@@ -92,9 +97,18 @@ pub fn execute(
     #[cfg(not(unix))]
     drop(sandbox);
     let start = Instant::now();
-    let mut child = command.spawn().map_err(|source| RunError::Spawn {
-        program: spec.invocation.program.clone(),
-        source,
+    let mut child = command.spawn().map_err(|source| {
+        // `apply_in_child` reports a sandbox the kernel would not apply as ENOSYS.
+        if sandboxed && source.raw_os_error() == Some(ENOSYS) {
+            RunError::SandboxUnavailable(
+                "the kernel refused to apply Landlock or seccomp to the process".into(),
+            )
+        } else {
+            RunError::Spawn {
+                program: spec.invocation.program.clone(),
+                source,
+            }
+        }
     })?;
     if let (Some(bytes), Some(mut stdin)) = (spec.stdin, child.stdin.take()) {
         // A child that does not read its input must not block us: write on a thread and
@@ -243,6 +257,9 @@ fn reader(
 ) {
     std::thread::spawn(move || {
         let mut buf = [0u8; 8192];
+        // The end of a chunk may split a UTF-8 character: hold its first bytes back so each
+        // streamed event is whole text.
+        let mut pending: Vec<u8> = Vec::new();
         loop {
             let n = match pipe.read(&mut buf) {
                 Ok(0) | Err(_) => break,
@@ -259,15 +276,55 @@ fn reader(
                 keep
             };
             // Keep draining past the cap so the child never blocks on a full pipe.
-            if kept > 0 {
-                let text = String::from_utf8_lossy(&buf[..kept]).into_owned();
-                control.send(&if is_stdout {
-                    ExecEvent::Stdout { text }
-                } else {
-                    ExecEvent::Stderr { text }
-                });
+            if kept > 0 && control.on_event.is_some() {
+                pending.extend_from_slice(&buf[..kept]);
+                let whole = complete_prefix(&pending);
+                if whole > 0 {
+                    let text = String::from_utf8_lossy(&pending[..whole]).into_owned();
+                    pending.drain(..whole);
+                    send_text(&control, is_stdout, text);
+                }
             }
+        }
+        if !pending.is_empty() {
+            send_text(
+                &control,
+                is_stdout,
+                String::from_utf8_lossy(&pending).into_owned(),
+            );
         }
         let _ = done.send(());
     });
+}
+
+fn send_text(control: &RunControl, is_stdout: bool, text: String) {
+    control.send(&if is_stdout {
+        ExecEvent::Stdout { text }
+    } else {
+        ExecEvent::Stderr { text }
+    });
+}
+
+/// How many leading bytes of `bytes` end on a character boundary: all of them unless the
+/// last few are the start of a UTF-8 sequence (invalid bytes count as whole: they become
+/// U+FFFD either way).
+fn complete_prefix(bytes: &[u8]) -> usize {
+    match std::str::from_utf8(bytes) {
+        Ok(_) => bytes.len(),
+        Err(err) if err.error_len().is_none() => err.valid_up_to(),
+        Err(_) => bytes.len(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::complete_prefix;
+
+    #[test]
+    fn a_split_character_is_held_back() {
+        let text = "aé".as_bytes();
+        assert_eq!(complete_prefix(text), 3);
+        assert_eq!(complete_prefix(&text[..2]), 1);
+        assert_eq!(complete_prefix(b"a\xff"), 2);
+    }
 }

@@ -59,6 +59,12 @@ pub fn prepare(
                 .into(),
         ));
     }
+    // SAFETY: a query without side effects; -1/EINVAL means a kernel built without seccomp.
+    if unsafe { libc::prctl(libc::PR_GET_SECCOMP) } < 0 {
+        return Err(RunError::SandboxUnavailable(
+            "this kernel has no seccomp (CONFIG_SECCOMP_FILTER)".into(),
+        ));
+    }
     let mut ruleset = Ruleset::default()
         .handle_access(AccessFs::from_all(FS_ABI))
         .map_err(|e| unavailable("Landlock", e))?;
