@@ -196,3 +196,19 @@ fn tools_prints_both_formats() {
     let out = skilldeck(&project, &["tools", "--format", "gemini"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn input_file_and_standard_input() {
+    let (dir, project, _marker) = fixture();
+    let file = dir.path().join("input.json");
+    std::fs::write(&file, r#"{"text": "from file"}"#).expect("write");
+    let file_arg = file.to_string_lossy().into_owned();
+    let out = skilldeck(&project, &["run", "echo", "--input-file", &file_arg]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), r#"{"text":"from file"}"#);
+    let out = skilldeck(
+        &project,
+        &["run", "echo", "--input-file", "/no/such/file.json"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -587,3 +587,26 @@ fn sandbox_can_hide_everything_but_the_system_dirs() {
     let open = script(&deck, "probe", "read.sh", &[&arg], &RunOptions::default()).expect("run");
     assert!(open.stdout.contains("private-data"), "{open:?}");
 }
+
+#[test]
+fn sandbox_caps_the_file_size() {
+    let f = Fixture::new();
+    f.skill("big", "");
+    f.script(
+        "big",
+        "big.sh",
+        "head -c 65536 /dev/zero > big.bin\nwc -c < big.bin\n",
+    );
+    let options = RunOptions {
+        limits: skilldeck_run::Limits {
+            file_size_bytes: 4096,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let outcome = script(&f.deck(), "big", "big.sh", &[], &options).expect("run");
+    let written: u64 = outcome.stdout.trim().parse().expect("size");
+    assert_eq!(written, 4096, "{outcome:?}");
+    let open = script(&f.deck(), "big", "big.sh", &[], &unsandboxed()).expect("run");
+    assert_eq!(open.stdout.trim(), "65536");
+}
