@@ -43,7 +43,7 @@ mod script;
 pub use error::RunError;
 pub use options::{
     CancelHandle, CommandRequest, EventCallback, ExecEvent, FsView, Limits, RunControl, RunOptions,
-    RunOutcome, SandboxMode, ScriptRequest, DEFAULT_OUTPUT_LIMIT, DEFAULT_TIMEOUT,
+    RunOutcome, SandboxMode, SandboxReport, ScriptRequest, DEFAULT_OUTPUT_LIMIT, DEFAULT_TIMEOUT,
 };
 pub use script::{find_program, resolve_script};
 
@@ -267,6 +267,7 @@ fn launch(
         SandboxMode::None => None,
     };
     let sandboxed = sandbox.is_some();
+    let sandbox_report = sandbox.as_ref().map(sandbox::Prepared::report);
     let declared = skill
         .manifest
         .tool
@@ -345,6 +346,7 @@ fn launch(
         cancelled: finished.cancelled,
         duration_ms,
         sandboxed,
+        sandbox: sandbox_report,
         artifacts,
         work_dir: kept,
     })

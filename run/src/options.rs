@@ -38,6 +38,21 @@ pub enum FsView {
     Only(Vec<PathBuf>),
 }
 
+/// What a sandbox enforced on this system.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SandboxReport {
+    /// The kernel's Landlock ABI version (file system rules need 1; TCP rules need 4).
+    pub landlock_abi: u32,
+    /// File system: writes only in the work directory; reads as `fs_view` says.
+    pub filesystem: bool,
+    /// IPv4/IPv6 sockets denied (seccomp), and TCP connect/bind denied by Landlock when
+    /// `landlock_abi >= 4`; false when the network was allowed.
+    pub network_denied: bool,
+    /// seccomp also keeps the process in its group (`setsid`/`setpgid` denied).
+    pub seccomp: bool,
+    pub limits: Limits,
+}
+
 /// Resource limits applied to the process (Linux and other Unix systems, via rlimits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -128,6 +143,9 @@ pub struct RunOutcome {
     pub duration_ms: u64,
     /// Whether the sandbox confined the process.
     pub sandboxed: bool,
+    /// What the sandbox enforced, mechanism by mechanism (absent without a sandbox).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<SandboxReport>,
     /// The files delivered to the destination (absolute paths).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub artifacts: Vec<PathBuf>,

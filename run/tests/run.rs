@@ -463,6 +463,8 @@ fn sandbox_denies_a_write_outside_the_work_dir() {
     let arg = target.to_string_lossy().into_owned();
     let outcome = script(&deck, "probe", "write.sh", &[&arg], &RunOptions::default()).expect("run");
     assert!(outcome.sandboxed);
+    let report = outcome.sandbox.clone().expect("report");
+    assert!(report.landlock_abi >= 1 && report.filesystem && report.network_denied);
     assert_ne!(outcome.exit_code, Some(0), "{outcome:?}");
     assert!(!target.exists(), "the sandbox let a write outside through");
     let inside = script(&deck, "probe", "work.sh", &[], &RunOptions::default()).expect("run");

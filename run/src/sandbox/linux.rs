@@ -1,7 +1,7 @@
 //! Linux: Landlock + seccomp + rlimits (see the module above for what each enforces).
 
 use crate::error::RunError;
-use crate::options::{FsView, Limits};
+use crate::options::{FsView, Limits, SandboxReport};
 use landlock::{
     path_beneath_rules, Access, AccessFs, AccessNet, PathBeneath, PathFd, Ruleset, RulesetAttr,
     RulesetCreated, RulesetCreatedAttr, RulesetStatus, ABI,
@@ -23,6 +23,7 @@ pub struct Prepared {
     ruleset: Option<RulesetCreated>,
     seccomp: BpfProgram,
     limits: Limits,
+    report: SandboxReport,
 }
 
 /// The kernel's Landlock ABI version (0 when Landlock is absent or disabled).
@@ -53,7 +54,8 @@ pub fn prepare(
     allow_network: bool,
     limits: &Limits,
 ) -> Result<Prepared, RunError> {
-    if landlock_abi() < 1 {
+    let abi = landlock_abi();
+    if abi < 1 {
         return Err(RunError::SandboxUnavailable(
             "this kernel has no Landlock (Linux 5.13+ with `landlock` in the `lsm=` boot list)"
                 .into(),
@@ -100,6 +102,13 @@ pub fn prepare(
         ruleset: Some(created),
         seccomp: seccomp_program(allow_network)?,
         limits: *limits,
+        report: SandboxReport {
+            landlock_abi: u32::try_from(abi).unwrap_or(u32::MAX),
+            filesystem: true,
+            network_denied: !allow_network,
+            seccomp: true,
+            limits: *limits,
+        },
     })
 }
 
@@ -146,6 +155,11 @@ fn set_limit(resource: libc::__rlimit_resource_t, value: u64) -> std::io::Result
 }
 
 impl Prepared {
+    /// What this sandbox enforces.
+    pub fn report(&self) -> SandboxReport {
+        self.report.clone()
+    }
+
     /// Runs in the child after fork, before exec: syscalls only, no allocation on success.
     pub fn apply_in_child(&mut self) -> std::io::Result<()> {
         set_limit(libc::RLIMIT_AS, self.limits.memory_bytes)?;

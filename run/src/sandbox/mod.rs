@@ -30,6 +30,10 @@ mod other {
     pub struct Prepared;
 
     impl Prepared {
+        pub fn report(&self) -> crate::options::SandboxReport {
+            crate::options::SandboxReport::default()
+        }
+
         pub fn apply_in_child(&mut self) -> std::io::Result<()> {
             Ok(())
         }
