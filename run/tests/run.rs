@@ -9,7 +9,7 @@ use skilldeck_run::{
     run_command, run_script, CancelHandle, CommandRequest, ExecEvent, RunControl, RunError,
     RunOptions, SandboxMode, ScriptRequest,
 };
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -560,7 +560,6 @@ fn sandbox_keeps_a_group_it_cannot_leave() {
         "status=0",
         "setsid must fail in the sandbox: {outcome:?}"
     );
-    let _ = Path::new("unused");
 }
 
 #[test]

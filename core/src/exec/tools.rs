@@ -114,7 +114,19 @@ pub fn tool_definitions(catalog: &Catalog) -> Vec<ToolSpec> {
     {
         tools.push(run_skill_script_tool());
     }
-    tools.extend(catalog.model_visible().filter_map(command_tool));
+    for mut tool in catalog.model_visible().filter_map(command_tool) {
+        // Two ids can map to one name (`a:b` and `a_b`), and a skill may be called
+        // `run_skill_script`: a model cannot tell same-named tools apart.
+        let base = tool.name.clone();
+        let mut n = 2;
+        while tools.iter().any(|t| t.name == tool.name) {
+            let suffix = format!("_{n}");
+            let keep = 64usize.saturating_sub(suffix.len());
+            tool.name = format!("{}{suffix}", base.chars().take(keep).collect::<String>());
+            n += 1;
+        }
+        tools.push(tool);
+    }
     tools
 }
 
@@ -126,6 +138,41 @@ mod tests {
     fn names_are_valid_for_both_providers() {
         assert_eq!(tool_name("plugin:pdf.tools"), "plugin_pdf_tools");
         assert_eq!(tool_name(&"x".repeat(100)).len(), 64);
+    }
+
+    #[test]
+    fn a_catalog_gives_the_script_tool_and_one_tool_per_command_skill() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let skills = dir.path().join("p/.agents/skills");
+        for (name, extra) in [
+            (
+                "calc",
+                "command: calc.sh\nparameters:\n  n: {type: integer, required: true, minimum: 1}\n",
+            ),
+            ("docs", ""),
+            ("hidden", "command: x.sh\ndisable-model-invocation: true\n"),
+        ] {
+            std::fs::create_dir_all(skills.join(name).join("scripts")).expect("mkdir");
+            std::fs::write(
+                skills.join(name).join("SKILL.md"),
+                format!("---\nname: {name}\ndescription: The {name} skill.\n{extra}---\nBody.\n"),
+            )
+            .expect("write");
+        }
+        let deck = crate::Deck::new(crate::DeckOptions {
+            project_dir: dir.path().join("p"),
+            home_dir: Some(dir.path().join("home")),
+            read_host_settings: false,
+            ..Default::default()
+        })
+        .expect("deck");
+        let catalog = deck.load().expect("load");
+        let tools = tool_definitions(&catalog);
+        let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, [RUN_SKILL_SCRIPT, "calc"]);
+        assert_eq!(tools[1].input_schema["properties"]["n"]["minimum"], 1);
+        assert_eq!(tools[1].input_schema["required"], json!(["n"]));
+        assert_eq!(tools[1].description, "The calc skill.");
     }
 
     #[test]
