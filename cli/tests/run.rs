@@ -111,6 +111,22 @@ fn json_output_carries_the_skills_exit_code() {
     assert_eq!(outcome["exit_code"], 0);
     assert_eq!(outcome["json"]["text"], "x");
     assert_eq!(outcome["sandboxed"], true);
+    // A failing skill: its code in the JSON, and 1 from skilldeck.
+    let out = skilldeck(
+        &project,
+        &[
+            "run-script",
+            "echo",
+            "outside.sh",
+            "--json",
+            "--",
+            "/proc/no-such-dir/x",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let outcome: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_ne!(outcome["exit_code"], 0);
+    assert!(outcome["exit_code"].is_number());
 }
 
 #[test]

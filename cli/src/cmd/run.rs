@@ -44,7 +44,8 @@ pub struct RunFlags {
     #[arg(long)]
     pub keep_work_dir: bool,
     /// Print the outcome as JSON: {"exit_code", "stdout", "stderr", "json", "truncated",
-    /// "timed_out", "duration_ms", ...}; the command then exits 0 whatever the skill's code.
+    /// "timed_out", "duration_ms", ...}; the exit code is still 0 only when the skill
+    /// succeeded.
     #[arg(long)]
     pub json: bool,
 }
@@ -258,7 +259,7 @@ fn execute<'a>(
 fn finish(outcome: &RunOutcome, json: bool) -> i32 {
     if json {
         let text = serde_json::to_string_pretty(outcome).unwrap_or_default() + "\n";
-        return if super::doctor::write_stdout(&text) {
+        return if super::doctor::write_stdout(&text) && outcome.success() {
             crate::EXIT_OK
         } else {
             crate::EXIT_FAILURE
