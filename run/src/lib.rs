@@ -39,6 +39,7 @@ mod options;
 mod process;
 pub mod sandbox;
 mod script;
+mod tool_call;
 
 pub use error::RunError;
 pub use options::{
@@ -46,6 +47,7 @@ pub use options::{
     RunOutcome, SandboxMode, SandboxReport, ScriptRequest, DEFAULT_OUTPUT_LIMIT, DEFAULT_TIMEOUT,
 };
 pub use script::{find_program, resolve_script};
+pub use tool_call::call_tool;
 
 use serde_json::{Map, Value};
 use skilldeck::{Decision, Deck, Event, ExecKind, Skill};

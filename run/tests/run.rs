@@ -611,3 +611,35 @@ fn sandbox_caps_the_file_size() {
     let open = script(&f.deck(), "big", "big.sh", &[], &unsandboxed()).expect("run");
     assert_eq!(open.stdout.trim(), "65536");
 }
+
+#[test]
+fn tool_calls_dispatch_to_the_script_runner_and_command_skills() {
+    let f = Fixture::new();
+    marker_skill(&f);
+    f.skill("tools", "");
+    f.script("tools", "args.sh", "echo \"$@\"\n");
+    let deck = f.deck();
+    let call = |name: &str, arguments: Value| {
+        skilldeck_run::call_tool(
+            &deck,
+            name,
+            &arguments,
+            &unsandboxed(),
+            &RunControl::default(),
+        )
+    };
+    let outcome = call(
+        "run_skill_script",
+        json!({"skill_name": "tools", "script_name": "args.sh", "args": ["a", "b"]}),
+    )
+    .expect("script");
+    assert_eq!(outcome.stdout, "a b\n");
+    let outcome = call("calc", json!({"count": 3})).expect("command");
+    assert_eq!(outcome.json, Some(json!({"count": 3, "mode": "fast"})));
+    let err = call("run_skill_script", json!({"skill": "tools"})).expect_err("bad args");
+    assert_eq!(err.code(), "INVALID_INPUT");
+    let err = call("no_such_tool", json!({})).expect_err("unknown");
+    assert_eq!(err.code(), "NOT_FOUND");
+    let err = call("calc", json!([1])).expect_err("not an object");
+    assert_eq!(err.code(), "INVALID_INPUT");
+}
