@@ -286,7 +286,13 @@ fn launch(
     );
     let timeout = options
         .timeout
-        .or(skill.manifest.tool.timeout.map(Duration::from_secs))
+        // `timeout: 0` would kill the skill before it starts: read it as unset.
+        .or(skill
+            .manifest
+            .tool
+            .timeout
+            .filter(|&s| s > 0)
+            .map(Duration::from_secs))
         .unwrap_or(DEFAULT_TIMEOUT);
     deck.publish(&Event::ExecStarted {
         id: skill.id.clone(),
