@@ -15,6 +15,32 @@ pub enum Event {
     Error { diagnostic: Diagnostic },
     /// A skill was activated.
     Activated { id: String, agent: Option<String> },
+    /// A skill was equipped for an agent (sent with every `Activated`).
+    Equipped { id: String, agent: Option<String> },
+    /// A skill's command or script started; `kind` is `command` or `script`.
+    ExecStarted {
+        id: String,
+        kind: String,
+        target: String,
+    },
+    /// A run ended; `exit_code` is absent when a signal ended it.
+    ExecFinished {
+        id: String,
+        kind: String,
+        exit_code: Option<i32>,
+        duration_ms: u64,
+        timed_out: bool,
+        cancelled: bool,
+        truncated: bool,
+    },
+}
+
+fn kind_name(kind: skilldeck::ExecKind) -> String {
+    match kind {
+        skilldeck::ExecKind::Command => "command",
+        skilldeck::ExecKind::Script => "script",
+    }
+    .to_string()
 }
 
 impl From<&skilldeck::Event> for Event {
@@ -32,6 +58,32 @@ impl From<&skilldeck::Event> for Event {
             skilldeck::Event::Activated { id, agent } => Event::Activated {
                 id: id.clone(),
                 agent: agent.clone(),
+            },
+            skilldeck::Event::Equipped { id, agent } => Event::Equipped {
+                id: id.clone(),
+                agent: agent.clone(),
+            },
+            skilldeck::Event::ExecStarted { id, kind, target } => Event::ExecStarted {
+                id: id.clone(),
+                kind: kind_name(*kind),
+                target: target.clone(),
+            },
+            skilldeck::Event::ExecFinished {
+                id,
+                kind,
+                exit_code,
+                duration_ms,
+                timed_out,
+                cancelled,
+                truncated,
+            } => Event::ExecFinished {
+                id: id.clone(),
+                kind: kind_name(*kind),
+                exit_code: *exit_code,
+                duration_ms: *duration_ms,
+                timed_out: *timed_out,
+                cancelled: *cancelled,
+                truncated: *truncated,
             },
         }
     }

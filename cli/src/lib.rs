@@ -44,6 +44,15 @@ enum Command {
     Doctor(cmd::doctor::Args),
     /// Search the skills by what they do (ranked; hybrid with your own embeddings).
     Search(cmd::search::Args),
+    /// Run a command skill: its parameters as JSON on standard input, in a sandbox.
+    #[cfg(feature = "run")]
+    Run(cmd::run::Args),
+    /// Run a script from a skill's scripts/ in a sandbox, delivering the files it writes.
+    #[cfg(feature = "run")]
+    RunScript(cmd::run::ScriptArgs),
+    /// Print the tool definitions for a model: run_skill_script and one per command skill.
+    #[cfg(feature = "run")]
+    Tools(cmd::run::ToolsArgs),
     /// Print a shell completion script: bash, zsh, fish, powershell or elvish.
     ///
     /// e.g. `skilldeck completions bash > ~/.local/share/bash-completion/completions/skilldeck`
@@ -100,6 +109,12 @@ fn dispatch(command: Command) -> i32 {
         Command::Activate(args) => cmd::activate::run(args),
         Command::Search(args) => cmd::search::run(args),
         Command::Doctor(args) => cmd::doctor::run(args),
+        #[cfg(feature = "run")]
+        Command::Run(args) => cmd::run::run(args),
+        #[cfg(feature = "run")]
+        Command::RunScript(args) => cmd::run::run_script(args),
+        #[cfg(feature = "run")]
+        Command::Tools(args) => cmd::run::tools(args),
         Command::Completions(args) => cmd::completions::run(args),
     }
 }

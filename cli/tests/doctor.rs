@@ -334,3 +334,38 @@ fn list_compare_is_a_skill_by_profile_table() {
     assert!(text.contains("too-deep"), "{text}");
     assert!(text.contains("why not:"), "{text}");
 }
+
+#[test]
+fn doctor_names_missing_requirements_with_install_hints() {
+    let t = tree();
+    write(
+        &t.root,
+        "p/.agents/skills/needs/SKILL.md",
+        "---\nname: needs\ndescription: A skill.\nrequires:\n  bins: [no-such-tool-xyz]\n  env: [SKILLDECK_DOCTOR_UNSET]\ninstall:\n  - {kind: brew, formula: no-such-tool-xyz}\n---\nBody.\n",
+    );
+    let args = [
+        "doctor",
+        "needs",
+        "--project",
+        &t.project,
+        "--home",
+        &t.home,
+    ];
+    let out = skilldeck(&args);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("missing: `no-such-tool-xyz` is not on PATH"),
+        "{text}"
+    );
+    assert!(
+        text.contains("install: brew install no-such-tool-xyz"),
+        "{text}"
+    );
+    assert!(text.contains("SKILLDECK_DOCTOR_UNSET"), "{text}");
+    let out = skilldeck(&[&args[..], &["--json"]].concat());
+    let json: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let missing = &json["target"]["files"][0]["found"]["missing"];
+    assert_eq!(missing[0]["kind"], "bin");
+    assert_eq!(missing[0]["hints"][0], "brew install no-such-tool-xyz");
+    assert_eq!(missing[1]["kind"], "env");
+}

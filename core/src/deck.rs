@@ -499,15 +499,40 @@ impl Deck {
         expansions: &activate::expand::Expansions<'_>,
     ) -> Result<Activation> {
         options.check()?;
+        let (skill, evaluation, agent) = self.authorize(id, options.agent.as_deref())?;
+        let mut activation =
+            activate::activate_with(&skill, &self.inner.inputs.project, options, expansions)?;
+        if evaluation.decision == crate::permissions::Decision::Ask {
+            activation.mark_ask(evaluation.rule.as_ref());
+        }
+        self.emit(&Event::Activated {
+            id: skill.id.clone(),
+            agent: agent.clone(),
+        });
+        self.emit(&Event::Equipped {
+            id: skill.id.clone(),
+            agent,
+        });
+        Ok(activation)
+    }
+
+    /// The check every use of a skill passes first (activation, running it): the skill is
+    /// in the catalog and switched on ([`Error::NotFound`] otherwise) and no permission rule
+    /// denies it for `agent` (else the deck's agent) ([`Error::PermissionDenied`] naming the
+    /// rule). Returns the skill, the rules' evaluation (`allow` or `ask`) and the agent.
+    pub fn authorize(
+        &self,
+        id: &str,
+        agent: Option<&str>,
+    ) -> Result<(Skill, crate::permissions::Evaluation, Option<String>)> {
         let skill = self.get(id)?;
         // A switched-off skill is not loaded by its host (`enabled: false`, Codex config,
         // `skillOverrides: off`); `list --all` shows why.
         if !skill.status.enabled {
             return Err(Error::NotFound { id: id.to_string() });
         }
-        let agent = options
-            .agent
-            .clone()
+        let agent = agent
+            .map(str::to_string)
             .or_else(|| self.inner.options.agent.clone());
         let rules = self.permission_rules();
         if let Some(rule) = crate::filter::denying_rule(&rules, &skill.id, agent.as_deref()) {
@@ -516,17 +541,8 @@ impl Deck {
                 rule,
             });
         }
-        let mut activation =
-            activate::activate_with(&skill, &self.inner.inputs.project, options, expansions)?;
         let evaluation = rules.evaluate(&skill.id, agent.as_deref());
-        if evaluation.decision == crate::permissions::Decision::Ask {
-            activation.mark_ask(evaluation.rule.as_ref());
-        }
-        self.emit(&Event::Activated {
-            id: skill.id.clone(),
-            agent,
-        });
-        Ok(activation)
+        Ok((skill, evaluation, agent))
     }
 
     /// Register an event callback. Callbacks run on the thread that caused the event,
@@ -555,6 +571,12 @@ impl Deck {
             Ok(subs) => !subs.is_empty(),
             Err(_) => false,
         }
+    }
+
+    /// Deliver `event` to this deck's subscribers: how a companion crate (the runner's
+    /// `exec_started` / `exec_finished`) reports on the deck's one event stream.
+    pub fn publish(&self, event: &Event) {
+        self.emit(event);
     }
 
     /// Deliver `event` to every subscriber. Callers must hold no engine lock.
@@ -744,6 +766,9 @@ mod tests {
                 Event::Changed { .. } => "changed",
                 Event::Error { .. } => "error",
                 Event::Activated { .. } => "activated",
+                Event::Equipped { .. } => "equipped",
+                Event::ExecStarted { .. } => "exec_started",
+                Event::ExecFinished { .. } => "exec_finished",
             })
             .collect();
         assert_eq!(

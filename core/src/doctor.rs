@@ -97,6 +97,9 @@ pub struct LoadedSkill {
     pub model_visible: bool,
     /// The filter stage's reasons for every restriction.
     pub reasons: Vec<String>,
+    /// Unmet `os` / `requires`, each with the `install` hints for this system.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<crate::exec::Missing>,
 }
 
 /// One rule that decided, with what to change.
@@ -476,6 +479,14 @@ fn explain(run: &Run, file: &Path) -> FileReport {
                 listed: s.status.is_listed(),
                 model_visible: s.status.is_model_visible(),
                 reasons: s.status.reasons.clone(),
+                missing: crate::exec::check_requirements(
+                    &s.manifest.tool,
+                    run.inputs
+                        .env
+                        .get(std::ffi::OsStr::new("PATH"))
+                        .map(|p| p.as_os_str()),
+                    |name| run.inputs.env.get(std::ffi::OsStr::new(name)).cloned(),
+                ),
             })
     });
     FileReport {

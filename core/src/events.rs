@@ -16,6 +16,37 @@ pub enum Event {
     Error { diagnostic: Diagnostic },
     /// A skill was activated.
     Activated { id: String, agent: Option<String> },
+    /// A skill was equipped for an agent (seed 003's name for an activation; sent with
+    /// every `Activated`).
+    Equipped { id: String, agent: Option<String> },
+    /// A skill's command or script started.
+    ExecStarted {
+        id: String,
+        kind: ExecKind,
+        /// The command line or the script's path inside `scripts/`.
+        target: String,
+    },
+    /// A run ended. `exit_code` is `None` when a signal ended it (timeout, cancel).
+    ExecFinished {
+        id: String,
+        kind: ExecKind,
+        exit_code: Option<i32>,
+        duration_ms: u64,
+        timed_out: bool,
+        cancelled: bool,
+        /// Output beyond the cap was dropped.
+        truncated: bool,
+    },
+}
+
+/// What a run executes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExecKind {
+    /// The skill's `command` (parameters as JSON on standard input).
+    Command,
+    /// A file from the skill's `scripts/`.
+    Script,
 }
 
 /// Handle returned by `Deck::subscribe`, used to unsubscribe.

@@ -385,7 +385,7 @@ fn availability(
 
 /// `os` values as written in the wild: `macos`/`darwin`/`mac`/`osx`, `windows`/`win32`,
 /// `linux`, and the BSDs by name.
-fn os_matches(wanted: &str) -> bool {
+pub(crate) fn os_matches(wanted: &str) -> bool {
     let wanted = wanted.trim().to_ascii_lowercase();
     let current = std::env::consts::OS;
     let alias = match wanted.as_str() {
@@ -396,7 +396,7 @@ fn os_matches(wanted: &str) -> bool {
     alias == current || (alias == "unix" && cfg!(unix))
 }
 
-fn on_path(bin: &str, path: &OsStr) -> bool {
+pub(crate) fn on_path(bin: &str, path: &OsStr) -> bool {
     if bin.contains('/') {
         return is_executable(Path::new(bin));
     }

@@ -33,6 +33,7 @@ mod discover;
 mod doctor;
 mod error;
 mod events;
+mod exec;
 mod filter;
 mod host_settings;
 mod manifest;
@@ -60,7 +61,13 @@ pub use doctor::{
     Target as DoctorTarget, TargetReport,
 };
 pub use error::{catch_panic, Error, Result};
-pub use events::{Event, SubscriptionId};
+pub use events::{Event, ExecKind, SubscriptionId};
+pub use exec::{
+    apply_defaults, check_requirements, command_tool, install_hint, parameter_keywords,
+    parameters_schema, parameters_schema_with, parse_input, run_skill_script_tool,
+    skill_input_schema, tool_definitions, tool_name, InputError, Missing, MissingKind, ToolFormat,
+    ToolSpec, RUN_SKILL_SCRIPT,
+};
 pub use manifest::{
     ClaudeCodeFields, InstallSpec, JsonObject, JsonValue, Manifest, McpRef, Parameter,
     Requirements, Section, SectionFields, ToolFields,

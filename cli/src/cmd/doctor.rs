@@ -148,6 +148,12 @@ fn print_file(out: &mut String, deck: &Deck, file: &FileReport) {
                 display_path(&f.root, deck),
                 if f.listed { "" } else { " but not listed" }
             );
+            for missing in &f.missing {
+                let _ = writeln!(out, "    missing: {}", missing.message);
+                for hint in &missing.hints {
+                    let _ = writeln!(out, "      install: {hint}");
+                }
+            }
         }
         None => {
             let code = skilldeck::deciding(file).map_or("not-found", |f| f.code.as_str());

@@ -4,8 +4,22 @@ pub mod activate;
 pub mod completions;
 pub mod deck_args;
 pub mod doctor;
+#[cfg(all(feature = "run", unix))]
+mod interrupt;
+#[cfg(all(feature = "run", not(unix)))]
+mod interrupt {
+    /// No signal forwarding outside Unix.
+    pub struct Guard;
+    impl Guard {
+        pub fn install(_: skilldeck_run::CancelHandle) -> Guard {
+            Guard
+        }
+    }
+}
 pub mod list;
 pub mod render;
+#[cfg(feature = "run")]
+pub mod run;
 pub mod search;
 pub mod show;
 pub mod validate;

@@ -19,13 +19,13 @@ mod codex;
 mod dialect;
 mod fast;
 mod fields;
-mod frontmatter;
+pub(crate) mod frontmatter;
 mod gray;
 mod hosts;
 mod qwen;
 mod read;
 mod repair;
-mod yaml;
+pub(crate) mod yaml;
 
 pub use dialect::{Dialect, DuplicateRule, FenceRule, ReadRule, RepairRule, SyntaxRule};
 

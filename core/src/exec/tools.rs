@@ -1,0 +1,193 @@
+//! Tool definitions for a model: `run_skill_script` (seed 003's arguments) and one tool per
+//! model-visible command skill, in OpenAI's function-calling and Anthropic's tool-use JSON.
+
+use crate::catalog::{Catalog, Skill};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+/// The name of the script tool.
+pub const RUN_SKILL_SCRIPT: &str = "run_skill_script";
+
+/// Which provider's JSON shape.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolFormat {
+    /// `{"type": "function", "function": {"name", "description", "parameters"}}`.
+    #[default]
+    Openai,
+    /// `{"name", "description", "input_schema"}`.
+    Anthropic,
+}
+
+/// One tool, provider-neutral.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ToolSpec {
+    /// `^[a-zA-Z0-9_-]{1,64}$`, as both providers require.
+    pub name: String,
+    pub description: String,
+    /// JSON Schema of the arguments object.
+    pub input_schema: Value,
+    /// The skill a command tool runs (`None` for `run_skill_script`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skill: Option<String>,
+}
+
+impl ToolSpec {
+    /// This tool in `format`'s JSON.
+    pub fn to_json(&self, format: ToolFormat) -> Value {
+        match format {
+            ToolFormat::Openai => json!({
+                "type": "function",
+                "function": {
+                    "name": self.name,
+                    "description": self.description,
+                    "parameters": self.input_schema,
+                }
+            }),
+            ToolFormat::Anthropic => json!({
+                "name": self.name,
+                "description": self.description,
+                "input_schema": self.input_schema,
+            }),
+        }
+    }
+}
+
+/// The `run_skill_script` tool: run a script from a skill's `scripts/` directory in a
+/// sandbox, optionally delivering the files it wrote to a path inside the workspace.
+pub fn run_skill_script_tool() -> ToolSpec {
+    ToolSpec {
+        name: RUN_SKILL_SCRIPT.into(),
+        description: "Run a script from a skill's scripts/ directory in a sandbox (no network, \
+                      writes only to a fresh work directory). Returns its exit code and output; \
+                      files it writes can be delivered to a path inside the workspace."
+            .into(),
+        input_schema: json!({
+            "type": "object",
+            "properties": {
+                "skill_name": {"type": "string", "description": "The skill that holds the script."},
+                "script_name": {"type": "string", "description": "The script's path inside the skill's scripts/ directory, e.g. `extract.py`."},
+                "args": {"type": "array", "items": {"type": "string"}, "description": "Command-line arguments for the script."},
+                "destination_path": {"type": "string", "description": "Where to copy the files the script wrote, relative to the workspace; must stay inside it."}
+            },
+            "required": ["skill_name", "script_name"],
+            "additionalProperties": false
+        }),
+        skill: None,
+    }
+}
+
+/// A tool name for a skill id: characters outside `[a-zA-Z0-9_-]` (`:` of plugin ids, `.`)
+/// become `_`, cut to 64 characters.
+pub fn tool_name(id: &str) -> String {
+    id.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(64)
+        .collect()
+}
+
+/// The tool of a command skill (one with `command`), its input schema built from
+/// `parameters`; `None` for other skills.
+pub fn command_tool(skill: &Skill) -> Option<ToolSpec> {
+    skill.manifest.tool.command.as_ref()?;
+    Some(ToolSpec {
+        name: tool_name(&skill.id),
+        description: skill.description().to_string(),
+        input_schema: super::skill_input_schema(skill),
+        skill: Some(skill.id.clone()),
+    })
+}
+
+/// Every tool for `catalog`'s model-visible skills: `run_skill_script` first (when a visible
+/// skill has a `scripts/` directory), then one per command skill, in catalog order.
+pub fn tool_definitions(catalog: &Catalog) -> Vec<ToolSpec> {
+    let mut tools = Vec::new();
+    if catalog
+        .model_visible()
+        .any(|s| s.base_dir.join("scripts").is_dir())
+    {
+        tools.push(run_skill_script_tool());
+    }
+    for mut tool in catalog.model_visible().filter_map(command_tool) {
+        // Two ids can map to one name (`a:b` and `a_b`), and a skill may be called
+        // `run_skill_script`: a model cannot tell same-named tools apart.
+        let base = tool.name.clone();
+        let mut n = 2;
+        while tools.iter().any(|t| t.name == tool.name) {
+            let suffix = format!("_{n}");
+            let keep = 64usize.saturating_sub(suffix.len());
+            tool.name = format!("{}{suffix}", base.chars().take(keep).collect::<String>());
+            n += 1;
+        }
+        tools.push(tool);
+    }
+    tools
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_valid_for_both_providers() {
+        assert_eq!(tool_name("plugin:pdf.tools"), "plugin_pdf_tools");
+        assert_eq!(tool_name(&"x".repeat(100)).len(), 64);
+    }
+
+    #[test]
+    fn a_catalog_gives_the_script_tool_and_one_tool_per_command_skill() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let skills = dir.path().join("p/.agents/skills");
+        for (name, extra) in [
+            (
+                "calc",
+                "command: calc.sh\nparameters:\n  n: {type: integer, required: true, minimum: 1}\n",
+            ),
+            ("docs", ""),
+            ("hidden", "command: x.sh\ndisable-model-invocation: true\n"),
+        ] {
+            std::fs::create_dir_all(skills.join(name).join("scripts")).expect("mkdir");
+            std::fs::write(
+                skills.join(name).join("SKILL.md"),
+                format!("---\nname: {name}\ndescription: The {name} skill.\n{extra}---\nBody.\n"),
+            )
+            .expect("write");
+        }
+        let deck = crate::Deck::new(crate::DeckOptions {
+            project_dir: dir.path().join("p"),
+            home_dir: Some(dir.path().join("home")),
+            read_host_settings: false,
+            ..Default::default()
+        })
+        .expect("deck");
+        let catalog = deck.load().expect("load");
+        let tools = tool_definitions(&catalog);
+        let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, [RUN_SKILL_SCRIPT, "calc"]);
+        assert_eq!(tools[1].input_schema["properties"]["n"]["minimum"], 1);
+        assert_eq!(tools[1].input_schema["required"], json!(["n"]));
+        assert_eq!(tools[1].description, "The calc skill.");
+    }
+
+    #[test]
+    fn both_shapes_carry_the_schema() {
+        let tool = run_skill_script_tool();
+        let openai = tool.to_json(ToolFormat::Openai);
+        assert_eq!(openai["function"]["name"], RUN_SKILL_SCRIPT);
+        assert_eq!(
+            openai["function"]["parameters"]["required"],
+            json!(["skill_name", "script_name"])
+        );
+        let anthropic = tool.to_json(ToolFormat::Anthropic);
+        assert_eq!(
+            anthropic["input_schema"]["properties"]["args"]["type"],
+            "array"
+        );
+    }
+}
