@@ -33,6 +33,7 @@ pub mod error;
 pub mod events;
 pub mod filter;
 pub mod host_settings;
+pub mod lock;
 pub mod manifest;
 pub mod options;
 mod par;
@@ -49,6 +50,10 @@ pub use deck::Deck;
 pub use diagnostic::{Diagnostic, Severity};
 pub use error::{catch_panic, Error, Result};
 pub use events::{Event, SubscriptionId};
+pub use lock::{
+    file_digest, hash_tree, sha256_hex, skill_digest, skills_cli_hash, verify_tree, DigestError,
+    LockEntry, LockFile, TreeDiff, TreeHash, LOCK_FILE_NAME, LOCK_VERSION,
+};
 pub use manifest::{
     ClaudeCodeFields, InstallSpec, Manifest, McpRef, Parameter, Requirements, Section,
     SectionFields, ToolFields,
@@ -58,7 +63,7 @@ pub use parse::{parse, Parsed};
 pub use permissions::{Decision, PermissionRules, Rule, Semantics};
 pub use render::{RenderFormat, RenderOptions, RenderReport, Rendered, Truncation};
 pub use search::{SearchHit, SearchOptions, SearchResults};
-pub use validate::{validate, ValidateOptions, ValidationReport};
+pub use validate::{skill_name_problem, validate, ValidateOptions, ValidationReport};
 
 /// The version of the engine (the same in every binding).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

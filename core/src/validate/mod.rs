@@ -19,7 +19,9 @@ mod rules;
 mod search;
 
 pub use body::MAX_BODY_LINES;
-pub use rules::{MAX_COMPATIBILITY_CHARS, MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS, SPEC_KEYS};
+pub use rules::{
+    skill_name_problem, MAX_COMPATIBILITY_CHARS, MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS, SPEC_KEYS,
+};
 pub use search::SKILL_FILE_NAMES;
 
 use crate::diagnostic::Diagnostic;
