@@ -48,11 +48,13 @@ pub use activate::{ActivateOptions, Activation, ActivationFormat};
 pub use catalog::{Catalog, Diff, Scope, Shadowed, Skill, SkillKind, Status};
 pub use deck::Deck;
 pub use diagnostic::{Diagnostic, Severity};
+pub use discover::{InstallDirs, Profile};
 pub use error::{catch_panic, Error, Result};
 pub use events::{Event, SubscriptionId};
 pub use lock::{
-    file_digest, hash_tree, sha256_hex, skill_digest, skills_cli_hash, verify_tree, DigestError,
-    LockEntry, LockFile, TreeDiff, TreeHash, LOCK_FILE_NAME, LOCK_VERSION,
+    diff_files, digest_hex, file_digest, hash_tree, sha256_hex, skill_digest, skills_cli_hash,
+    verify_tree, DigestError, LockEntry, LockFile, TreeDiff, TreeHash, LOCK_FILE_NAME,
+    LOCK_VERSION,
 };
 pub use manifest::{
     ClaudeCodeFields, InstallSpec, Manifest, McpRef, Parameter, Requirements, Section,

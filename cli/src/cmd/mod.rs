@@ -4,6 +4,8 @@ pub mod activate;
 pub mod completions;
 pub mod deck_args;
 pub mod doctor;
+#[cfg(feature = "install")]
+pub mod install;
 pub mod list;
 pub mod render;
 pub mod search;

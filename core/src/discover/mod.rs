@@ -21,7 +21,7 @@ pub mod walk;
 #[cfg(feature = "watch")]
 pub mod watch;
 
-pub use profile::Profile;
+pub use profile::{InstallDirs, Profile};
 pub use roots::Inputs;
 
 use crate::cache::{Fingerprint, ParseCache, Stamp};
