@@ -93,7 +93,10 @@ fn github_shorthand_add_installed_verify_remove() {
     let entry = &report["installed"][0]["entry"];
     assert_eq!(report["installed"][0]["name"], "pdf");
     assert_eq!(entry["sourceType"], "github");
-    assert_eq!(entry["source"], "github:acme/tools/skills/pdf@v1");
+    assert_eq!(
+        entry["source"], "acme/tools",
+        "owner/repo, as the skills CLI records"
+    );
     assert_eq!(entry["ref"], "v1");
     assert_eq!(entry["commit"], commit.as_str());
     assert_eq!(entry["url"], "https://github.com/acme/tools.git");

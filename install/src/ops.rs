@@ -317,6 +317,29 @@ fn check_replaceable(name: &str, target: &Path, lock: &LockFile, force: bool) ->
     })
 }
 
+/// A host location may be replaced when it is empty, a symlink, or already the same files
+/// as the target (a copy made where symlinks are unavailable); never a directory of the
+/// user's own.
+fn check_link_replaceable(link: &Path, target: &Path, force: bool) -> Result<()> {
+    let Ok(meta) = std::fs::symlink_metadata(link) else {
+        return Ok(());
+    };
+    if force || meta.file_type().is_symlink() {
+        return Ok(());
+    }
+    let same = skilldeck::hash_tree(link)
+        .ok()
+        .zip(skilldeck::hash_tree(target).ok())
+        .is_some_and(|(a, b)| a.files == b.files);
+    if same {
+        return Ok(());
+    }
+    Err(InstallError::Modified {
+        path: link.to_path_buf(),
+        message: "already exists and is not a link to the installed copy; move it away or pass --force to replace it".into(),
+    })
+}
+
 /// `changed: a, b; added: c; missing: d`.
 pub(crate) fn describe(diff: &TreeDiff) -> String {
     let mut parts = Vec::new();
@@ -526,6 +549,9 @@ pub fn add(
         }
         let target = base.join(&dirs[0]).join(&skill.name);
         check_replaceable(&skill.name, &target, &lock, request.force)?;
+        for dir in &dirs[1..] {
+            check_link_replaceable(&base.join(dir).join(&skill.name), &target, request.force)?;
+        }
     }
     let created = missing_ancestors(&base.join(&dirs[0]));
     let result = (|| {
@@ -599,8 +625,17 @@ fn base_entry(source: &Source, request: &AddRequest, skill: &Found) -> LockEntry
         source_type: source.source_type().to_string(),
         ..Default::default()
     };
-    if let Source::Git { git_ref, .. } = source {
+    if let Source::Git { git_ref, url, .. } = source {
         entry.git_ref = git_ref.clone();
+        // The `skills` CLI records GitHub sources as `owner/repo`; so do we, the full URL
+        // goes in `url`.
+        if let Some(repo) = url
+            .strip_prefix("https://github.com/")
+            .map(|r| r.trim_end_matches('/').trim_end_matches(".git"))
+            .filter(|r| r.split('/').count() == 2)
+        {
+            entry.source = repo.to_string();
+        }
     }
     // A local copy of a skill `gh skill` installed: record where it really came from.
     if let (Source::Local { .. }, Some(gh)) = (source, &skill.provenance) {
@@ -690,18 +725,35 @@ pub fn remove(ctx: &Context, scope: Scope, names: &[String]) -> Result<RemoveRep
     let mut removed = Vec::new();
     for name in names {
         if let Some(entry) = lock.skills.remove(name) {
-            for path in entry.links.iter().chain(std::iter::once(&entry.path)) {
-                if path.is_empty() || path.split('/').any(|p| p == "..") {
+            let target = base.join(&entry.path);
+            for link in &entry.links {
+                if !safe_rel(link) {
                     continue;
                 }
-                let at = base.join(path);
-                remove_any(&at).map_err(|e| InstallError::io(&at, e))?;
+                let at = base.join(link);
+                // A directory the user put there since is theirs: leave it.
+                if check_link_replaceable(&at, &target, false).is_ok() {
+                    remove_any(&at).map_err(|e| InstallError::io(&at, e))?;
+                }
+            }
+            if safe_rel(&entry.path) {
+                remove_any(&target).map_err(|e| InstallError::io(&target, e))?;
             }
             removed.push(name.clone());
         }
     }
     lock.write(&lock_path)?;
     Ok(RemoveReport { removed })
+}
+
+/// A lock path that stays under its base (the lock is user-editable input).
+fn safe_rel(path: &str) -> bool {
+    !path.is_empty()
+        && !path.starts_with('/')
+        && !path.contains('\\')
+        && path
+            .split('/')
+            .all(|p| !p.is_empty() && p != ".." && p != ".")
 }
 
 /// Re-fetch the named skills (all when empty) from their recorded sources; apply what
@@ -785,6 +837,15 @@ fn refetch(
     pinned: bool,
     progress: Option<&ProgressFn>,
 ) -> Result<(Planned, Vec<String>)> {
+    if !safe_rel(&entry.path) || !entry.links.iter().all(|l| safe_rel(l)) {
+        return Err(InstallError::BadSource {
+            source_spec: entry.source.clone(),
+            message: format!(
+                "the lock entry `{name}` installs to `{}`, outside the project or home; fix or remove the entry",
+                entry.path
+            ),
+        });
+    }
     let url = || entry.url.clone().unwrap_or_else(|| entry.source.clone());
     let source = match entry.source_type.as_str() {
         "local" => Source::Local {

@@ -710,3 +710,48 @@ fn gh_skill_provenance_is_adopted() {
     assert_eq!(extra["githubRepo"], "acme/skills");
     assert_eq!(extra["githubTreeSha"], "abc123");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_users_own_directory_at_a_host_location_is_kept() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("src/alpha");
+    write_tree(&src, &[("SKILL.md", &skill_md("alpha"))]);
+    let project = archive_project(tmp.path());
+    write_tree(
+        &project,
+        &[(".claude/skills/alpha/SKILL.md", "my own alpha")],
+    );
+    let mut r = req(src.to_str().unwrap());
+    r.hosts = vec!["universal".into(), "claude-code".into()];
+    let err = add(&ctx(&project), &r, None).unwrap_err();
+    assert_eq!(err.code(), "MODIFIED", "{err}");
+    assert!(err.to_string().contains(".claude/skills/alpha"));
+    assert!(!project.join(".agents/skills/alpha").exists());
+    assert_eq!(
+        std::fs::read_to_string(project.join(".claude/skills/alpha/SKILL.md")).unwrap(),
+        "my own alpha"
+    );
+}
+
+#[test]
+fn a_lock_entry_pointing_outside_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("src/alpha");
+    write_tree(&src, &[("SKILL.md", &skill_md("alpha"))]);
+    let project = archive_project(tmp.path());
+    add(&ctx(&project), &req(src.to_str().unwrap()), None).unwrap();
+    let lock = project.join("skills-lock.json");
+    let text = std::fs::read_to_string(&lock).unwrap();
+    std::fs::write(
+        &lock,
+        text.replace(
+            "\"path\": \".agents/skills/alpha\"",
+            "\"path\": \"../escape/alpha\"",
+        ),
+    )
+    .unwrap();
+    let err = install_frozen(&ctx(&project), Default::default(), None).unwrap_err();
+    assert_eq!(err.code(), "BAD_SOURCE", "{err}");
+    assert!(!tmp.path().join("escape").exists());
+}

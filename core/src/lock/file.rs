@@ -138,7 +138,11 @@ impl LockFile {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| LOCK_FILE_NAME.to_string());
-        let tmp = dir.join(format!(".{file_name}.{}.tmp", std::process::id()));
+        // Unique per process and per call, so two writers (threads of one binding host)
+        // never share a temporary file.
+        static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let tmp = dir.join(format!(".{file_name}.{}.{seq}.tmp", std::process::id()));
         let result = (|| {
             let mut file = std::fs::File::create(&tmp)?;
             file.write_all(self.to_text().as_bytes())?;
