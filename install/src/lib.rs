@@ -14,6 +14,8 @@
 //! entries are refused, skills are capped (512 files, 16 MiB by default) and names must be
 //! valid skill names.
 
+#![warn(missing_docs)]
+
 mod archive;
 mod error;
 mod git;

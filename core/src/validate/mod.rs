@@ -224,6 +224,27 @@ fn validate_file(skill_md: &Path, strict: bool) -> ValidationReport {
 mod tests {
     use super::*;
 
+    #[test]
+    fn skill_names_for_installers() {
+        for good in ["pdf", "pdf-tools", "a1", "données"] {
+            assert_eq!(skill_name_problem(good), None, "{good}");
+        }
+        for bad in [
+            "",
+            "Pdf",
+            "-x",
+            "x-",
+            "a--b",
+            "a_b",
+            "../x",
+            "a/b",
+            ".",
+            &"a".repeat(65),
+        ] {
+            assert!(skill_name_problem(bad).is_some(), "{bad}");
+        }
+    }
+
     fn skill(root: &Path, dir: &str, text: &str) -> PathBuf {
         let d = root.join(dir);
         std::fs::create_dir_all(&d).expect("mkdir");
