@@ -44,6 +44,11 @@ fn git(dir: Option<&Path>) -> Command {
         }
     }
     // Never prompt: an install in CI or inside a binding must fail, not hang on a password.
+    // ssh reads passwords and host-key questions from /dev/tty, not stdin: BatchMode stops it
+    // (unless the caller chose their own ssh command).
+    if std::env::var_os("GIT_SSH_COMMAND").is_none() && std::env::var_os("GIT_SSH").is_none() {
+        cmd.env("GIT_SSH_COMMAND", "ssh -o BatchMode=yes");
+    }
     cmd.env("GIT_TERMINAL_PROMPT", "0")
         .env("GIT_ASKPASS", "")
         .env("SSH_ASKPASS", "")

@@ -755,3 +755,14 @@ fn a_lock_entry_pointing_outside_is_refused() {
     assert_eq!(err.code(), "BAD_SOURCE", "{err}");
     assert!(!tmp.path().join("escape").exists());
 }
+
+#[test]
+fn unreachable_git_remote_fails_without_prompting() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = archive_project(tmp.path());
+    // Port 1 on loopback refuses at once; with prompts disabled git gives up instead of
+    // asking for credentials.
+    let err = add(&ctx(&project), &req("http://127.0.0.1:1/acme/tools.git"), None).unwrap_err();
+    assert_eq!(err.code(), "GIT_ERROR", "{err}");
+    assert!(!project.join(".agents").exists());
+}
