@@ -142,6 +142,7 @@ fn write_file(
     reader: &mut dyn Read,
     guard: &Guard,
     declared: u64,
+    mode: u32,
 ) -> Result<()> {
     let path = dest.join(rel);
     if let Some(parent) = path.parent() {
@@ -157,6 +158,16 @@ fn write_file(
         let raw = rel.to_string_lossy();
         return Err(guard.refuse(&raw, "expands past its declared size"));
     }
+    // Scripts keep their executable bit; nothing else of the stored mode (no setuid,
+    // no world-writable files).
+    #[cfg(unix)]
+    if mode & 0o111 != 0 {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+            .map_err(|e| InstallError::io(&path, e))?;
+    }
+    #[cfg(not(unix))]
+    let _ = mode;
     Ok(())
 }
 
@@ -185,7 +196,8 @@ fn extract_tar(bytes: &[u8], dest: &Path, guard: &mut Guard) -> Result<()> {
             }
             tar::EntryType::Regular | tar::EntryType::Continuous => {
                 let size = entry.header().size().unwrap_or(0);
-                write_file(dest, &rel, &mut entry, guard, size)?;
+                let mode = entry.header().mode().unwrap_or(0o644);
+                write_file(dest, &rel, &mut entry, guard, size, mode)?;
             }
             tar::EntryType::Symlink | tar::EntryType::Link => {
                 let target = entry
@@ -242,7 +254,7 @@ fn extract_zip(bytes: &[u8], dest: &Path, guard: &mut Guard) -> Result<()> {
             make_symlink(&target, &dest.join(&rel))?;
         } else if file_type == 0 || file_type == 0o100000 {
             let size = file.size();
-            write_file(dest, &rel, &mut file, guard, size)?;
+            write_file(dest, &rel, &mut file, guard, size, mode)?;
         } else {
             return Err(guard.refuse(&raw, "is a device, fifo or other special file"));
         }

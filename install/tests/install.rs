@@ -210,7 +210,10 @@ fn archive_project(tmp: &Path) -> std::path::PathBuf {
 fn archive_with_pin_and_mismatch_refused_before_extraction() {
     let tmp = tempfile::tempdir().unwrap();
     let server = Server::start();
-    let body = tar_gz(&[("pack/skills/alpha/SKILL.md", &skill_md("alpha"))]);
+    let body = tar_gz(&[
+        ("pack/skills/alpha/SKILL.md", &skill_md("alpha")),
+        ("pack/skills/alpha/run.sh", "#!/bin/sh\n"),
+    ]);
     server.serve("/a.tar.gz", body.clone());
     let project = archive_project(tmp.path());
 
@@ -229,6 +232,22 @@ fn archive_with_pin_and_mismatch_refused_before_extraction() {
         Some(format!("sha256:{}", sha256(&body)).as_str())
     );
     assert!(project.join(".agents/skills/alpha/SKILL.md").is_file());
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &str| {
+            std::fs::metadata(project.join(p))
+                .unwrap()
+                .permissions()
+                .mode()
+        };
+        assert_eq!(
+            mode(".agents/skills/alpha/run.sh") & 0o111,
+            0o111,
+            "scripts stay executable"
+        );
+        assert_eq!(mode(".agents/skills/alpha/SKILL.md") & 0o111, 0);
+    }
 }
 
 #[test]
@@ -762,7 +781,12 @@ fn unreachable_git_remote_fails_without_prompting() {
     let project = archive_project(tmp.path());
     // Port 1 on loopback refuses at once; with prompts disabled git gives up instead of
     // asking for credentials.
-    let err = add(&ctx(&project), &req("http://127.0.0.1:1/acme/tools.git"), None).unwrap_err();
+    let err = add(
+        &ctx(&project),
+        &req("http://127.0.0.1:1/acme/tools.git"),
+        None,
+    )
+    .unwrap_err();
     assert_eq!(err.code(), "GIT_ERROR", "{err}");
     assert!(!project.join(".agents").exists());
 }

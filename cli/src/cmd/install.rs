@@ -132,6 +132,11 @@ fn progress() -> Option<Box<skilldeck_install::ProgressFn>> {
     }))
 }
 
+/// The first 12 characters of a commit or ref (a ref may be any text, so by characters).
+fn short(text: &str) -> String {
+    text.chars().take(12).collect()
+}
+
 fn fail(err: &InstallError) -> i32 {
     crate::style::eprint_error(Some(err.code()), &err.to_string());
     crate::EXIT_FAILURE
@@ -186,7 +191,7 @@ pub fn add(args: AddArgs) -> i32 {
                     .entry
                     .commit
                     .as_deref()
-                    .map(|c| format!(" @ {}", &c[..c.len().min(12)]))
+                    .map(|c| format!(" @ {}", short(c)))
                     .unwrap_or_default();
                 text.push_str(&format!(
                     "installed {} → {}{at} ({} files, {})\n",
@@ -247,7 +252,7 @@ pub fn update(args: UpdateArgs) -> i32 {
                 };
                 let commits = match (&change.from_commit, &change.to_commit) {
                     (Some(a), Some(b)) if a != b => {
-                        format!(" {} → {}", &a[..a.len().min(12)], &b[..b.len().min(12)])
+                        format!(" {} → {}", short(a), short(b))
                     }
                     _ => String::new(),
                 };
@@ -284,7 +289,7 @@ pub fn installed(args: ListArgs) -> i32 {
                     .commit
                     .as_deref()
                     .or(e.git_ref.as_deref())
-                    .map(|c| format!(" @ {}", &c[..c.len().min(12)]))
+                    .map(|c| format!(" @ {}", short(c)))
                     .unwrap_or_default();
                 text.push_str(&format!(
                     "{}\t{}\t{} ({}){at}\n",

@@ -131,7 +131,7 @@ pub fn tar_gz(files: &[(&str, &str)]) -> Vec<u8> {
     for (path, content) in files {
         let mut header = tar::Header::new_gnu();
         header.set_size(content.len() as u64);
-        header.set_mode(0o644);
+        header.set_mode(if path.ends_with(".sh") { 0o755 } else { 0o644 });
         header.set_entry_type(tar::EntryType::Regular);
         header.set_path(path).unwrap();
         header.set_cksum();
