@@ -171,3 +171,30 @@ fn errors_have_codes_and_exit_one() {
     let out = skilldeck(tmp.path(), &["install"], &[]);
     assert_eq!(out.status.code(), Some(2), "--frozen is required");
 }
+
+#[test]
+fn relative_local_sources_are_relative_to_the_current_directory() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    write(&tmp.path().join("src/alpha/SKILL.md"), &skill_md("alpha"));
+    let project = tmp.path().join("project");
+    std::fs::create_dir(&project).expect("mkdir");
+    let out = skilldeck(
+        tmp.path(),
+        &[
+            "add",
+            "src/alpha",
+            "--project",
+            project.to_str().expect("utf-8"),
+            "--json",
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(project.join(".agents/skills/alpha/SKILL.md").is_file());
+    // Inside the project the lock records a portable relative path.
+    write(&project.join("vendor/beta/SKILL.md"), &skill_md("beta"));
+    let out = skilldeck(&project, &["add", "vendor/beta", "--json"], &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(report["installed"][0]["entry"]["source"], "vendor/beta");
+}

@@ -14,7 +14,8 @@ use tempfile::TempDir;
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct AddRequest {
-    /// What to install from (see [`Source::parse`]).
+    /// What to install from (see [`Source::parse`]); a relative directory resolves against
+    /// the project directory (and is recorded as written, so the lock stays portable).
     pub source: String,
     /// Only these skills (all the source holds when empty).
     pub skills: Vec<String>,
@@ -919,6 +920,15 @@ pub fn install_frozen(
     progress: Option<&ProgressFn>,
 ) -> Result<FrozenReport> {
     let (base, lock_path) = ctx.base_and_lock(scope)?;
+    // CI running a frozen install without a lock must not pass by installing nothing.
+    if !lock_path.is_file() {
+        return Err(InstallError::NoSuchSkill {
+            message: format!(
+                "{}: no lock file to restore from; run `skilldeck add` and commit the lock",
+                lock_path.display()
+            ),
+        });
+    }
     let lock = LockFile::read(&lock_path)?;
     let mut report = FrozenReport::default();
     let mut plans = Vec::new();

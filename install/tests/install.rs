@@ -663,6 +663,16 @@ fn frozen_restores_exactly_and_fails_on_difference() {
         "{err}"
     );
     assert!(!p2.join(".agents/skills/gamma").exists());
+
+    // No lock at all is an error, not a silent success.
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    assert_eq!(
+        install_frozen(&ctx(&empty), Default::default(), None)
+            .unwrap_err()
+            .code(),
+        "NOT_FOUND"
+    );
 }
 
 #[cfg(unix)]

@@ -122,6 +122,30 @@ pub struct FrozenArgs {
     pub common: Common,
 }
 
+/// A relative directory is written relative to the current directory; the engine resolves
+/// it against the project. Rewrite it so both agree (relative to the project when inside
+/// it, so the lock stays portable; absolute otherwise).
+fn local_source(spec: &str, project: &std::path::Path) -> String {
+    let is_local = matches!(
+        skilldeck_install::Source::parse(spec, None, None),
+        Ok(skilldeck_install::Source::Local { .. })
+    );
+    let path = std::path::Path::new(spec);
+    if !is_local || path.is_absolute() {
+        return spec.to_string();
+    }
+    let (Ok(cwd), Ok(project)) = (std::env::current_dir(), std::fs::canonicalize(project)) else {
+        return spec.to_string();
+    };
+    let Ok(absolute) = std::fs::canonicalize(cwd.join(path)) else {
+        return spec.to_string();
+    };
+    match absolute.strip_prefix(&project) {
+        Ok(rel) if !rel.as_os_str().is_empty() => rel.to_string_lossy().into_owned(),
+        _ => absolute.to_string_lossy().into_owned(),
+    }
+}
+
 /// Progress lines on stderr, only when it is a terminal.
 fn progress() -> Option<Box<skilldeck_install::ProgressFn>> {
     if !std::io::stderr().is_terminal() {
@@ -169,8 +193,9 @@ fn warn(warnings: &[String]) {
 
 pub fn add(args: AddArgs) -> i32 {
     let ctx = args.common.context();
+    let source = local_source(&args.source, &ctx.project_dir);
     let request = skilldeck_install::AddRequest {
-        source: args.source,
+        source,
         skills: args.skills,
         git_ref: args.git_ref,
         sha256: args.sha256,
