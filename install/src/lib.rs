@@ -156,10 +156,11 @@ pub struct Progress {
     pub message: String,
 }
 
-/// A progress callback; called on the operation's own thread.
-pub type ProgressFn = dyn Fn(&Progress) + Send + Sync;
+/// A progress callback; called on the operation's own thread. It may borrow from the caller
+/// (the lifetime), so a binding can forward to a host callback without `'static` juggling.
+pub type ProgressFn<'a> = dyn Fn(&Progress) + Send + Sync + 'a;
 
-pub(crate) fn report(progress: Option<&ProgressFn>, phase: &str, message: impl Into<String>) {
+pub(crate) fn report(progress: Option<&ProgressFn<'_>>, phase: &str, message: impl Into<String>) {
     if let Some(progress) = progress {
         progress(&Progress {
             phase: phase.to_string(),

@@ -147,7 +147,7 @@ fn fetch(
     spec: &str,
     wanted: &[String],
     ctx: &Context,
-    progress: Option<&ProgressFn>,
+    progress: Option<&ProgressFn<'_>>,
 ) -> Result<Fetched> {
     let limits = &ctx.limits;
     match source {
@@ -366,7 +366,7 @@ fn plan(
     base: &Path,
     ctx: &Context,
     warnings: &mut Vec<String>,
-    progress: Option<&ProgressFn>,
+    progress: Option<&ProgressFn<'_>>,
 ) -> Result<Planned> {
     if let Some(problem) = skilldeck::skill_name_problem(&found.name) {
         return Err(InstallError::InvalidName {
@@ -441,7 +441,7 @@ fn undo(done: Vec<Done>) {
 fn commit(
     plans: &[Planned],
     lock: Option<(&LockFile, &Path)>,
-    progress: Option<&ProgressFn>,
+    progress: Option<&ProgressFn<'_>>,
 ) -> Result<()> {
     let mut done = Vec::new();
     let result = (|| -> Result<()> {
@@ -526,7 +526,7 @@ fn relative_path(from_dir: &Path, to: &Path) -> PathBuf {
 pub fn add(
     ctx: &Context,
     request: &AddRequest,
-    progress: Option<&ProgressFn>,
+    progress: Option<&ProgressFn<'_>>,
 ) -> Result<AddReport> {
     let (base, lock_path) = ctx.base_and_lock(request.scope)?;
     let mut lock = LockFile::read(&lock_path)?;
@@ -765,7 +765,7 @@ pub fn update(
     names: &[String],
     dry_run: bool,
     force: bool,
-    progress: Option<&ProgressFn>,
+    progress: Option<&ProgressFn<'_>>,
 ) -> Result<UpdateReport> {
     let (base, lock_path) = ctx.base_and_lock(scope)?;
     let lock = LockFile::read(&lock_path)?;
@@ -836,7 +836,7 @@ fn refetch(
     name: &str,
     entry: &LockEntry,
     pinned: bool,
-    progress: Option<&ProgressFn>,
+    progress: Option<&ProgressFn<'_>>,
 ) -> Result<(Planned, Vec<String>)> {
     if !safe_rel(&entry.path) || !entry.links.iter().all(|l| safe_rel(l)) {
         return Err(InstallError::BadSource {
@@ -917,7 +917,7 @@ fn refetch(
 pub fn install_frozen(
     ctx: &Context,
     scope: Scope,
-    progress: Option<&ProgressFn>,
+    progress: Option<&ProgressFn<'_>>,
 ) -> Result<FrozenReport> {
     let (base, lock_path) = ctx.base_and_lock(scope)?;
     // CI running a frozen install without a lock must not pass by installing nothing.

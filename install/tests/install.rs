@@ -800,3 +800,47 @@ fn unreachable_git_remote_fails_without_prompting() {
     assert_eq!(err.code(), "GIT_ERROR", "{err}");
     assert!(!project.join(".agents").exists());
 }
+
+#[test]
+fn v0_1_index_installs_with_a_warning_and_progress_is_reported() {
+    let tmp = tempfile::tempdir().unwrap();
+    let server = Server::start();
+    let index = serde_json::json!({
+        "skills": [{"name": "old", "description": "d", "files": ["SKILL.md"]}]
+    });
+    server.serve("/.well-known/skills/index.json", index.to_string());
+    server.serve("/.well-known/skills/old/SKILL.md", skill_md("old"));
+    let project = archive_project(tmp.path());
+    let seen = std::sync::Mutex::new(Vec::new());
+    let progress = |p: &skilldeck_install::Progress| seen.lock().unwrap().push(p.phase.clone());
+    let report = add(&ctx(&project), &req(&server.base), Some(&progress)).unwrap();
+    assert!(
+        report
+            .warnings
+            .iter()
+            .any(|w| w.contains("could not be verified")),
+        "{:?}",
+        report.warnings
+    );
+    assert_eq!(
+        report.installed[0].entry.url.as_deref(),
+        Some(server.url("/.well-known/skills/index.json").as_str())
+    );
+    let phases = seen.lock().unwrap().clone();
+    for phase in ["fetch", "stage", "install", "lock"] {
+        assert!(phases.iter().any(|p| p == phase), "{phase} in {phases:?}");
+    }
+}
+
+#[test]
+fn downloads_over_the_cap_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let server = Server::start();
+    server.serve("/big.tar.gz", vec![0u8; 4096]);
+    let project = archive_project(tmp.path());
+    let mut c = ctx(&project);
+    c.limits.max_download_bytes = 1024;
+    let err = add(&c, &req(&server.url("/big.tar.gz")), None).unwrap_err();
+    assert_eq!(err.code(), "HTTP_ERROR");
+    assert!(err.to_string().contains("cap"), "{err}");
+}

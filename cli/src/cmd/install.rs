@@ -147,7 +147,7 @@ fn local_source(spec: &str, project: &std::path::Path) -> String {
 }
 
 /// Progress lines on stderr, only when it is a terminal.
-fn progress() -> Option<Box<skilldeck_install::ProgressFn>> {
+fn progress() -> Option<Box<skilldeck_install::ProgressFn<'static>>> {
     if !std::io::stderr().is_terminal() {
         return None;
     }
