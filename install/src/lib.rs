@@ -13,6 +13,23 @@
 //! are skipped (never copied through), archives with `..`, absolute, device or escaping link
 //! entries are refused, skills are capped (512 files, 16 MiB by default) and names must be
 //! valid skill names.
+//!
+//! ```no_run
+//! use skilldeck_install::{add, verify, AddRequest, Context, Progress, Scope};
+//! let ctx = Context::new(".");
+//! let request = AddRequest {
+//!     source: "github:acme/skills@v1".into(),
+//!     skills: vec!["pdf".into()],
+//!     ..Default::default()
+//! };
+//! let show = |p: &Progress| eprintln!("{} {}", p.phase, p.message);
+//! let report = add(&ctx, &request, Some(&show))?;
+//! for skill in &report.installed {
+//!     println!("{} {} {}", skill.name, skill.entry.path, skill.entry.digest);
+//! }
+//! assert!(verify(&ctx, Scope::Project)?.clean);
+//! # Ok::<(), skilldeck_install::InstallError>(())
+//! ```
 
 #![warn(missing_docs)]
 
