@@ -5,7 +5,7 @@
 //!
 //! - [`digest`]: per-file `sha256:<hex>` digests and the skill digest as the Agent Skills
 //!   discovery RFC (v0.2.0, "Integrity and Verification") defines it;
-//! - [`file`]: the lock file format — the `skills` CLI's v1 fields plus the resolved commit,
+//! - [`file`](mod@file): the lock file format — the `skills` CLI's v1 fields plus the resolved commit,
 //!   the skill digest and the per-file digests — read leniently, written sorted and atomically;
 //! - [`tree`]: hashing an installed directory and comparing it with its lock entry.
 
