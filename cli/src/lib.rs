@@ -58,6 +58,24 @@ enum Command {
     /// e.g. `skilldeck completions bash > ~/.local/share/bash-completion/completions/skilldeck`
     /// or `skilldeck completions zsh > ~/.zfunc/_skilldeck`.
     Completions(cmd::completions::Args),
+    /// Install skills from a directory, git, an archive or a well-known index; lock them.
+    #[cfg(feature = "install")]
+    Add(cmd::install::AddArgs),
+    /// Remove installed skills and their lock entries.
+    #[cfg(feature = "install")]
+    Remove(cmd::install::RemoveArgs),
+    /// Re-fetch installed skills; apply what changed by commit or digest (--dry-run shows it).
+    #[cfg(feature = "install")]
+    Update(cmd::install::UpdateArgs),
+    /// List the skills skills-lock.json records.
+    #[cfg(feature = "install")]
+    Installed(cmd::install::ListArgs),
+    /// Re-hash installed skills against the lock; exit 1 naming every changed, added or missing file.
+    #[cfg(feature = "install")]
+    Verify(cmd::install::ListArgs),
+    /// `install --frozen`: restore exactly what skills-lock.json records, failing on any difference.
+    #[cfg(feature = "install")]
+    Install(cmd::install::FrozenArgs),
 }
 
 /// The clap description of the whole command (for completions).
@@ -116,5 +134,17 @@ fn dispatch(command: Command) -> i32 {
         #[cfg(feature = "run")]
         Command::Tools(args) => cmd::run::tools(args),
         Command::Completions(args) => cmd::completions::run(args),
+        #[cfg(feature = "install")]
+        Command::Add(args) => cmd::install::add(args),
+        #[cfg(feature = "install")]
+        Command::Remove(args) => cmd::install::remove(args),
+        #[cfg(feature = "install")]
+        Command::Update(args) => cmd::install::update(args),
+        #[cfg(feature = "install")]
+        Command::Installed(args) => cmd::install::installed(args),
+        #[cfg(feature = "install")]
+        Command::Verify(args) => cmd::install::verify(args),
+        #[cfg(feature = "install")]
+        Command::Install(args) => cmd::install::frozen(args),
     }
 }

@@ -36,6 +36,7 @@ mod events;
 mod exec;
 mod filter;
 mod host_settings;
+mod lock;
 mod manifest;
 mod options;
 mod par;
@@ -51,7 +52,7 @@ pub use catalog::{Catalog, Diff, Scope, Shadowed, Skill, SkillKind, Status};
 pub use compat::skills_ref;
 pub use deck::Deck;
 pub use diagnostic::{Diagnostic, Severity};
-pub use discover::profile::{self, Profile};
+pub use discover::profile::{self, InstallDirs, Profile};
 pub use discover::roots::{Inputs, Skipped as SkippedRoot};
 #[cfg(feature = "watch")]
 pub use discover::watch::Watcher;
@@ -67,6 +68,11 @@ pub use exec::{
     parameters_schema, parameters_schema_with, parse_input, run_skill_script_tool,
     skill_input_schema, tool_definitions, tool_name, InputError, Missing, MissingKind, ToolFormat,
     ToolSpec, RUN_SKILL_SCRIPT,
+};
+pub use lock::{
+    diff_files, digest_hex, file_digest, hash_tree, sha256_hex, skill_digest, skills_cli_hash,
+    verify_tree, DigestError, LockEntry, LockFile, TreeDiff, TreeHash, LOCK_FILE_NAME,
+    LOCK_VERSION,
 };
 pub use manifest::{
     ClaudeCodeFields, InstallSpec, JsonObject, JsonValue, Manifest, McpRef, Parameter,
@@ -85,7 +91,7 @@ pub use search::{
     MAX_LIMIT as MAX_SEARCH_LIMIT, MAX_QUERY_CHARS,
 };
 pub use serde_path::{lossy as serialize_path_lossy, lossy_opt as serialize_path_lossy_opt};
-pub use validate::{validate, ValidateOptions, ValidationReport};
+pub use validate::{skill_name_problem, validate, ValidateOptions, ValidationReport};
 
 /// The version of the engine (the same in every binding).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -16,6 +16,8 @@ mod interrupt {
         }
     }
 }
+#[cfg(feature = "install")]
+pub mod install;
 pub mod list;
 pub mod render;
 #[cfg(feature = "run")]

@@ -427,6 +427,30 @@ pub struct Profile {
     pub sources: Vec<Source>,
     #[serde(default)]
     pub nested: Option<Nested>,
+    /// Where an installer puts a skill for this host (`[install]`): the host reads several
+    /// roots, so which one receives installs is stated, not guessed.
+    #[serde(default)]
+    pub install: InstallDirs,
+}
+
+/// Where skills are installed for a host: one directory per scope, holding `<name>/`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InstallDirs {
+    /// Relative to the project root (`/`-separated).
+    pub project: String,
+    /// Relative to the home directory (`/`-separated).
+    pub user: String,
+}
+
+impl Default for InstallDirs {
+    /// `.agents/skills` in both scopes: the directory most hosts read now.
+    fn default() -> Self {
+        InstallDirs {
+            project: ".agents/skills".into(),
+            user: ".agents/skills".into(),
+        }
+    }
 }
 
 const BUILTIN: [(&str, &str); 12] = [

@@ -18,6 +18,8 @@ mod body;
 mod rules;
 mod search;
 
+pub use rules::skill_name_problem;
+
 use crate::diagnostic::Diagnostic;
 use crate::parse::Parsed;
 use serde::{Deserialize, Serialize};
@@ -217,6 +219,27 @@ fn validate_file(skill_md: &Path, strict: bool) -> ValidationReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn skill_names_for_installers() {
+        for good in ["pdf", "pdf-tools", "a1", "données"] {
+            assert_eq!(skill_name_problem(good), None, "{good}");
+        }
+        for bad in [
+            "",
+            "Pdf",
+            "-x",
+            "x-",
+            "a--b",
+            "a_b",
+            "../x",
+            "a/b",
+            ".",
+            &"a".repeat(65),
+        ] {
+            assert!(skill_name_problem(bad).is_some(), "{bad}");
+        }
+    }
 
     fn skill(root: &Path, dir: &str, text: &str) -> PathBuf {
         let d = root.join(dir);

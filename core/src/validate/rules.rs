@@ -145,6 +145,36 @@ fn not_a_string(r: &mut Rules, key: &str) -> bool {
     true
 }
 
+/// Why `name` is not a valid skill name under the specification's rules (1–64 characters,
+/// lowercase letters, digits and single hyphens, no leading or trailing hyphen), or `None`
+/// when it is one. Installers use it before a name becomes a directory.
+pub fn skill_name_problem(name: &str) -> Option<String> {
+    let chars = name.chars().count();
+    if chars == 0 {
+        return Some("a skill name cannot be empty".into());
+    }
+    if chars > MAX_NAME_CHARS {
+        return Some(format!(
+            "`{name}` is {chars} characters; the limit is {MAX_NAME_CHARS}"
+        ));
+    }
+    if name.to_lowercase() != name {
+        return Some(format!("`{name}` must be lowercase"));
+    }
+    if name.starts_with('-') || name.ends_with('-') {
+        return Some(format!("`{name}` cannot start or end with a hyphen"));
+    }
+    if name.contains("--") {
+        return Some(format!("`{name}` cannot contain consecutive hyphens"));
+    }
+    if !name.chars().all(|c| py_isalnum(c) || c == '-') {
+        return Some(format!(
+            "`{name}` may contain only letters, digits and hyphens"
+        ));
+    }
+    None
+}
+
 fn name(r: &mut Rules, skill_md: &Path) {
     if not_a_string(r, "name") {
         return;
