@@ -41,6 +41,7 @@ pub mod permissions;
 pub mod render;
 pub mod search;
 pub mod serde_path;
+pub mod skill_files;
 pub mod validate;
 
 pub use activate::{ActivateOptions, Activation, ActivationFormat};
@@ -58,6 +59,11 @@ pub use parse::{parse, Parsed};
 pub use permissions::{Decision, PermissionRules, Rule, Semantics};
 pub use render::{RenderFormat, RenderOptions, RenderReport, Rendered, Truncation};
 pub use search::{SearchHit, SearchOptions, SearchResults};
+pub use skill_files::{
+    file_manifest, frontmatter_json, is_sha256_digest, is_spec_name, read_skill_file,
+    sha256_digest, verify_bytes, FileManifest, SkillFile, SkillFilesError, MAX_SKILL_BYTES,
+    MAX_SKILL_FILES,
+};
 pub use validate::{validate, ValidateOptions, ValidationReport};
 
 /// The version of the engine (the same in every binding).

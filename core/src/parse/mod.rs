@@ -25,7 +25,7 @@ mod hosts;
 mod qwen;
 mod read;
 mod repair;
-mod yaml;
+pub(crate) mod yaml;
 
 pub use dialect::{Dialect, DuplicateRule, FenceRule, ReadRule, RepairRule, SyntaxRule};
 
