@@ -5,6 +5,10 @@ pub mod completions;
 pub mod deck_args;
 pub mod doctor;
 pub mod list;
+#[cfg(feature = "mcp")]
+pub mod mcp;
+#[cfg(feature = "mcp")]
+pub mod mcp_client;
 pub mod render;
 pub mod search;
 pub mod show;
