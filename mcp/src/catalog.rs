@@ -44,7 +44,6 @@ pub enum EntryError {
     },
 }
 
-
 /// The published skills and their lazily computed entries.
 #[derive(Debug, Default)]
 pub struct ServedCatalog {

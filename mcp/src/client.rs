@@ -120,10 +120,7 @@ impl McpSkillSource {
         };
         let transport = rmcp::transport::TokioChildProcess::new(command)
             .map_err(|e| connect(format!("{program}: {e}")))?;
-        let service = ()
-            .serve(transport)
-            .await
-            .map_err(|e| connect(e.to_string()))?;
+        let service = ().serve(transport).await.map_err(|e| connect(e.to_string()))?;
         let declared = service
             .peer_info()
             .is_some_and(|info| info.capabilities.supports_skills());
@@ -159,7 +156,9 @@ impl McpSkillSource {
         let mut cursor = None;
         let mut raw = Vec::new();
         for _ in 0..MAX_PAGES {
-            let params = cursor.take().map(|c| PaginatedRequestParams::default().with_cursor(Some(c)));
+            let params = cursor
+                .take()
+                .map(|c| PaginatedRequestParams::default().with_cursor(Some(c)));
             let page = self
                 .service
                 .list_skills(params)
@@ -172,7 +171,10 @@ impl McpSkillSource {
             }
         }
         if cursor.is_some() {
-            return Err(self.protocol("skills/list", format!("more than {MAX_PAGES} pages; the server's cursor does not end")));
+            return Err(self.protocol(
+                "skills/list",
+                format!("more than {MAX_PAGES} pages; the server's cursor does not end"),
+            ));
         }
         let mut seen: BTreeMap<String, usize> = BTreeMap::new();
         for skill in &raw {
@@ -201,7 +203,10 @@ impl McpSkillSource {
             .await
             .map_err(|e| self.protocol("skills/get", e))?;
         if result.skill.uri != uri {
-            return Err(self.bad(uri, &format!("skills/get answered for another URI, {}", result.skill.uri)));
+            return Err(self.bad(
+                uri,
+                &format!("skills/get answered for another URI, {}", result.skill.uri),
+            ));
         }
         self.check(result.skill)
     }
@@ -224,33 +229,52 @@ impl McpSkillSource {
         };
         let name = skill.frontmatter.name.clone();
         if path.last() != Some(&name) {
-            return Err(bad(format!("the last segment of the skill path must equal frontmatter name `{name}`")));
+            return Err(bad(format!(
+                "the last segment of the skill path must equal frontmatter name `{name}`"
+            )));
         }
         if !skilldeck::is_spec_name(&name) {
-            return Err(bad(format!("name `{name}` breaks the Agent Skills naming rules")));
+            return Err(bad(format!(
+                "name `{name}` breaks the Agent Skills naming rules"
+            )));
         }
         let SkillResources::Files(files) = &skill.resources else {
-            return Err(bad("resources is \"dynamic\": no content integrity, so this host does not load it".into()));
+            return Err(bad(
+                "resources is \"dynamic\": no content integrity, so this host does not load it"
+                    .into(),
+            ));
         };
         if files.len() > skilldeck::MAX_SKILL_FILES {
-            return Err(bad(format!("{} files, over the extension's limit of {}", files.len(), skilldeck::MAX_SKILL_FILES)));
+            return Err(bad(format!(
+                "{} files, over the extension's limit of {}",
+                files.len(),
+                skilldeck::MAX_SKILL_FILES
+            )));
         }
         let total: u64 = files.iter().map(|f| f.size).fold(0, u64::saturating_add);
         if total > skilldeck::MAX_SKILL_BYTES {
-            return Err(bad(format!("{total} bytes of files, over the extension's 16 MiB limit")));
+            return Err(bad(format!(
+                "{total} bytes of files, over the extension's 16 MiB limit"
+            )));
         }
         let mut out = Vec::new();
         let mut unique = HashSet::new();
         for file in files {
             if !skilldeck::is_sha256_digest(&file.digest) {
-                return Err(bad(format!("{}: digest `{}` is not sha256: and 64 lowercase hex characters", file.uri, file.digest)));
+                return Err(bad(format!(
+                    "{}: digest `{}` is not sha256: and 64 lowercase hex characters",
+                    file.uri, file.digest
+                )));
             }
             let file_segments = uri::parse(&file.uri).map_err(|e| bad(e.to_string()))?;
             let Some(rest) = file_segments.strip_prefix(path) else {
                 return Err(bad(format!("{} is not inside the skill", file.uri)));
             };
             if rest.is_empty() {
-                return Err(bad(format!("{} is the skill directory, not a file", file.uri)));
+                return Err(bad(format!(
+                    "{} is the skill directory, not a file",
+                    file.uri
+                )));
             }
             if !unique.insert(rest.to_vec()) {
                 return Err(bad(format!("{} is listed more than once", file.uri)));
@@ -263,7 +287,9 @@ impl McpSkillSource {
             });
         }
         if !out.iter().any(|f| f.uri == uri) {
-            return Err(bad("resources does not list the skill's own SKILL.md".into()));
+            return Err(bad(
+                "resources does not list the skill's own SKILL.md".into()
+            ));
         }
         let frontmatter = match serde_json::to_value(&skill.frontmatter) {
             Ok(Value::Object(map)) => map,
@@ -292,7 +318,10 @@ impl McpSkillSource {
             reason,
         };
         let [content] = result.contents.as_slice() else {
-            return Err(verification(format!("expected one content item, got {}", result.contents.len())));
+            return Err(verification(format!(
+                "expected one content item, got {}",
+                result.contents.len()
+            )));
         };
         match content {
             ResourceContents::TextResourceContents { uri: got, text, .. } if got == uri => {
@@ -368,7 +397,11 @@ impl McpSkillSource {
             .map(|f| format!("{}\n{}\n", f.path, f.digest))
             .collect();
         let key = skilldeck::sha256_digest(key.as_bytes());
-        dir.push(key.trim_start_matches("sha256:").get(..32).unwrap_or("manifest"));
+        dir.push(
+            key.trim_start_matches("sha256:")
+                .get(..32)
+                .unwrap_or("manifest"),
+        );
         dir
     }
 
@@ -385,7 +418,10 @@ pub fn collisions(remote: &[RemoteSkill], local: &[(String, String)]) -> Vec<Col
         by_name.entry(name).or_default().push(id.clone());
     }
     for skill in remote {
-        by_name.entry(&skill.name).or_default().push(skill.id.clone());
+        by_name
+            .entry(&skill.name)
+            .or_default()
+            .push(skill.id.clone());
     }
     by_name
         .into_iter()
@@ -418,7 +454,9 @@ fn write_immutable(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<(), Client
     let staging = parent.join(format!(
         ".staging-{}-{}",
         std::process::id(),
-        dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+        dir.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
     ));
     let _ = remove_tree(&staging);
     for (path, bytes) in files {

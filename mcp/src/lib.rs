@@ -14,7 +14,9 @@ mod client;
 mod server;
 pub mod uri;
 
-pub use client::{collisions, ClientError, Collision, McpSkillSource, RemoteFile, RemoteSkill, VerifiedSkill};
+pub use client::{
+    collisions, ClientError, Collision, McpSkillSource, RemoteFile, RemoteSkill, VerifiedSkill,
+};
 pub use server::{mime_type, ServerOptions, SkillServer};
 
 /// Serve `server` over stdin/stdout until the client disconnects.

@@ -10,9 +10,9 @@ use rmcp::model::{
     GetSkillResult, Implementation, ListPromptsResult, ListResourcesResult, ListSkillsResult,
     ListToolsResult, PaginatedRequestParams, Prompt, PromptArgument, PromptMessage,
     ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, Role,
-    ServerCapabilities, ServerConfig, Skill, SkillFrontmatter, SkillResource, SkillResources,
-    SubscriptionFilter, Tool, DIRECTORY_MIME_TYPE,
+    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, Role, ServerCapabilities,
+    ServerConfig, Skill, SkillFrontmatter, SkillResource, SkillResources, SubscriptionFilter, Tool,
+    DIRECTORY_MIME_TYPE,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
@@ -155,7 +155,11 @@ impl SkillServer {
         guard.1.clone()
     }
 
-    fn skill_entry(&self, served: &ServedCatalog, skill: &Published) -> Result<Arc<Entry>, ErrorData> {
+    fn skill_entry(
+        &self,
+        served: &ServedCatalog,
+        skill: &Published,
+    ) -> Result<Arc<Entry>, ErrorData> {
         served.entry(skill).map_err(|err| match err {
             EntryError::Files(skilldeck::SkillFilesError::Io { .. }) => {
                 ErrorData::internal_error(err.to_string(), None)
@@ -197,7 +201,11 @@ impl SkillServer {
             Some(c) if c.starts_with(uri::SCHEME) => {
                 served.skills().partition_point(|s| s.uri.as_str() < c)
             }
-            Some(c) => return Err(invalid(format!("cursor `{c}` was not issued by this server; start again without a cursor"))),
+            Some(c) => {
+                return Err(invalid(format!(
+                    "cursor `{c}` was not issued by this server; start again without a cursor"
+                )))
+            }
         };
         let mut skills = Vec::new();
         let mut next = None;
@@ -233,7 +241,11 @@ impl SkillServer {
     fn read(&self, uri: &str) -> Result<ReadResourceResult, ErrorData> {
         let served = self.served();
         let segments = uri::parse(uri).map_err(invalid)?;
-        let not_served = || invalid(format!("{uri} is not a file of any skill this server serves"));
+        let not_served = || {
+            invalid(format!(
+                "{uri} is not a file of any skill this server serves"
+            ))
+        };
         let (skill, rest) = served.containing(&segments).ok_or_else(not_served)?;
         if rest.is_empty() {
             return Err(invalid(format!(
@@ -284,7 +296,11 @@ impl SkillServer {
                     .children(&dir)
                     .into_iter()
                     .map(|(name, is_dir)| {
-                        let path = if dir.is_empty() { name.clone() } else { format!("{dir}/{name}") };
+                        let path = if dir.is_empty() {
+                            name.clone()
+                        } else {
+                            format!("{dir}/{name}")
+                        };
                         let size = entry.manifest.get(&path).map(|f| f.size);
                         (name, is_dir, size)
                     })
@@ -308,8 +324,12 @@ impl SkillServer {
             }
             let mut child = segments.clone();
             child.push(name.clone());
-            let mut resource = Resource::new(uri::join(&child), name.clone())
-                .with_mime_type(if is_dir { DIRECTORY_MIME_TYPE } else { mime_type(&name) });
+            let mut resource =
+                Resource::new(uri::join(&child), name.clone()).with_mime_type(if is_dir {
+                    DIRECTORY_MIME_TYPE
+                } else {
+                    mime_type(&name)
+                });
             resource.size = size;
             resources.push(resource);
         }
@@ -320,7 +340,9 @@ impl SkillServer {
 
     fn resources_page(&self, cursor: Option<&str>) -> ListResourcesResult {
         let served = self.served();
-        let start = cursor.map_or(0, |c| served.skills().partition_point(|s| s.uri.as_str() < c));
+        let start = cursor.map_or(0, |c| {
+            served.skills().partition_point(|s| s.uri.as_str() < c)
+        });
         let mut resources = Vec::new();
         let mut next = None;
         for skill in served.skills().iter().skip(start) {
@@ -409,8 +431,12 @@ fn tools() -> Vec<Tool> {
     ]
 }
 
-fn text_arg<'a>(args: Option<&'a serde_json::Map<String, serde_json::Value>>, key: &str) -> Option<&'a str> {
-    args.and_then(|a| a.get(key)).and_then(serde_json::Value::as_str)
+fn text_arg<'a>(
+    args: Option<&'a serde_json::Map<String, serde_json::Value>>,
+    key: &str,
+) -> Option<&'a str> {
+    args.and_then(|a| a.get(key))
+        .and_then(serde_json::Value::as_str)
 }
 
 impl SkillServer {
@@ -434,18 +460,26 @@ impl SkillServer {
                     return fail("`name` is required: a skill id from list_skills".into());
                 };
                 // Only published skills: the same set the extension methods serve.
-                let Some(skill) = served.skills().iter().find(|s| s.id == name || s.name == name) else {
-                    return fail(format!("no skill `{name}` is served; call list_skills for the ids"));
+                let Some(skill) = served
+                    .skills()
+                    .iter()
+                    .find(|s| s.id == name || s.name == name)
+                else {
+                    return fail(format!(
+                        "no skill `{name}` is served; call list_skills for the ids"
+                    ));
                 };
                 let options = skilldeck::ActivateOptions {
                     args: text_arg(args, "arguments").unwrap_or_default().to_string(),
                     ..Default::default()
                 };
                 match self.inner.deck.activate(&skill.id, &options) {
-                    Ok(activation) => Ok(CallToolResult::success(vec![ContentBlock::text(format!(
-                        "<skill id=\"{}\" uri=\"{}\">\n{}\n</skill>",
-                        skill.id, skill.uri, activation.body
-                    ))])),
+                    Ok(activation) => {
+                        Ok(CallToolResult::success(vec![ContentBlock::text(format!(
+                            "<skill id=\"{}\" uri=\"{}\">\n{}\n</skill>",
+                            skill.id, skill.uri, activation.body
+                        ))]))
+                    }
                     Err(err) => fail(err.to_string()),
                 }
             }
@@ -499,8 +533,10 @@ impl SkillServer {
             .deck
             .activate(&skill.id, &options)
             .map_err(invalid)?;
-        Ok(GetPromptResult::new(vec![PromptMessage::new_text(Role::User, activation.body)])
-            .with_description(skill.description.clone()))
+        Ok(
+            GetPromptResult::new(vec![PromptMessage::new_text(Role::User, activation.body)])
+                .with_description(skill.description.clone()),
+        )
     }
 }
 
@@ -617,7 +653,10 @@ impl ServerHandler for SkillServer {
         self.lock_peers().push(context.peer);
     }
 
-    fn accepted_subscription_filter(&self, requested: &SubscriptionFilter) -> Option<SubscriptionFilter> {
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
         let mut accepted = SubscriptionFilter::new();
         accepted.resources_list_changed = requested.resources_list_changed;
         accepted.prompts_list_changed = requested.prompts_list_changed;

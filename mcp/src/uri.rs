@@ -75,7 +75,11 @@ mod tests {
 
     #[test]
     fn round_trip() {
-        let segs = vec!["acme".to_string(), "ünï code".to_string(), SKILL_MD.to_string()];
+        let segs = vec![
+            "acme".to_string(),
+            "ünï code".to_string(),
+            SKILL_MD.to_string(),
+        ];
         let uri = join(&segs);
         assert_eq!(uri, "skill://acme/%C3%BCn%C3%AF%20code/SKILL.md");
         assert_eq!(parse(&uri).expect("parse"), segs);
@@ -101,9 +105,15 @@ mod tests {
             "skill://a/%ff/SKILL.md",
             "skill://a/SKILL.md?x=1",
         ] {
-            assert!(matches!(parse(uri), Err(UriError::BadSegment { .. })), "{uri}");
+            assert!(
+                matches!(parse(uri), Err(UriError::BadSegment { .. })),
+                "{uri}"
+            );
         }
-        assert!(matches!(parse("file:///etc/passwd"), Err(UriError::Scheme { .. })));
+        assert!(matches!(
+            parse("file:///etc/passwd"),
+            Err(UriError::Scheme { .. })
+        ));
     }
 
     #[test]

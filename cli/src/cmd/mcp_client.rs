@@ -25,7 +25,12 @@ pub struct Server {
     #[arg(long)]
     pub json: bool,
     /// The server command and its arguments (after `--`).
-    #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true, value_name = "COMMAND")]
+    #[arg(
+        required = true,
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "COMMAND"
+    )]
     pub command: Vec<String>,
 }
 
@@ -71,12 +76,19 @@ pub fn run(args: Args) -> i32 {
         Err(err) => return super::deck_args::report(&err),
     };
     let Some(cache) = server.cache.clone().or_else(default_cache) else {
-        crate::style::eprint_error(None, "no cache directory: pass --cache DIR (HOME is not set)");
+        crate::style::eprint_error(
+            None,
+            "no cache directory: pass --cache DIR (HOME is not set)",
+        );
         return crate::EXIT_USAGE;
     };
     let cache = std::path::absolute(&cache).unwrap_or(cache);
     // Cached content must never be discovered as a local skill.
-    if let Some(root) = deck.watched_roots().iter().find(|r| cache.starts_with(r) || r.starts_with(&cache)) {
+    if let Some(root) = deck
+        .watched_roots()
+        .iter()
+        .find(|r| cache.starts_with(r) || r.starts_with(&cache))
+    {
         crate::style::eprint_error(
             None,
             &format!(
@@ -91,7 +103,10 @@ pub fn run(args: Args) -> i32 {
         .listed()
         .map(|s| (s.id.clone(), s.name.clone()))
         .collect();
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
         Ok(runtime) => runtime,
         Err(err) => {
             crate::style::eprint_error(None, &format!("cannot start the async runtime: {err}"));
@@ -103,7 +118,14 @@ pub fn run(args: Args) -> i32 {
             Some(split) => split,
             None => return crate::EXIT_USAGE,
         };
-        let source = match skilldeck_mcp::McpSkillSource::connect_command(&server.label, program, rest, &cache).await {
+        let source = match skilldeck_mcp::McpSkillSource::connect_command(
+            &server.label,
+            program,
+            rest,
+            &cache,
+        )
+        .await
+        {
             Ok(source) => source,
             Err(err) => {
                 crate::style::eprint_error(None, &err.to_string());
@@ -119,7 +141,11 @@ pub fn run(args: Args) -> i32 {
     })
 }
 
-async fn list(source: &skilldeck_mcp::McpSkillSource, local: &[(String, String)], json: bool) -> i32 {
+async fn list(
+    source: &skilldeck_mcp::McpSkillSource,
+    local: &[(String, String)],
+    json: bool,
+) -> i32 {
     let (skills, refused) = match source.list().await {
         Ok(listed) => listed,
         Err(err) => {
@@ -135,10 +161,19 @@ async fn list(source: &skilldeck_mcp::McpSkillSource, local: &[(String, String)]
             "refused": refused.iter().map(ToString::to_string).collect::<Vec<_>>(),
             "collisions": collisions,
         });
-        println!("{}", serde_json::to_string_pretty(&value).unwrap_or_default());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&value).unwrap_or_default()
+        );
     } else {
         for skill in &skills {
-            println!("{}  {}  ({} files)  {}", skill.id, skill.uri, skill.files.len(), skill.description);
+            println!(
+                "{}  {}  ({} files)  {}",
+                skill.id,
+                skill.uri,
+                skill.files.len(),
+                skill.description
+            );
         }
         for err in &refused {
             eprintln!("refused: {err}");
@@ -151,7 +186,11 @@ async fn list(source: &skilldeck_mcp::McpSkillSource, local: &[(String, String)]
             );
         }
     }
-    if refused.is_empty() { crate::EXIT_OK } else { crate::EXIT_FAILURE }
+    if refused.is_empty() {
+        crate::EXIT_OK
+    } else {
+        crate::EXIT_FAILURE
+    }
 }
 
 async fn get(source: &skilldeck_mcp::McpSkillSource, uri: &str, json: bool) -> i32 {
@@ -162,9 +201,17 @@ async fn get(source: &skilldeck_mcp::McpSkillSource, uri: &str, json: bool) -> i
     match fetched {
         Ok(verified) => {
             if json {
-                println!("{}", serde_json::to_string_pretty(&verified).unwrap_or_default());
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&verified).unwrap_or_default()
+                );
             } else {
-                println!("{}  verified {} files  {}", verified.skill.id, verified.skill.files.len(), verified.dir.display());
+                println!(
+                    "{}  verified {} files  {}",
+                    verified.skill.id,
+                    verified.skill.files.len(),
+                    verified.dir.display()
+                );
             }
             crate::EXIT_OK
         }

@@ -293,9 +293,11 @@ pub fn frontmatter_json(path: &Path, bytes: &[u8]) -> Result<Map<String, Value>,
     for key in ["name", "description"] {
         match map.get(key) {
             Some(Value::String(s)) if !s.trim().is_empty() => {}
-            _ => return Err(fail(format!(
+            _ => {
+                return Err(fail(format!(
                 "`{key}` is missing or not text; the extension requires `name` and `description`"
-            ))),
+            )))
+            }
         }
     }
     Ok(map)
