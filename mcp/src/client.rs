@@ -121,6 +121,12 @@ impl McpSkillSource {
         let transport = rmcp::transport::TokioChildProcess::new(command)
             .map_err(|e| connect(format!("{program}: {e}")))?;
         let service = ().serve(transport).await.map_err(|e| connect(e.to_string()))?;
+        // The verified copy on disk is the one cache: rmcp's in-memory response cache would
+        // answer a re-read from memory for `ttlMs`, and with a stale copy when the server
+        // fails, instead of asking the server what it serves now.
+        service
+            .set_response_cache_config(rmcp::service::ClientCacheConfig::disabled())
+            .await;
         let declared = service
             .peer_info()
             .is_some_and(|info| info.capabilities.supports_skills());
