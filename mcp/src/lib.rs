@@ -11,12 +11,16 @@
 
 mod catalog;
 mod client;
+#[cfg(feature = "http")]
+mod http;
 mod server;
 pub mod uri;
 
 pub use client::{
     collisions, ClientError, Collision, McpSkillSource, RemoteFile, RemoteSkill, VerifiedSkill,
 };
+#[cfg(feature = "http")]
+pub use http::serve_http;
 pub use server::{mime_type, ServerOptions, SkillServer};
 
 /// Serve `server` over stdin/stdout until the client disconnects.

@@ -1,5 +1,6 @@
-//! `skilldeck mcp [discovery flags] [--page-size N] [--ttl-ms MS] [--no-watch]`: serve the
-//! deck's skills over MCP on stdio with the Skills extension (SEP-2640).
+//! `skilldeck mcp [discovery flags] [--page-size N] [--ttl-ms MS] [--no-watch] [--http ADDR]`:
+//! serve the deck's skills over MCP (stdio, or streamable HTTP) with the Skills extension
+//! (SEP-2640).
 
 use super::deck_args::{report, DeckArgs};
 
@@ -14,6 +15,16 @@ pub struct Args {
     /// `ttlMs` on listings and reads: how long clients may treat them as fresh.
     #[arg(long, default_value_t = 60_000, value_name = "MS")]
     pub ttl_ms: u64,
+    /// Serve streamable HTTP on this address (e.g. 127.0.0.1:8765, port 0 for any)
+    /// instead of stdio; the endpoint URL is printed on stderr.
+    #[cfg(feature = "http")]
+    #[arg(long, value_name = "ADDR")]
+    pub http: Option<std::net::SocketAddr>,
+    /// With --http: a host name clients may use besides the loopback ones (the `Host`
+    /// header is checked against DNS rebinding); repeatable.
+    #[cfg(feature = "http")]
+    #[arg(long = "allow-host", value_name = "HOST", requires = "http")]
+    pub allow_hosts: Vec<String>,
     /// Do not watch the skill directories (no reload, no `list_changed` notifications).
     #[arg(long)]
     pub no_watch: bool,
@@ -59,6 +70,24 @@ pub fn run(args: Args) -> i32 {
             return crate::EXIT_FAILURE;
         }
     };
+    #[cfg(feature = "http")]
+    if let Some(addr) = args.http {
+        let served = runtime.block_on(skilldeck_mcp::serve_http(
+            server,
+            addr,
+            &args.allow_hosts,
+            |bound| {
+                eprintln!("skilldeck mcp: serving streamable HTTP at http://{bound}/mcp");
+            },
+        ));
+        return match served {
+            Ok(()) => crate::EXIT_OK,
+            Err(err) => {
+                crate::style::eprint_error(None, &format!("cannot serve HTTP on {addr}: {err}"));
+                crate::EXIT_FAILURE
+            }
+        };
+    }
     match runtime.block_on(skilldeck_mcp::serve_stdio(server)) {
         Ok(()) => crate::EXIT_OK,
         Err(err) => {

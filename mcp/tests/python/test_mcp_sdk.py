@@ -10,6 +10,7 @@ import base64
 import hashlib
 import os
 import pathlib
+import subprocess
 from typing import Any, Literal
 
 import anyio
@@ -19,6 +20,7 @@ from pydantic import TypeAdapter
 import mcp.types as types
 from mcp import ClientSession, MCPError, StdioServerParameters
 from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
 
 EXT = "io.modelcontextprotocol/skills"
 ROOT = pathlib.Path(__file__).resolve().parents[3]
@@ -151,3 +153,41 @@ def test_skills_extension_with_the_python_sdk(skills: pathlib.Path, modern: bool
             assert err.value.error.code == -32602, uri
 
     anyio.run(session_run, skills, modern, body)
+
+
+@pytest.mark.parametrize("modern", [True, False], ids=["2026-07-28", "2025-11-25"])
+def test_streamable_http(skills: pathlib.Path, modern: bool) -> None:
+    """`skilldeck mcp --http`: the same extension over streamable HTTP (binary built with
+    the CLI's `http` feature, on by default)."""
+    empty = str(skills.parent / "empty")
+    proc = subprocess.Popen(
+        [BIN, "mcp", "--http", "127.0.0.1:0", "--page-size", "2", "--no-watch", "--no-host-settings",
+         "--project", empty, "--home", empty, "--root", str(skills)],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        line = proc.stderr.readline()
+        assert "serving streamable HTTP at " in line, line
+        url = line.split("serving streamable HTTP at ", 1)[1].strip()
+
+        async def run() -> None:
+            async with streamable_http_client(url) as (read, write_stream):
+                async with ClientSession(read, write_stream) as session:
+                    result = await (session.discover() if modern else session.initialize())
+                    caps = result.capabilities.model_dump(by_alias=True, exclude_none=True)
+                    assert caps["extensions"][EXT] == {"directoryRead": True}
+                    entries = await list_all(session)
+                    assert len(entries) == 4
+                    pdf = entries[-1]
+                    for f in pdf["resources"]:
+                        [content] = (await session.read_resource(f["uri"])).contents
+                        data = content_bytes(content)
+                        assert "sha256:" + hashlib.sha256(data).hexdigest() == f["digest"]
+                    with pytest.raises(MCPError) as err:
+                        await session.read_resource("skill://pdf/%2e%2e/secret.txt")
+                    assert err.value.error.code == -32602
+
+        anyio.run(run)
+    finally:
+        proc.kill()
+        proc.wait()
