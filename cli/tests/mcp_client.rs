@@ -86,7 +86,30 @@ fn client_against_skilldecks_own_server_verifies_and_caches() {
         assert_eq!(alpha.files.len(), 3);
         assert_eq!(alpha.frontmatter["metadata"], serde_json::json!({"v": 2}));
 
-        let verified = source.fetch(alpha).await.expect("fetch");
+        // Loading fetches SKILL.md only (lazy retrieval); other files when read.
+        let verified = source.load(alpha).await.expect("load");
+        let cached = |dir: &Path| -> Vec<String> {
+            let mut out = Vec::new();
+            let mut stack = vec![dir.to_path_buf()];
+            while let Some(d) = stack.pop() {
+                for e in std::fs::read_dir(&d).expect("dir").flatten() {
+                    if e.file_type().expect("type").is_dir() {
+                        stack.push(e.path());
+                    } else {
+                        out.push(
+                            e.path()
+                                .strip_prefix(dir)
+                                .expect("rel")
+                                .to_string_lossy()
+                                .into_owned(),
+                        );
+                    }
+                }
+            }
+            out.sort();
+            out
+        };
+        assert_eq!(cached(&verified.dir), ["SKILL.md"]);
         // The cache path encodes the server label and the skill path.
         let rel = verified.dir.strip_prefix(&cache).expect("inside the cache");
         let parts: Vec<String> = rel
@@ -94,39 +117,65 @@ fn client_against_skilldecks_own_server_verifies_and_caches() {
             .map(|c| c.as_os_str().to_string_lossy().into_owned())
             .collect();
         assert_eq!(&parts[..2], ["local-deck", "alpha"]);
-        for file in &alpha.files {
-            let cached = std::fs::read(verified.dir.join(&file.path)).expect("cached");
-            assert_eq!(
-                cached,
-                std::fs::read(skills.join("alpha").join(&file.path)).expect("src")
-            );
-            let meta = std::fs::metadata(verified.dir.join(&file.path)).expect("meta");
-            assert!(meta.permissions().readonly(), "cached files are read-only");
-        }
+        let script = source
+            .read_file(alpha, "scripts/run.sh")
+            .await
+            .expect("read");
+        assert_eq!(script, b"echo hi\n");
+        assert_eq!(
+            source.read_file(alpha, "assets/x.bin").await.expect("blob"),
+            [0, 255, 1]
+        );
+        assert_eq!(
+            cached(&verified.dir),
+            ["SKILL.md", "assets/x.bin", "scripts/run.sh"]
+        );
+        let meta = std::fs::metadata(verified.dir.join("scripts/run.sh")).expect("meta");
+        assert!(meta.permissions().readonly(), "cached files are read-only");
+        // A file the held entry does not list is a verification failure, not a read.
+        write(&skills.join("alpha/new.md"), b"new");
+        let unlisted = source
+            .read_file(alpha, "new.md")
+            .await
+            .expect_err("unlisted");
+        assert!(
+            matches!(unlisted, ClientError::Verification { .. }),
+            "{unlisted}"
+        );
 
         // A cached copy is re-hashed on use: a tampered file is replaced, not trusted.
-        let script = verified.dir.join("scripts/run.sh");
-        let mut perms = std::fs::metadata(&script).expect("meta").permissions();
+        let path = verified.dir.join("scripts/run.sh");
+        let mut perms = std::fs::metadata(&path).expect("meta").permissions();
         #[allow(clippy::permissions_set_readonly_false)]
         perms.set_readonly(false);
-        std::fs::set_permissions(&script, perms).expect("chmod");
-        std::fs::write(&script, b"rm -rf /\n").expect("tamper");
-        let again = source.fetch(alpha).await.expect("fetch again");
+        std::fs::set_permissions(&path, perms).expect("chmod");
+        std::fs::write(&path, b"rm -rf /\n").expect("tamper");
         assert_eq!(
-            std::fs::read(again.dir.join("scripts/run.sh")).expect("read"),
+            source
+                .read_file(alpha, "scripts/run.sh")
+                .await
+                .expect("re-read"),
             b"echo hi\n"
         );
+        assert_eq!(std::fs::read(&path).expect("read"), b"echo hi\n");
 
         // A file changed on the server after listing: the held entry no longer matches.
         write(&skills.join("alpha/scripts/run.sh"), b"echo changed\n");
         std::fs::remove_dir_all(&cache).expect("clear the cache");
-        assert!(!again.dir.exists());
-        let err = source.fetch(alpha).await.expect_err("stale entry");
+        let err = source
+            .read_file(alpha, "scripts/run.sh")
+            .await
+            .expect_err("stale entry");
         assert!(matches!(err, ClientError::Verification { .. }), "{err}");
-        // Refreshing the entry with skills/get recovers.
+        assert!(err.to_string().contains("bytes"), "{err}");
+        // Refreshing the entry with skills/get recovers (and lists the new file).
         let fresh = source.get("skill://alpha/SKILL.md").await.expect("get");
         assert_ne!(fresh.files, alpha.files);
-        source.fetch(&fresh).await.expect("fetch fresh");
+        let all = source.fetch_all(&fresh).await.expect("fetch fresh");
+        assert_eq!(
+            cached(&all.dir),
+            ["SKILL.md", "assets/x.bin", "new.md", "scripts/run.sh"]
+        );
 
         let unknown = source
             .get("skill://nope/SKILL.md")
@@ -177,21 +226,17 @@ fn client_refuses_what_a_broken_server_serves() {
             .any(|r| r.contains("skill://escape/SKILL.md") && r.contains("not inside the skill")));
 
         let by_id = |id: &str| listed.iter().find(|s| s.id == id).expect("listed").clone();
-        let good = source
-            .fetch(&by_id("fake:good"))
-            .await
-            .expect("the sound skill loads");
-        assert_eq!(
-            std::fs::read(good.dir.join("notes/a.txt")).expect("blob"),
-            b"\x00\x01binary\xff"
-        );
+        let good = by_id("fake:good");
+        source.load(&good).await.expect("the sound skill loads");
+        let blob = source.read_file(&good, "notes/a.txt").await.expect("blob");
+        assert_eq!(blob, b"\x00\x01binary\xff");
 
         for (id, why) in [
             ("fake:bad-digest", "digest"),
             ("fake:wrong-size", "bytes"),
             ("fake:fm-mismatch", "frontmatter differs"),
         ] {
-            let err = source.fetch(&by_id(id)).await.expect_err(id);
+            let err = source.load(&by_id(id)).await.expect_err(id);
             assert!(
                 matches!(err, ClientError::Verification { .. }),
                 "{id}: {err}"
@@ -281,11 +326,12 @@ fn mcp_client_command_lists_refusals_and_collisions() {
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("overlaps the skill discovery path"));
 
-    // get: fetch and verify one skill of skilldeck's own server.
+    // get --all: fetch and verify one skill of skilldeck's own server.
     let mut get: Vec<String> = [
         "mcp-client",
         "get",
-        "skill://beta/SKILL.md",
+        "skill://alpha/SKILL.md",
+        "--all",
         "--label",
         "own",
         "--no-host-settings",
@@ -311,5 +357,5 @@ fn mcp_client_command_lists_refusals_and_collisions() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(String::from_utf8_lossy(&out.stdout).contains("own:beta  verified 1 files"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("own:alpha  verified 3 of 3 files"));
 }

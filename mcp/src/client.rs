@@ -1,6 +1,7 @@
-//! An MCP server as a skill source: list its skills, check each entry, fetch a skill's
-//! files on demand, verify size, digest and frontmatter, and keep verified content in a
-//! cache outside every discovery path, keyed by server label and URI.
+//! An MCP server as a skill source: list its skills, check each entry, load a skill
+//! (`SKILL.md` only) and read its other files on demand, verify size, digest and
+//! frontmatter, and keep verified content in a cache outside every discovery path, keyed
+//! by server label and URI.
 
 use crate::uri::{self, SKILL_MD};
 use base64::Engine as _;
@@ -78,11 +79,12 @@ pub struct RemoteSkill {
     pub files: Vec<RemoteFile>,
 }
 
-/// A fetched skill whose every file matched its entry.
+/// A loaded skill: its `SKILL.md` matched the entry (size, digest, frontmatter). `dir`
+/// holds the verified files read so far, read-only; each is re-hashed whenever it is used.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct VerifiedSkill {
     pub skill: RemoteSkill,
-    /// The directory holding the verified files (read-only, inside the cache).
+    /// The cache directory of this (server, URI, manifest): outside every discovery path.
     pub dir: PathBuf,
 }
 
@@ -342,50 +344,91 @@ impl McpSkillSource {
         }
     }
 
-    /// Fetch every file of `skill`, verify each against the entry (size, then digest) and
-    /// `SKILL.md`'s frontmatter field by field, and place the files in the cache. Cached
-    /// files are re-hashed on every use, never trusted by name. Nothing is written where
-    /// a discovery path could find it, and a failure leaves no partial skill behind.
-    pub async fn fetch(&self, skill: &RemoteSkill) -> Result<VerifiedSkill, ClientError> {
-        let dir = self.cache_dir(skill);
-        let verification = |uri: &str, reason: String| ClientError::Verification {
+    /// Load `skill` (activation): fetch its `SKILL.md` only, verify size, then digest,
+    /// then its frontmatter field by field against the entry, and cache it. Supporting
+    /// files are fetched when read ([`McpSkillSource::read_file`]): the extension forbids
+    /// retrieving them ahead of need. A failure caches nothing.
+    pub async fn load(&self, skill: &RemoteSkill) -> Result<VerifiedSkill, ClientError> {
+        let (bytes, target, cached) = self.verified_bytes(skill, SKILL_MD).await?;
+        let fetched = skilldeck::frontmatter_json(Path::new(SKILL_MD), &bytes)
+            .map_err(|e| self.verification(&skill.uri, e.to_string()))?;
+        if fetched != skill.frontmatter {
+            return Err(self.verification(
+                &skill.uri,
+                format!(
+                    "the frontmatter differs from the entry's (entry {}, file {})",
+                    Value::Object(skill.frontmatter.clone()),
+                    Value::Object(fetched)
+                ),
+            ));
+        }
+        if !cached {
+            write_immutable(&target, &bytes)?;
+        }
+        Ok(VerifiedSkill {
+            skill: skill.clone(),
+            dir: self.cache_dir(skill),
+        })
+    }
+
+    /// The bytes of `path` (relative, `/`-separated) of `skill`, verified against the
+    /// held entry: a path the entry does not list is a verification failure (the skill
+    /// changed; refresh it with [`McpSkillSource::get`]). Served from the cache when the
+    /// cached bytes re-hash to the entry's digest, else fetched, verified and cached.
+    pub async fn read_file(&self, skill: &RemoteSkill, path: &str) -> Result<Vec<u8>, ClientError> {
+        let (bytes, target, cached) = self.verified_bytes(skill, path).await?;
+        if !cached {
+            write_immutable(&target, &bytes)?;
+        }
+        Ok(bytes)
+    }
+
+    /// Verified bytes of one listed file, its cache path, and whether they came from the
+    /// cache (re-hashed now) rather than the server.
+    async fn verified_bytes(
+        &self,
+        skill: &RemoteSkill,
+        path: &str,
+    ) -> Result<(Vec<u8>, PathBuf, bool), ClientError> {
+        let Some(file) = skill.files.iter().find(|f| f.path == path) else {
+            return Err(self.verification(
+                &format!(
+                    "{}/{path}",
+                    skill.uri.trim_end_matches(SKILL_MD).trim_end_matches('/')
+                ),
+                "not listed in the held entry; refresh the entry with skills/get before reading it"
+                    .into(),
+            ));
+        };
+        let target = self.cache_dir(skill).join(&file.path);
+        if let Ok(bytes) = std::fs::read(&target) {
+            if bytes.len() as u64 == file.size && skilldeck::sha256_digest(&bytes) == file.digest {
+                return Ok((bytes, target, true));
+            }
+        }
+        let bytes = self.read_bytes(&file.uri).await?;
+        let origin = format!("{} {}", self.label, file.uri);
+        skilldeck::verify_bytes(&origin, &bytes, file.size, &file.digest)
+            .map_err(|e| self.verification(&file.uri, e.to_string()))?;
+        Ok((bytes, target, false))
+    }
+
+    /// Load `skill` and read every one of its files (for a user who asked for the whole
+    /// skill, e.g. to inspect it); the directory then holds a complete verified copy.
+    pub async fn fetch_all(&self, skill: &RemoteSkill) -> Result<VerifiedSkill, ClientError> {
+        let verified = self.load(skill).await?;
+        for file in &skill.files {
+            self.read_file(skill, &file.path).await?;
+        }
+        Ok(verified)
+    }
+
+    fn verification(&self, uri: &str, reason: String) -> ClientError {
+        ClientError::Verification {
             label: self.label.clone(),
             uri: uri.to_string(),
             reason,
-        };
-        if cached_matches(&dir, skill) {
-            return Ok(VerifiedSkill {
-                skill: skill.clone(),
-                dir,
-            });
         }
-        let mut contents = Vec::new();
-        for file in &skill.files {
-            let bytes = self.read_bytes(&file.uri).await?;
-            let origin = format!("{} {}", self.label, file.uri);
-            skilldeck::verify_bytes(&origin, &bytes, file.size, &file.digest)
-                .map_err(|e| verification(&file.uri, e.to_string()))?;
-            if file.uri == skill.uri {
-                let fetched = skilldeck::frontmatter_json(Path::new(SKILL_MD), &bytes)
-                    .map_err(|e| verification(&file.uri, e.to_string()))?;
-                if fetched != skill.frontmatter {
-                    return Err(verification(
-                        &file.uri,
-                        format!(
-                            "the frontmatter differs from the entry's (entry {}, file {})",
-                            Value::Object(skill.frontmatter.clone()),
-                            Value::Object(fetched)
-                        ),
-                    ));
-                }
-            }
-            contents.push((file.path.clone(), bytes));
-        }
-        write_immutable(&dir, &contents)?;
-        Ok(VerifiedSkill {
-            skill: skill.clone(),
-            dir,
-        })
     }
 
     /// `<cache>/<server label>/<skill path>/<content key>`: the server and the URI are
@@ -439,45 +482,25 @@ pub fn collisions(remote: &[RemoteSkill], local: &[(String, String)]) -> Vec<Col
         .collect()
 }
 
-/// True when `dir` holds exactly the skill's files with the right digests (re-hashed now).
-fn cached_matches(dir: &Path, skill: &RemoteSkill) -> bool {
-    skill.files.iter().all(|f| {
-        std::fs::read(dir.join(&f.path)).is_ok_and(|bytes| {
-            bytes.len() as u64 == f.size && skilldeck::sha256_digest(&bytes) == f.digest
-        })
-    })
-}
-
-/// Write `files` under `dir` through a temporary sibling renamed into place, then make
-/// them read-only: a cached skill is never modified in place.
-fn write_immutable(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<(), ClientError> {
+/// Write `bytes` to `target` through a temporary sibling renamed into place, read-only: a
+/// cached file is never modified in place (a stale one is replaced whole).
+fn write_immutable(target: &Path, bytes: &[u8]) -> Result<(), ClientError> {
     let cache = |path: &Path| {
         let path = path.to_path_buf();
         move |source| ClientError::Cache { path, source }
     };
-    let parent = dir.parent().unwrap_or(dir);
+    let parent = target.parent().unwrap_or(target);
     std::fs::create_dir_all(parent).map_err(cache(parent))?;
-    let staging = parent.join(format!(
-        ".staging-{}-{}",
-        std::process::id(),
-        dir.file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    ));
-    let _ = remove_tree(&staging);
-    for (path, bytes) in files {
-        let target = staging.join(path);
-        if let Some(p) = target.parent() {
-            std::fs::create_dir_all(p).map_err(cache(p))?;
-        }
-        std::fs::write(&target, bytes).map_err(cache(&target))?;
-        set_read_only(&target).map_err(cache(&target))?;
-    }
-    if dir.exists() {
-        // A previous copy failed re-verification: replace it whole.
-        remove_tree(dir).map_err(cache(dir))?;
-    }
-    std::fs::rename(&staging, dir).map_err(cache(dir))?;
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let staging = parent.join(format!(".staging-{}-{name}", std::process::id()));
+    let _ = remove_file(&staging);
+    std::fs::write(&staging, bytes).map_err(cache(&staging))?;
+    set_read_only(&staging).map_err(cache(&staging))?;
+    let _ = remove_file(target);
+    std::fs::rename(&staging, target).map_err(cache(target))?;
     Ok(())
 }
 
@@ -487,35 +510,13 @@ fn set_read_only(path: &Path) -> std::io::Result<()> {
     std::fs::set_permissions(path, perms)
 }
 
-/// Remove a cached tree whose files were made read-only.
-fn remove_tree(dir: &Path) -> std::io::Result<()> {
-    if !dir.exists() {
-        return Ok(());
+/// Remove a cached file (made read-only, so some systems refuse without a chmod).
+fn remove_file(path: &Path) -> std::io::Result<()> {
+    if let Ok(meta) = std::fs::symlink_metadata(path) {
+        let mut perms = meta.permissions();
+        #[allow(clippy::permissions_set_readonly_false)]
+        perms.set_readonly(false);
+        let _ = std::fs::set_permissions(path, perms);
     }
-    for entry in walk(dir) {
-        if let Ok(meta) = std::fs::metadata(&entry) {
-            let mut perms = meta.permissions();
-            #[allow(clippy::permissions_set_readonly_false)]
-            perms.set_readonly(false);
-            let _ = std::fs::set_permissions(&entry, perms);
-        }
-    }
-    std::fs::remove_dir_all(dir)
-}
-
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        if let Ok(entries) = std::fs::read_dir(&d) {
-            for e in entries.flatten() {
-                let p = e.path();
-                if e.file_type().is_ok_and(|t| t.is_dir()) {
-                    stack.push(p.clone());
-                }
-                out.push(p);
-            }
-        }
-    }
-    out
+    std::fs::remove_file(path)
 }

@@ -265,6 +265,10 @@ impl SkillServer {
         }
         let mime = mime_type(&file);
         let contents = match String::from_utf8(bytes) {
+            // Text in a file with an unknown extension is still text.
+            Ok(text) if mime == "application/octet-stream" => {
+                ResourceContents::text(text, uri).with_mime_type("text/plain")
+            }
             Ok(text) => ResourceContents::text(text, uri).with_mime_type(mime),
             Err(err) => {
                 let blob = base64::engine::general_purpose::STANDARD.encode(err.into_bytes());

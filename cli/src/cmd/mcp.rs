@@ -47,9 +47,6 @@ pub fn run(args: Args) -> i32 {
         Ok(server) => server,
         Err(err) => return report(&err),
     };
-    for note in server.notes() {
-        eprintln!("skilldeck mcp: {note}");
-    }
     server.follow_deck_changes();
     #[cfg(feature = "watch")]
     let _watcher = if args.no_watch {

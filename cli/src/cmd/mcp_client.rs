@@ -1,6 +1,7 @@
 //! `skilldeck mcp-client list|get …  -- COMMAND [ARGS…]`: an MCP server as a skill source.
 //! `list` checks every entry and reports name collisions with the local skills; `get`
-//! fetches one skill, verifies every file and prints where the verified copy is cached.
+//! loads one skill (SKILL.md; every file with `--all`), verifies it and prints where the
+//! verified copy is cached.
 
 use super::deck_args::DeckArgs;
 use std::path::PathBuf;
@@ -47,6 +48,10 @@ pub enum Action {
     Get {
         /// skill://…/SKILL.md
         uri: String,
+        /// Also read and verify every supporting file (by default only SKILL.md is
+        /// fetched, as on activation).
+        #[arg(long)]
+        all: bool,
         #[command(flatten)]
         deck: DeckArgs,
         #[command(flatten)]
@@ -65,7 +70,12 @@ fn default_cache() -> Option<PathBuf> {
 pub fn run(args: Args) -> i32 {
     let (deck_args, server, uri) = match args.action {
         Action::List { deck, server } => (deck, server, None),
-        Action::Get { uri, deck, server } => (deck, server, Some(uri)),
+        Action::Get {
+            uri,
+            all,
+            deck,
+            server,
+        } => (deck, server, Some((uri, all))),
     };
     let deck = match deck_args.deck() {
         Ok(deck) => deck,
@@ -134,7 +144,7 @@ pub fn run(args: Args) -> i32 {
         };
         let code = match uri {
             None => list(&source, &local, server.json).await,
-            Some(uri) => get(&source, &uri, server.json).await,
+            Some((uri, all)) => get(&source, &uri, all, server.json).await,
         };
         source.close().await;
         code
@@ -193,9 +203,10 @@ async fn list(
     }
 }
 
-async fn get(source: &skilldeck_mcp::McpSkillSource, uri: &str, json: bool) -> i32 {
+async fn get(source: &skilldeck_mcp::McpSkillSource, uri: &str, all: bool, json: bool) -> i32 {
     let fetched = match source.get(uri).await {
-        Ok(skill) => source.fetch(&skill).await,
+        Ok(skill) if all => source.fetch_all(&skill).await,
+        Ok(skill) => source.load(&skill).await,
         Err(err) => Err(err),
     };
     match fetched {
@@ -206,10 +217,11 @@ async fn get(source: &skilldeck_mcp::McpSkillSource, uri: &str, json: bool) -> i
                     serde_json::to_string_pretty(&verified).unwrap_or_default()
                 );
             } else {
+                let total = verified.skill.files.len();
+                let read = if all { total } else { 1 };
                 println!(
-                    "{}  verified {} files  {}",
+                    "{}  verified {read} of {total} files  {}",
                     verified.skill.id,
-                    verified.skill.files.len(),
                     verified.dir.display()
                 );
             }
