@@ -544,3 +544,41 @@ fn initialize_session_tools_prompts_and_list_changed() {
     let after = list_all(&mut s, 100);
     assert!(after.iter().any(|e| e["uri"] == "skill://zeta/SKILL.md"));
 }
+
+/// Wait for a message whose `method` is `method` (notifications arrive unordered with
+/// responses).
+fn wait_for(s: &mut Session, method: &str) -> Value {
+    let deadline = std::time::Instant::now() + WAIT;
+    loop {
+        if let Some(found) = s.notifications.iter().find(|n| n["method"] == method) {
+            return found.clone();
+        }
+        assert!(std::time::Instant::now() < deadline, "no {method}");
+        if let Ok(message) = s.lines.recv_timeout(Duration::from_millis(200)) {
+            s.notifications.push(message);
+        }
+    }
+}
+
+#[test]
+fn subscriptions_listen_gets_list_changed_on_2026_07_28() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let skills = fixture(tmp.path());
+    let mut s = Session::start(&skills, &[], true);
+    s.ok("server/discover", json!({}));
+    let meta = s.meta.clone().expect("modern");
+    // A long-lived request: acknowledged by a notification, answered only at teardown.
+    s.send(
+        &json!({"jsonrpc": "2.0", "id": 999, "method": "subscriptions/listen",
+                   "params": {"_meta": meta, "notifications": {"resourcesListChanged": true}}}),
+    );
+    wait_for(&mut s, "notifications/subscriptions/acknowledged");
+    write(
+        &skills.join("zeta/SKILL.md"),
+        skill_md("zeta", "").as_bytes(),
+    );
+    wait_for(&mut s, "notifications/resources/list_changed");
+    assert!(list_all(&mut s, 100)
+        .iter()
+        .any(|e| e["uri"] == "skill://zeta/SKILL.md"));
+}
