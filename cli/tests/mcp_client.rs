@@ -210,7 +210,13 @@ fn client_refuses_what_a_broken_server_serves() {
             ]
         );
         let refused: Vec<String> = refused.iter().map(ToString::to_string).collect();
-        assert_eq!(refused.len(), 4, "{refused:#?}");
+        assert_eq!(refused.len(), 6, "{refused:#?}");
+        assert!(refused
+            .iter()
+            .any(|r| r.contains("skill://too-many/SKILL.md") && r.contains("513 files")));
+        assert!(refused
+            .iter()
+            .any(|r| r.contains("skill://too-big/SKILL.md") && r.contains("16 MiB")));
         assert_eq!(
             refused
                 .iter()
@@ -303,7 +309,7 @@ fn mcp_client_command_lists_refusals_and_collisions() {
         "refused entries make the listing fail"
     );
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-    assert_eq!(json["refused"].as_array().expect("refused").len(), 4);
+    assert_eq!(json["refused"].as_array().expect("refused").len(), 6);
     assert!(json["collisions"]
         .as_array()
         .expect("collisions")
