@@ -36,6 +36,8 @@ pub struct Entry {
 pub enum EntryError {
     #[error(transparent)]
     Files(#[from] SkillFilesError),
+    #[error("{}: changed while its entry was being computed; ask again", path.display())]
+    Changed { path: PathBuf },
     #[error("{}: frontmatter `name` is `{found}` but the skill is published as `{expected}`; the last segment of a skill URI must equal its name", path.display())]
     NameMismatch {
         path: PathBuf,
@@ -169,10 +171,7 @@ impl ServedCatalog {
         // rewritten between the two reads is caught here and recomputed on the next call.
         let listed = manifest.get(SKILL_MD);
         if listed.map(|f| f.digest.as_str()) != Some(skilldeck::sha256_digest(&bytes).as_str()) {
-            return Err(EntryError::Files(SkillFilesError::NotInSkill {
-                dir: skill.base_dir.clone(),
-                file: format!("{SKILL_MD} (changed while it was being read; retry)"),
-            }));
+            return Err(EntryError::Changed { path: skill_md });
         }
         let entry = Arc::new(Entry {
             frontmatter,

@@ -161,9 +161,8 @@ impl SkillServer {
         skill: &Published,
     ) -> Result<Arc<Entry>, ErrorData> {
         served.entry(skill).map_err(|err| match err {
-            EntryError::Files(skilldeck::SkillFilesError::Io { .. }) => {
-                ErrorData::internal_error(err.to_string(), None)
-            }
+            EntryError::Files(skilldeck::SkillFilesError::Io { .. })
+            | EntryError::Changed { .. } => ErrorData::internal_error(err.to_string(), None),
             _ => invalid(format!("{} is not served: {err}", skill.uri)),
         })
     }
