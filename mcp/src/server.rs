@@ -687,3 +687,104 @@ impl ServerHandler for SkillServer {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn server(dir: &Path, page_size: usize) -> SkillServer {
+        let empty = dir.join("empty");
+        std::fs::create_dir_all(&empty).expect("mkdir");
+        let deck = skilldeck::Deck::new(skilldeck::DeckOptions {
+            project_dir: empty.clone(),
+            home_dir: Some(empty),
+            roots: vec![skilldeck::RootSpec::new(dir.join("skills"))],
+            read_host_settings: false,
+            ..Default::default()
+        })
+        .expect("deck");
+        SkillServer::new(
+            deck,
+            ServerOptions {
+                page_size,
+                ttl_ms: 5,
+            },
+        )
+        .expect("server")
+    }
+
+    fn skill(dir: &Path, name: &str) {
+        let base = dir.join("skills").join(name);
+        std::fs::create_dir_all(&base).expect("mkdir");
+        std::fs::write(
+            base.join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: d\n---\nbody\n"),
+        )
+        .expect("write");
+    }
+
+    #[test]
+    fn pages_of_one_cover_every_skill_once() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        for name in ["c", "a", "b"] {
+            skill(tmp.path(), name);
+        }
+        let server = server(tmp.path(), 1);
+        let mut seen = Vec::new();
+        let mut cursor = None;
+        loop {
+            let page = server.list_page(cursor.as_deref()).expect("page");
+            assert_eq!(page.skills.len(), 1);
+            assert_eq!(page.ttl_ms, Some(5));
+            seen.push(page.skills[0].uri.clone());
+            match page.next_cursor {
+                Some(next) => cursor = Some(next),
+                None => break,
+            }
+        }
+        assert_eq!(
+            seen,
+            [
+                "skill://a/SKILL.md",
+                "skill://b/SKILL.md",
+                "skill://c/SKILL.md"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_file_changed_after_its_entry_is_served_as_it_is_and_the_entry_recomputed() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        skill(tmp.path(), "a");
+        let notes = tmp.path().join("skills/a/notes.txt");
+        std::fs::write(&notes, "old").expect("write");
+        let server = server(tmp.path(), 10);
+        let digest_of = |server: &SkillServer| {
+            let got = server.get("skill://a/SKILL.md").expect("get");
+            let SkillResources::Files(files) = got.skill.resources else {
+                panic!("a file manifest")
+            };
+            files
+                .into_iter()
+                .find(|f| f.uri == "skill://a/notes.txt")
+                .expect("listed")
+                .digest
+        };
+        assert_eq!(digest_of(&server), skilldeck::sha256_digest(b"old"));
+        std::fs::write(&notes, "new!").expect("write");
+        let read = server.read("skill://a/notes.txt").expect("read");
+        let ResourceContents::TextResourceContents { text, .. } = &read.contents[0] else {
+            panic!("text")
+        };
+        assert_eq!(text, "new!");
+        assert_eq!(digest_of(&server), skilldeck::sha256_digest(b"new!"));
+    }
+
+    #[test]
+    fn mime_types_by_extension() {
+        assert_eq!(mime_type("SKILL.md"), "text/markdown");
+        assert_eq!(mime_type("scripts/x.PY"), "text/x-python");
+        assert_eq!(mime_type("data"), "application/octet-stream");
+    }
+}
