@@ -465,7 +465,14 @@ fn skills_extension_over_stdio_2026_07_28() {
 fn initialize_session_tools_prompts_and_list_changed() {
     let tmp = tempfile::tempdir().expect("tmp");
     let skills = fixture(tmp.path());
-    let mut s = Session::start(&skills, &[], false);
+    // Permission rules apply: `delta` denied (not served), `gamma` needs confirmation.
+    let rules = tmp.path().join("rules.json");
+    write(
+        &rules,
+        br#"{"semantics": "last-match", "rules": [{"pattern": "*", "decision": "allow"},
+            {"pattern": "delta", "decision": "deny"}, {"pattern": "gamma", "decision": "ask"}]}"#,
+    );
+    let mut s = Session::start(&skills, &["--rules", rules.to_str().expect("utf8")], false);
     let init = s.initialize();
     assert_eq!(
         init["capabilities"]["extensions"][EXT]["directoryRead"],
@@ -475,7 +482,28 @@ fn initialize_session_tools_prompts_and_list_changed() {
 
     // The extension works on a pre-2026 session too (the SDK omits resultType there,
     // as that revision's result shape has none).
-    assert_eq!(list_all(&mut s, 100).len(), 6);
+    let uris: Vec<String> = list_all(&mut s, 100)
+        .iter()
+        .map(|e| e["uri"].as_str().expect("uri").to_string())
+        .collect();
+    assert_eq!(uris.len(), 5, "{uris:?}");
+    assert!(
+        !uris.contains(&"skill://delta/SKILL.md".to_string()),
+        "a denied skill is not served"
+    );
+    assert_eq!(
+        s.error_code("skills/get", json!({"uri": "skill://delta/SKILL.md"})),
+        -32602
+    );
+    let asked = s.ok(
+        "tools/call",
+        json!({"name": "load_skill", "arguments": {"name": "gamma"}}),
+    );
+    let asked = asked["content"][0]["text"].as_str().expect("text");
+    assert!(
+        asked.contains("Permission: ask") && asked.contains("Confirm with the user"),
+        "{asked}"
+    );
 
     // Tools for clients without the extension.
     let tools = s.ok("tools/list", json!({}));

@@ -480,7 +480,7 @@ impl SkillServer {
                     Ok(activation) => {
                         Ok(CallToolResult::success(vec![ContentBlock::text(format!(
                             "<skill id=\"{}\" uri=\"{}\">\n{}\n</skill>",
-                            skill.id, skill.uri, activation.body
+                            skill.id, skill.uri, activation.text
                         ))]))
                     }
                     Err(err) => fail(err.to_string()),
@@ -537,7 +537,7 @@ impl SkillServer {
             .activate(&skill.id, &options)
             .map_err(invalid)?;
         Ok(
-            GetPromptResult::new(vec![PromptMessage::new_text(Role::User, activation.body)])
+            GetPromptResult::new(vec![PromptMessage::new_text(Role::User, activation.text)])
                 .with_description(skill.description.clone()),
         )
     }
