@@ -210,7 +210,11 @@ fn client_refuses_what_a_broken_server_serves() {
             ]
         );
         let refused: Vec<String> = refused.iter().map(ToString::to_string).collect();
-        assert_eq!(refused.len(), 6, "{refused:#?}");
+        assert_eq!(refused.len(), 7, "{refused:#?}");
+        assert!(refused
+            .iter()
+            .any(|r| r.contains("skill://no-resources/SKILL.md")
+                && r.contains("not a valid skill entry")));
         assert!(refused
             .iter()
             .any(|r| r.contains("skill://too-many/SKILL.md") && r.contains("513 files")));
@@ -309,7 +313,7 @@ fn mcp_client_command_lists_refusals_and_collisions() {
         "refused entries make the listing fail"
     );
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-    assert_eq!(json["refused"].as_array().expect("refused").len(), 6);
+    assert_eq!(json["refused"].as_array().expect("refused").len(), 7);
     assert!(json["collisions"]
         .as_array()
         .expect("collisions")

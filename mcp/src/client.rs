@@ -6,8 +6,8 @@
 use crate::uri::{self, SKILL_MD};
 use base64::Engine as _;
 use rmcp::model::{
-    GetSkillRequestParams, PaginatedRequestParams, ReadResourceRequestParams, ResourceContents,
-    Skill, SkillResources,
+    ClientRequest, CustomRequest, GetSkillRequestParams, ReadResourceRequestParams,
+    ResourceContents, Skill, SkillResources,
 };
 use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceExt as _};
@@ -49,6 +49,15 @@ pub enum ClientError {
         #[source]
         source: std::io::Error,
     },
+}
+
+/// A `skills/list` page before its entries are checked.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RawPage {
+    skills: Vec<Value>,
+    #[serde(default)]
+    next_cursor: Option<String>,
 }
 
 /// One file a remote skill lists.
@@ -161,18 +170,30 @@ impl McpSkillSource {
     /// rules are returned apart, with the reason, and never loaded; so is every entry
     /// whose URI appears more than once in the listing.
     pub async fn list(&self) -> Result<(Vec<RemoteSkill>, Vec<ClientError>), ClientError> {
-        let mut cursor = None;
+        let mut cursor: Option<String> = None;
         let mut raw = Vec::new();
+        let mut refused = Vec::new();
         for _ in 0..MAX_PAGES {
-            let params = cursor
-                .take()
-                .map(|c| PaginatedRequestParams::default().with_cursor(Some(c)));
-            let page = self
-                .service
-                .list_skills(params)
-                .await
-                .map_err(|e| self.protocol("skills/list", e))?;
-            raw.extend(page.skills);
+            let params = match cursor.take() {
+                Some(c) => serde_json::json!({ "cursor": c }),
+                None => serde_json::json!({}),
+            };
+            let page = self.list_page(params).await?;
+            for (index, entry) in page.skills.into_iter().enumerate() {
+                // Entries are parsed one by one: an invalid entry is refused on its own
+                // instead of failing the whole page (the SDK's typed call would).
+                let uri = entry.get("uri").and_then(Value::as_str).map_or_else(
+                    || format!("entry {index} of a skills/list page"),
+                    str::to_string,
+                );
+                match serde_json::from_value::<Skill>(entry) {
+                    Ok(skill) => raw.push(skill),
+                    Err(err) => refused.push(self.bad(
+                        &uri,
+                        &format!("not a valid skill entry ({err}); such an entry is never loaded"),
+                    )),
+                }
+            }
             match page.next_cursor {
                 Some(next) => cursor = Some(next),
                 None => break,
@@ -189,7 +210,6 @@ impl McpSkillSource {
             *seen.entry(skill.uri.clone()).or_default() += 1;
         }
         let mut good = Vec::new();
-        let mut refused = Vec::new();
         for skill in raw {
             if seen.get(&skill.uri).copied().unwrap_or(0) > 1 {
                 refused.push(self.bad(&skill.uri, "the listing has more than one entry for this URI; which one describes the skill is ambiguous"));
@@ -201,6 +221,19 @@ impl McpSkillSource {
             }
         }
         Ok((good, refused))
+    }
+
+    /// One raw `skills/list` page, sent as a custom request so the entries arrive as JSON.
+    async fn list_page(&self, params: Value) -> Result<RawPage, ClientError> {
+        let request = ClientRequest::CustomRequest(CustomRequest::new("skills/list", Some(params)));
+        let result = self
+            .service
+            .send_request(request)
+            .await
+            .map_err(|e| self.protocol("skills/list", e))?;
+        let value = serde_json::to_value(&result).map_err(|e| self.protocol("skills/list", e))?;
+        serde_json::from_value::<RawPage>(value)
+            .map_err(|e| self.protocol("skills/list", format!("not a skills/list result: {e}")))
     }
 
     /// The current entry of the skill whose `SKILL.md` is at `uri` (`skills/get`).

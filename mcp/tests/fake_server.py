@@ -2,7 +2,7 @@
 """A small independent MCP server (stdlib only, raw JSON-RPC over stdio) that declares the
 Skills extension and serves deliberately broken skills, for testing a client's checks:
 a wrong digest, a wrong size, a frontmatter that differs from its file, the same URI listed
-twice, a "dynamic" skill, a manifest reaching outside its skill, 513 files, over 16 MiB, a name shared with a local
+twice, a "dynamic" skill, an entry without `resources`, a manifest reaching outside its skill, 513 files, over 16 MiB, a name shared with a local
 skill and a name shared by two paths of this server. Only `good` and the two `same`
 skills (and `alpha`) are sound."""
 import hashlib
@@ -56,6 +56,8 @@ SKILLS.append({"uri": "skill://dynamic/SKILL.md",
                "resources": "dynamic"})
 add("escape", "escape", {"SKILL.md": skill_md("escape", "The escape skill.")},
     extra_resources=[{"uri": "skill://good/SKILL.md", "digest": digest(b""), "size": 0}])
+SKILLS.append({"uri": "skill://no-resources/SKILL.md",
+               "frontmatter": {"name": "no-resources", "description": "Lists no files."}})
 many = add("too-many", "too-many", {"SKILL.md": skill_md("too-many", "The too-many skill.")})
 many["resources"] += [{"uri": f"skill://too-many/f{i}.txt", "digest": digest(b""), "size": 0} for i in range(512)]
 big = add("too-big", "too-big", {"SKILL.md": skill_md("too-big", "The too-big skill.")})
