@@ -74,6 +74,7 @@ fn client_against_skilldecks_own_server_verifies_and_caches() {
     let cache = tmp.path().join("cache");
     runtime().block_on(async {
         let source = connect("local-deck", &own_server(&skills, &empty), &cache).await;
+        assert_eq!(source.protocol_version().as_deref(), Some("2026-07-28"));
         let (listed, refused) = source.list().await.expect("list");
         assert!(refused.is_empty(), "{refused:?}");
         let ids: Vec<&str> = listed.iter().map(|s| s.id.as_str()).collect();
@@ -195,6 +196,8 @@ fn client_refuses_what_a_broken_server_serves() {
     let cache = tmp.path().join("cache");
     runtime().block_on(async {
         let source = connect("fake", &fake_server(), &cache).await;
+        // The fake server knows only `initialize`: the client falls back to it.
+        assert_eq!(source.protocol_version().as_deref(), Some("2025-11-25"));
         let (listed, refused) = source.list().await.expect("list");
         let ids: Vec<&str> = listed.iter().map(|s| s.id.as_str()).collect();
         assert_eq!(

@@ -9,8 +9,9 @@ use rmcp::model::{
     ClientRequest, CustomRequest, GetSkillRequestParams, ReadResourceRequestParams,
     ResourceContents, Skill, SkillResources,
 };
+use rmcp::service::ClientServiceExt as _;
 use rmcp::service::RunningService;
-use rmcp::{RoleClient, ServiceExt as _};
+use rmcp::RoleClient;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -131,7 +132,15 @@ impl McpSkillSource {
         };
         let transport = rmcp::transport::TokioChildProcess::new(command)
             .map_err(|e| connect(format!("{program}: {e}")))?;
-        let service = ().serve(transport).await.map_err(|e| connect(e.to_string()))?;
+        // 2026-07-28 (`server/discover`) when the server speaks it, else `initialize`.
+        let lifecycle = rmcp::service::ClientLifecycleMode::Auto {
+            preferred_versions: vec![rmcp::model::ProtocolVersion::V_2026_07_28],
+            legacy_version: Some(rmcp::model::ProtocolVersion::LATEST_WITH_INITIALIZE),
+        };
+        let service =
+            ().serve_with_lifecycle(transport, lifecycle)
+                .await
+                .map_err(|e| connect(e.to_string()))?;
         // The verified copy on disk is the one cache: rmcp's in-memory response cache would
         // answer a re-read from memory for `ttlMs`, and with a stale copy when the server
         // fails, instead of asking the server what it serves now.
@@ -151,6 +160,14 @@ impl McpSkillSource {
             service,
             cache_root: cache_root.to_path_buf(),
         })
+    }
+
+    /// The protocol revision negotiated with the server (`2026-07-28` through
+    /// `server/discover`, or an earlier one through `initialize`).
+    pub fn protocol_version(&self) -> Option<String> {
+        self.service
+            .peer_info()
+            .map(|info| info.protocol_version.to_string())
     }
 
     /// The server's label.
