@@ -53,6 +53,12 @@ enum Command {
     /// Print the tool definitions for a model: run_skill_script and one per command skill.
     #[cfg(feature = "run")]
     Tools(cmd::run::ToolsArgs),
+    /// Serve the skills over MCP (stdio) with the Skills extension (SEP-2640).
+    #[cfg(feature = "mcp")]
+    Mcp(cmd::mcp::Args),
+    /// Use an MCP server as a skill source: list its skills, or fetch and verify one.
+    #[cfg(feature = "mcp")]
+    McpClient(cmd::mcp_client::Args),
     /// Print a shell completion script: bash, zsh, fish, powershell or elvish.
     ///
     /// e.g. `skilldeck completions bash > ~/.local/share/bash-completion/completions/skilldeck`
@@ -126,6 +132,10 @@ fn dispatch(command: Command) -> i32 {
         Command::Render(args) => cmd::render::run(args),
         Command::Activate(args) => cmd::activate::run(args),
         Command::Search(args) => cmd::search::run(args),
+        #[cfg(feature = "mcp")]
+        Command::Mcp(args) => cmd::mcp::run(args),
+        #[cfg(feature = "mcp")]
+        Command::McpClient(args) => cmd::mcp_client::run(args),
         Command::Doctor(args) => cmd::doctor::run(args),
         #[cfg(feature = "run")]
         Command::Run(args) => cmd::run::run(args),

@@ -45,6 +45,7 @@ mod permissions;
 mod render;
 mod search;
 mod serde_path;
+mod skill_files;
 mod validate;
 
 pub use activate::{ActivateOptions, Activation, ActivationFormat, ASK_PREFIX, MAX_ARGS_BYTES};
@@ -70,9 +71,9 @@ pub use exec::{
     ToolSpec, RUN_SKILL_SCRIPT,
 };
 pub use lock::{
-    diff_files, digest_hex, file_digest, hash_tree, sha256_hex, skill_digest, skills_cli_hash,
-    verify_tree, DigestError, LockEntry, LockFile, TreeDiff, TreeHash, LOCK_FILE_NAME,
-    LOCK_VERSION,
+    diff_files, digest_hex, file_digest, hash_tree, is_sha256_digest, sha256_hex, skill_digest,
+    skills_cli_hash, verify_tree, DigestError, LockEntry, LockFile, TreeDiff, TreeHash,
+    LOCK_FILE_NAME, LOCK_VERSION,
 };
 pub use manifest::{
     ClaudeCodeFields, InstallSpec, JsonObject, JsonValue, Manifest, McpRef, Parameter,
@@ -91,6 +92,10 @@ pub use search::{
     MAX_LIMIT as MAX_SEARCH_LIMIT, MAX_QUERY_CHARS,
 };
 pub use serde_path::{lossy as serialize_path_lossy, lossy_opt as serialize_path_lossy_opt};
+pub use skill_files::{
+    file_manifest, frontmatter_json, is_spec_name, read_skill_file, verify_bytes, FileManifest,
+    SkillFile, SkillFilesError, MAX_SKILL_BYTES, MAX_SKILL_FILES,
+};
 pub use validate::{skill_name_problem, validate, ValidateOptions, ValidationReport};
 
 /// The version of the engine (the same in every binding).

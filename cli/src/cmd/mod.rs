@@ -19,6 +19,10 @@ mod interrupt {
 #[cfg(feature = "install")]
 pub mod install;
 pub mod list;
+#[cfg(feature = "mcp")]
+pub mod mcp;
+#[cfg(feature = "mcp")]
+pub mod mcp_client;
 pub mod render;
 #[cfg(feature = "run")]
 pub mod run;

@@ -43,6 +43,12 @@ pub fn digest_hex(value: &str) -> Result<&str, DigestError> {
     }
 }
 
+/// True when `value` is exactly `sha256:` and 64 lowercase hex digits (the form a manifest
+/// or a lock entry must carry; [`digest_hex`] also takes bare hex).
+pub fn is_sha256_digest(value: &str) -> bool {
+    value.starts_with(PREFIX) && digest_hex(value).is_ok()
+}
+
 /// The skill digest over `(path, digest)` pairs, where each digest is `sha256:<hex>` (or bare
 /// hex). Entries are sorted by path bytes here, so callers may pass them in any order.
 pub fn skill_digest<'a, I>(files: I) -> Result<String, DigestError>

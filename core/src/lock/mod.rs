@@ -13,6 +13,9 @@ pub mod digest;
 pub mod file;
 pub mod tree;
 
-pub use digest::{digest_hex, file_digest, sha256_hex, skill_digest, skills_cli_hash, DigestError};
+pub use digest::{
+    digest_hex, file_digest, is_sha256_digest, sha256_hex, skill_digest, skills_cli_hash,
+    DigestError,
+};
 pub use file::{LockEntry, LockFile, LOCK_FILE_NAME, LOCK_VERSION};
 pub use tree::{diff as diff_files, hash_tree, verify_tree, TreeDiff, TreeHash};

@@ -1,0 +1,36 @@
+//! # skilldeck-mcp
+//!
+//! Agent Skills over the Model Context Protocol with the Skills extension
+//! (`io.modelcontextprotocol/skills`, SEP-2640), on the `rmcp` SDK:
+//!
+//! - [`SkillServer`]: serves a [`skilldeck::Deck`]'s skills (`skills/list`, `skills/get`,
+//!   `resources/read`, `resources/directory/read`), plus tools and prompts for clients
+//!   without the extension; [`serve_stdio`] runs it.
+//! - [`McpSkillSource`]: an MCP server as a skill source, verifying every file it reads
+//!   against the server's manifest and caching verified content outside every discovery path.
+
+mod catalog;
+mod client;
+#[cfg(feature = "http")]
+mod http;
+mod server;
+pub mod uri;
+
+pub use client::{
+    collisions, ClientError, Collision, McpSkillSource, RemoteFile, RemoteSkill, VerifiedSkill,
+};
+#[cfg(feature = "http")]
+pub use http::serve_http;
+pub use server::{mime_type, ServerOptions, SkillServer};
+
+/// Serve `server` over stdin/stdout until the client disconnects.
+pub async fn serve_stdio(server: SkillServer) -> Result<(), std::io::Error> {
+    use rmcp::ServiceExt as _;
+    tokio::spawn(server.clone().push_notifications());
+    let running = server
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(std::io::Error::other)?;
+    running.waiting().await.map_err(std::io::Error::other)?;
+    Ok(())
+}
