@@ -65,10 +65,11 @@ pub use doctor::{
 pub use error::{catch_panic, Error, Result};
 pub use events::{Event, ExecKind, SubscriptionId};
 pub use exec::{
-    apply_defaults, check_requirements, command_tool, install_hint, parameter_keywords,
-    parameters_schema, parameters_schema_with, parse_input, run_skill_script_tool,
-    skill_input_schema, tool_definitions, tool_name, InputError, Missing, MissingKind, ToolFormat,
-    ToolSpec, RUN_SKILL_SCRIPT,
+    agent_tools, apply_defaults, check_requirements, command_tool, install_hint,
+    parameter_keywords, parameters_schema, parameters_schema_with, parse_input,
+    run_skill_script_tool, search_skills_tool, skill_input_schema, skill_tool, tool_definitions,
+    tool_name, tool_result, InputError, Missing, MissingKind, ToolFormat, ToolSpec,
+    RUN_SKILL_SCRIPT, SEARCH_SKILLS, SKILL_TOOL,
 };
 pub use lock::{
     diff_files, digest_hex, file_digest, hash_tree, is_sha256_digest, sha256_hex, skill_digest,

@@ -87,9 +87,12 @@ pub struct ScriptArgs {
 pub struct ToolsArgs {
     #[command(flatten)]
     pub deck: DeckArgs,
-    /// openai (function calling) or anthropic (tool use).
+    /// openai (function calling), anthropic (tool use) or vercel (AI SDK `tool()` fields).
     #[arg(long, default_value = "openai", value_parser = tool_format)]
     pub format: skilldeck::ToolFormat,
+    /// Also the `skill` (load instructions) and `search_skills` tools, first.
+    #[arg(long)]
+    pub all: bool,
 }
 
 fn seconds(value: &str) -> Result<Duration, String> {
@@ -108,11 +111,7 @@ fn sandbox_mode(value: &str) -> Result<SandboxMode, String> {
 }
 
 fn tool_format(value: &str) -> Result<skilldeck::ToolFormat, String> {
-    match value {
-        "openai" => Ok(skilldeck::ToolFormat::Openai),
-        "anthropic" => Ok(skilldeck::ToolFormat::Anthropic),
-        _ => Err("must be `openai` or `anthropic`".into()),
-    }
+    value.parse().map_err(|e: skilldeck::Error| e.to_string())
 }
 
 pub fn run(args: Args) -> i32 {
@@ -184,10 +183,13 @@ pub fn tools(args: ToolsArgs) -> i32 {
         Ok(catalog) => catalog,
         Err(err) => return report(&err),
     };
-    let tools: Vec<serde_json::Value> = skilldeck::tool_definitions(&catalog)
-        .iter()
-        .map(|tool| tool.to_json(args.format))
-        .collect();
+    let specs = if args.all {
+        skilldeck::agent_tools(&catalog)
+    } else {
+        skilldeck::tool_definitions(&catalog)
+    };
+    let tools: Vec<serde_json::Value> =
+        specs.iter().map(|tool| tool.to_json(args.format)).collect();
     let text = serde_json::to_string_pretty(&tools).unwrap_or_default() + "\n";
     if super::doctor::write_stdout(&text) {
         crate::EXIT_OK

@@ -15,6 +15,7 @@ pub use params::{
 };
 pub use requirements::{check_requirements, install_hint, Missing, MissingKind};
 pub use tools::{
-    command_tool, run_skill_script_tool, tool_definitions, tool_name, ToolFormat, ToolSpec,
-    RUN_SKILL_SCRIPT,
+    agent_tools, command_tool, run_skill_script_tool, search_skills_tool, skill_tool,
+    tool_definitions, tool_name, tool_result, ToolFormat, ToolSpec, RUN_SKILL_SCRIPT,
+    SEARCH_SKILLS, SKILL_TOOL,
 };
