@@ -90,6 +90,9 @@ pub enum Each {
     AncestorsNearestFirst,
     /// The repository root, then each child down to the project directory.
     AncestorsRootFirst,
+    /// The project directory, then the repository root when it is another directory; the
+    /// directories between them are not read (OpenHands: the work dir, then the git root).
+    ProjectThenRepository,
 }
 
 /// How a root is walked.
@@ -170,6 +173,9 @@ pub enum FieldRule {
     /// pydantic's lax `bool`: a boolean, 0 or 1, or `true`/`false`/`yes`/`no`/`on`/`off`/
     /// `t`/`f`/`y`/`n`/`1`/`0` in any case; null is refused.
     LaxBool,
+    /// Anything but null (OpenHands turns a null `name` into the text `None`, which no name
+    /// rule takes, instead of falling back to the directory name).
+    NotNull,
 }
 
 impl FieldRule {
@@ -181,6 +187,7 @@ impl FieldRule {
             FieldRule::Map => key.kind == K::Map,
             FieldRule::TextOrTexts => key.texts,
             FieldRule::LaxBool => key.lax_bool,
+            FieldRule::NotNull => key.kind != K::Null,
         }
     }
 
@@ -190,6 +197,7 @@ impl FieldRule {
             FieldRule::MapOrNull | FieldRule::Map => "a mapping",
             FieldRule::TextOrTexts => "text or a list of text",
             FieldRule::LaxBool => "true or false",
+            FieldRule::NotNull => "set (it is null)",
         }
     }
 
@@ -199,6 +207,30 @@ impl FieldRule {
             "profile `{profile}` refuses a `{key}` that is not {}",
             self.what()
         )
+    }
+}
+
+/// Failures of one file that make the host drop every skill of the root the file is in
+/// (OpenHands: `load_skills_from_dir` catches only its own errors per file; any other
+/// exception, e.g. pydantic's `ValidationError` for a `description` that is not text or a
+/// `UnicodeDecodeError`, escapes to the caller, which then loads nothing from that
+/// directory). The file gets a `refuses-root` error and every other skill of the root a
+/// `root-refused` error naming it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RefuseRoot {
+    /// Diagnostic codes (errors that refuse the file) that refuse the whole root too, e.g.
+    /// `invalid-utf8`.
+    pub codes: Vec<String>,
+    /// Frontmatter keys whose wrong type (`field_types` or `field_rules`) refuses the whole
+    /// root, e.g. `description`.
+    pub fields: Vec<String>,
+}
+
+impl RefuseRoot {
+    /// Whether nothing refuses a root (every profile but those that set the table).
+    pub fn is_empty(&self) -> bool {
+        self.codes.is_empty() && self.fields.is_empty()
     }
 }
 
@@ -397,6 +429,13 @@ pub struct Profile {
     /// Keys whose value must have a type (the host's schema), e.g. `license = "text-or-null"`.
     #[serde(default)]
     pub field_rules: BTreeMap<String, FieldRule>,
+    /// A skill whose name (from `name`, else the directory) is not its directory's name is
+    /// refused (`name-mismatch`), as OpenHands' `validate_skill_name` does.
+    #[serde(default)]
+    pub name_matches_directory: bool,
+    /// File failures that empty the whole root (`[refuse_root]`, see [`RefuseRoot`]).
+    #[serde(default)]
+    pub refuse_root: RefuseRoot,
     /// Names the host keeps for its own built-in skills: a skill of such a name is refused.
     #[serde(default)]
     pub reserved_names: Vec<String>,
@@ -427,7 +466,7 @@ pub struct Profile {
     pub nested: Option<Nested>,
 }
 
-const BUILTIN: [(&str, &str); 12] = [
+const BUILTIN: [(&str, &str); 13] = [
     ("universal", include_str!("profiles/universal.toml")),
     ("agentskills", include_str!("profiles/agentskills.toml")),
     ("claude-code", include_str!("profiles/claude-code.toml")),
@@ -440,6 +479,7 @@ const BUILTIN: [(&str, &str); 12] = [
     ("mistral-vibe", include_str!("profiles/mistral-vibe.toml")),
     ("goose", include_str!("profiles/goose.toml")),
     ("cursor", include_str!("profiles/cursor.toml")),
+    ("openhands", include_str!("profiles/openhands.toml")),
 ];
 
 const PROFILE_HINT: &str =

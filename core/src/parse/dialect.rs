@@ -157,6 +157,15 @@ pub struct Dialect {
     /// A null `description` is its text as written (`null`, `~`; an empty value is ""), as
     /// serde_yaml reads a null into a `String` field (Goose); otherwise it is absent.
     pub description_null_text: bool,
+    /// A file without a frontmatter block (no opening fence, or none that closes) reads as
+    /// a block without keys instead of refusing the file (python-frontmatter: OpenHands).
+    pub missing_is_empty: bool,
+    /// A leading byte-order mark is text, so a file that starts with one has no frontmatter
+    /// (python-frontmatter strips whitespace only, and U+FEFF is not whitespace).
+    pub bom_is_text: bool,
+    /// Whitespace (Python's `str.isspace`) is stripped from both ends of the text before
+    /// the fences are looked for, so an indented opening fence counts (python-frontmatter).
+    pub strip_text: bool,
 }
 
 impl Default for Dialect {
@@ -179,6 +188,9 @@ impl Default for Dialect {
             tab_token_error: false,
             duplicate_anchors_error: false,
             description_null_text: false,
+            missing_is_empty: false,
+            bom_is_text: false,
+            strip_text: false,
         }
     }
 }

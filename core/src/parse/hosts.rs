@@ -235,11 +235,52 @@ fn no_block(text: &str, fences: FenceRule) -> Diagnostic {
         )
 }
 
+/// A file the host loads without keys because it has no frontmatter block: the reason stays
+/// as a warning, the whole text is the body.
+fn without_frontmatter(mut why: Diagnostic) -> Parsed {
+    why.severity = crate::diagnostic::Severity::Warning;
+    why.hint = Some(
+        "the host loads it without a name or description; add a `---` frontmatter block"
+            .to_string(),
+    );
+    let mut parsed = Parsed {
+        body_line: Some(1),
+        ..Parsed::default()
+    };
+    parsed.diagnostics.push(why);
+    parsed
+}
+
 /// Parse `text` as a host with one of these rules reads it.
 pub(super) fn parse(text: &str, dialect: &Dialect) -> Parsed {
-    let block = match block(text, dialect.fences) {
+    // python-frontmatter looks for the fences in the text with whitespace stripped at both
+    // ends; line numbers still count from the file's first line.
+    let (text, skipped_lines) = if dialect.strip_text {
+        let stripped = text.trim_matches(py_space);
+        let lead = &text[..text.len() - text.trim_start_matches(py_space).len()];
+        (stripped, lines_before(lead, lead.len()))
+    } else {
+        (text, 0)
+    };
+    let found = if dialect.bom_is_text && text.starts_with('\u{feff}') {
+        Err(Diagnostic::error(
+            "missing-frontmatter",
+            "SKILL.md starts with a byte-order mark, so this host finds no `---` frontmatter block",
+        )
+        .at(1, Some(1))
+        .with_hint("save the file as UTF-8 without BOM"))
+    } else {
+        block(text, dialect.fences)
+    };
+    let block = match found {
         Ok(b) => b,
+        Err(d) if dialect.missing_is_empty => return without_frontmatter(d),
         Err(d) => return Parsed::failed(d),
+    };
+    let block = Block {
+        line: block.line.saturating_add(skipped_lines),
+        body_line: block.body_line.saturating_add(skipped_lines),
+        ..block
     };
     if dialect.syntax == SyntaxRule::QwenLines {
         return super::qwen::parse(&block);
@@ -257,7 +298,9 @@ pub(super) fn parse(text: &str, dialect: &Dialect) -> Parsed {
         body_line: Some(block.body_line),
         ..Parsed::default()
     };
-    let first = if yaml.trim().is_empty() {
+    let first = if yaml.trim().is_empty() && dialect.non_mapping_is_empty {
+        first
+    } else if yaml.trim().is_empty() {
         Parsed {
             diagnostics: vec![super::empty_frontmatter()],
             ..first
