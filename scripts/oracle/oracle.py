@@ -1148,7 +1148,8 @@ def diff_isolated(vector: Path, case: dict, tree: Path) -> list[str]:
     ]
     root = tree / deck.get("project_dir", "project") / ".agents" / "skills"
     children = sorted(c for c in root.iterdir()) if root.is_dir() else []
-    if not children:
+    if not children or any(not p.is_relative_to(root) for p in tree.rglob("SKILL.md")):
+        # Only a tree whose skills all sit in that one root (the matrix, fuzz corpora).
         return problems
     isolated = []
     with tempfile.TemporaryDirectory(prefix="skilldeck-isolated-") as scratch:

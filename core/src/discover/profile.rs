@@ -173,6 +173,9 @@ pub enum FieldRule {
     /// pydantic's lax `bool`: a boolean, 0 or 1, or `true`/`false`/`yes`/`no`/`on`/`off`/
     /// `t`/`f`/`y`/`n`/`1`/`0` in any case; null is refused.
     LaxBool,
+    /// Null, a string or a list of anything (OpenHands' `allowed-tools`: a mapping is
+    /// refused, list items are turned into text).
+    TextOrList,
     /// Anything but null (OpenHands turns a null `name` into the text `None`, which no name
     /// rule takes, instead of falling back to the directory name).
     NotNull,
@@ -188,6 +191,7 @@ impl FieldRule {
             FieldRule::TextOrTexts => key.texts,
             FieldRule::LaxBool => key.lax_bool,
             FieldRule::NotNull => key.kind != K::Null,
+            FieldRule::TextOrList => matches!(key.kind, K::String | K::Null | K::List),
         }
     }
 
@@ -198,6 +202,7 @@ impl FieldRule {
             FieldRule::TextOrTexts => "text or a list of text",
             FieldRule::LaxBool => "true or false",
             FieldRule::NotNull => "set (it is null)",
+            FieldRule::TextOrList => "text or a list",
         }
     }
 
