@@ -627,4 +627,94 @@ mod tests {
         let (_, _, loaded) = read("---\nname: a\n---\n");
         assert!(!loaded);
     }
+
+    /// python-frontmatter as OpenHands reads it.
+    fn openhands() -> Dialect {
+        Dialect {
+            read: crate::parse::ReadRule::WholeFile,
+            fences: FenceRule::DashRuns,
+            repair: RepairRule::None,
+            non_mapping_is_empty: true,
+            missing_is_empty: true,
+            bom_is_text: true,
+            strip_text: true,
+            ..Dialect::default()
+        }
+    }
+
+    #[test]
+    fn missing_frontmatter_is_empty_when_the_host_says_so() {
+        for text in [
+            "# just a body\n",
+            "---\nname: a\n",
+            "",
+            "---\nname: a\n...\n",
+        ] {
+            let p = parse_with(text, &openhands());
+            assert!(p.is_ok(), "{text:?}: {:?}", p.diagnostics);
+            assert_eq!(p.manifest.name, None, "{text:?}");
+            assert!(p
+                .diagnostics
+                .iter()
+                .all(|d| d.severity == crate::diagnostic::Severity::Warning));
+        }
+        // Without the flag the same file is refused.
+        let strict = Dialect {
+            missing_is_empty: false,
+            ..openhands()
+        };
+        assert!(!parse_with("# just a body\n", &strict).is_ok());
+    }
+
+    #[test]
+    fn a_bom_hides_the_frontmatter_when_it_is_text() {
+        let text = "\u{feff}---\nname: a\ndescription: d\n---\n";
+        let p = parse_with(text, &openhands());
+        assert!(p.is_ok());
+        assert_eq!(p.manifest.description, None);
+        let dropped = Dialect {
+            bom_is_text: false,
+            ..openhands()
+        };
+        assert_eq!(
+            parse_with(text, &dropped).manifest.description.as_deref(),
+            Some("d")
+        );
+    }
+
+    #[test]
+    fn stripped_text_takes_an_indented_opening_fence_and_keeps_line_numbers() {
+        let text = "\n\n   ---\nname: a\ndescription: [\n---\n";
+        let p = parse_with(text, &openhands());
+        let yaml = p
+            .diagnostics
+            .iter()
+            .find(|d| d.code == "invalid-yaml")
+            .expect("the block is read, and its YAML fails");
+        assert!(yaml.line.is_some_and(|l| l >= 4), "{yaml:?}");
+        let p = parse_with("  ---\nname: a\n---\n", &openhands());
+        assert_eq!(p.manifest.name.as_deref(), Some("a"));
+        let unstripped = Dialect {
+            strip_text: false,
+            ..openhands()
+        };
+        assert_eq!(
+            parse_with("  ---\nname: a\n---\n", &unstripped)
+                .manifest
+                .name,
+            None
+        );
+    }
+
+    #[test]
+    fn empty_and_scalar_blocks_read_as_no_keys() {
+        for text in [
+            "---\n---\nbody\n",
+            "---\n# c\n---\n",
+            "---\njust text\n---\n",
+        ] {
+            let p = parse_with(text, &openhands());
+            assert!(p.is_ok(), "{text:?}: {:?}", p.diagnostics);
+        }
+    }
 }
