@@ -128,7 +128,9 @@ pub struct Dialect {
     /// top-level key).
     pub tab_separation: bool,
     /// A content line that starts with a tab is an error wherever it is (js-yaml 4: "tab
-    /// characters must not be used in indentation"); otherwise only on the first line.
+    /// characters must not be used in indentation"; libyaml, which OpenHands' PyYAML uses,
+    /// the same); otherwise only on the first line, and only for the hosts whose repair rule
+    /// says they read YAML with such a loader (Codex, OpenCode, Gemini CLI).
     pub tab_indent_error: bool,
     /// `name` and `description` are collapsed to one line: runs of whitespace become one
     /// space, and both ends are trimmed (Codex's `sanitize_single_line`).

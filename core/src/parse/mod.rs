@@ -324,10 +324,12 @@ fn load_block(
             return (Err(err), Vec::new(), None);
         }
     }
-    if matches!(
-        dialect.repair,
-        RepairRule::Codex | RepairRule::Opencode | RepairRule::Gemini
-    ) {
+    if dialect.tab_indent_error
+        || matches!(
+            dialect.repair,
+            RepairRule::Codex | RepairRule::Opencode | RepairRule::Gemini
+        )
+    {
         // libyaml and js-yaml refuse a tab before the first token, which serde-saphyr takes
         // as separation.
         let mut content = yaml
