@@ -517,7 +517,7 @@ pub(crate) fn candidate(
         if diagnostics.iter().any(Diagnostic::is_error) {
             if let Some(code) = diagnostics
                 .iter()
-                .find(|d| d.is_error() && profile.refuse_root.codes.iter().any(|c| *c == d.code))
+                .find(|d| d.is_error() && profile.refuse_root.codes.contains(&d.code))
             {
                 root_refusal.get_or_insert_with(|| format!("of `{}`", code.code));
             }

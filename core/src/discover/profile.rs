@@ -232,13 +232,6 @@ pub struct RefuseRoot {
     pub fields: Vec<String>,
 }
 
-impl RefuseRoot {
-    /// Whether nothing refuses a root (every profile but those that set the table).
-    pub fn is_empty(&self) -> bool {
-        self.codes.is_empty() && self.fields.is_empty()
-    }
-}
-
 /// Characters of a skill's name that the host replaces (Gemini CLI: `:\/<>*?"|` by `-`;
 /// Copilot CLI: the name trimmed, then each run of spaces by one `-`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
