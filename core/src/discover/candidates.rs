@@ -344,7 +344,6 @@ pub(crate) fn candidate(
             Arc::make_mut(&mut manifest).description = command_description(&found.path);
         }
     } else {
-        let mut root_refusal: Option<String> = None;
         for key in ["name", "description"] {
             let Some(info) = entry.keys.iter().rev().find(|k| k.key == key) else {
                 continue;
@@ -355,9 +354,6 @@ pub(crate) fn candidate(
                 FieldTypes::String => info.kind != ValueKind::String,
             };
             if refused {
-                if refuse_root_field(profile, key) {
-                    root_refusal.get_or_insert_with(|| format!("its `{key}` has the wrong type"));
-                }
                 diagnostics.push(
                     Diagnostic::error(
                         "invalid-field-type",
@@ -383,9 +379,6 @@ pub(crate) fn candidate(
                 continue;
             };
             if !rule.accepts(info) {
-                if refuse_root_field(profile, key) {
-                    root_refusal.get_or_insert_with(|| format!("its `{key}` has the wrong type"));
-                }
                 diagnostics.push(
                     Diagnostic::error("invalid-field-type", rule.refusal(&profile.name, key))
                         .with_path(&location)
@@ -514,13 +507,8 @@ pub(crate) fn candidate(
                 diagnostics.push(d);
             }
         }
+        let root_refusal = root_refusal(profile, entry, &location, &mut diagnostics);
         if diagnostics.iter().any(Diagnostic::is_error) {
-            if let Some(code) = diagnostics
-                .iter()
-                .find(|d| d.is_error() && profile.refuse_root.codes.contains(&d.code))
-            {
-                root_refusal.get_or_insert_with(|| format!("of `{}`", code.code));
-            }
             if let Some(why) = root_refusal {
                 diagnostics.push(
                     Diagnostic::error(
@@ -617,8 +605,37 @@ pub(crate) fn candidate(
     }))
 }
 
-fn refuse_root_field(profile: &Profile, key: &str) -> bool {
-    profile.refuse_root.fields.iter().any(|f| f == key)
+/// Why this file empties its whole root (`[refuse_root]`), if it does. A listed code
+/// refuses the root whatever else is wrong; a key breaking its root rule only when the file
+/// has no other error (the host's own per-file errors are raised first). The broken root
+/// rules are added to `diagnostics` as `invalid-field-type` errors.
+fn root_refusal(
+    profile: &Profile,
+    entry: &CachedParse,
+    location: &Path,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<String> {
+    let code = diagnostics
+        .iter()
+        .find(|d| d.is_error() && profile.refuse_root.codes.contains(&d.code))
+        .map(|d| format!("of `{}`", d.code));
+    let alone = !diagnostics.iter().any(Diagnostic::is_error);
+    let mut field = None;
+    for (key, rule) in &profile.refuse_root.fields {
+        let Some(info) = entry.keys.iter().rev().find(|k| &k.key == key) else {
+            continue;
+        };
+        if !rule.accepts(info) {
+            diagnostics.push(
+                Diagnostic::error("invalid-field-type", rule.refusal(&profile.name, key))
+                    .with_path(location)
+                    .at(info.line, Some(info.column))
+                    .with_hint(format!("fix the value of `{key}:` or remove it")),
+            );
+            field.get_or_insert_with(|| format!("its `{key}` is not {}", rule.what()));
+        }
+    }
+    code.or(field.filter(|_| alone))
 }
 
 /// `name-mismatch` when the skill's name (its `name`, else the directory's) is not the name

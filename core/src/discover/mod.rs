@@ -442,6 +442,40 @@ mod tests {
     }
 
     #[test]
+    fn the_hosts_own_errors_come_before_a_root_refusal() {
+        let t = tempfile::tempdir().expect("tempdir");
+        let skills = t.path().join("p/.agents/skills");
+        write(&skills, "a/SKILL.md", b"---\nname: a\n---\n");
+        // Each also breaks a root rule, but fails a per-file rule first.
+        write(
+            &skills,
+            "b/SKILL.md",
+            b"---\nname: not-b\ndescription: 42\n---\n",
+        );
+        write(
+            &skills,
+            "c/SKILL.md",
+            b"---\nname: c\ndescription: 42\nmetadata: 3\n---\n",
+        );
+        write(
+            &skills,
+            "d/SKILL.md",
+            b"---\nname: d\nlicense: 1\ntriggers: 5\n---\n",
+        );
+        let other = t.path().join("p/.openhands/skills");
+        write(&other, "e/SKILL.md", b"---\nname: e\n---\n");
+        write(&other, "f/SKILL.md", b"---\nname: f\ntriggers: [1]\n---\n");
+        for catalog in openhands(t.path(), "p") {
+            assert_eq!(names(&catalog), ["a"]);
+            for dir in ["/b/", "/c/", "/d/"] {
+                assert!(!codes_at(&catalog, dir).contains(&"refuses-root"), "{dir}");
+            }
+            assert!(codes_at(&catalog, "/f/").contains(&"refuses-root"));
+            assert_eq!(codes_at(&catalog, "/e/"), ["root-refused"]);
+        }
+    }
+
+    #[test]
     fn invalid_utf8_refuses_the_root() {
         let t = tempfile::tempdir().expect("tempdir");
         let skills = t.path().join("p/.agents/skills");

@@ -176,6 +176,11 @@ pub enum FieldRule {
     /// Null, a string or a list of anything (OpenHands' `allowed-tools`: a mapping is
     /// refused, list items are turned into text).
     TextOrList,
+    /// A list of anything; null is refused (OpenHands' `triggers`, `inputs`).
+    List,
+    /// Anything but a list holding a value that is not a string (OpenHands' `triggers`
+    /// items, checked by pydantic after the SDK checked it is a list).
+    TextsIfList,
     /// Anything but null (OpenHands turns a null `name` into the text `None`, which no name
     /// rule takes, instead of falling back to the directory name).
     NotNull,
@@ -192,10 +197,13 @@ impl FieldRule {
             FieldRule::LaxBool => key.lax_bool,
             FieldRule::NotNull => key.kind != K::Null,
             FieldRule::TextOrList => matches!(key.kind, K::String | K::Null | K::List),
+            FieldRule::List => key.kind == K::List,
+            FieldRule::TextsIfList => key.kind != K::List || key.texts,
         }
     }
 
-    fn what(self) -> &'static str {
+    /// What the rule accepts, for messages ("text", "a mapping", ...).
+    pub fn what(self) -> &'static str {
         match self {
             FieldRule::TextOrNull => "text",
             FieldRule::MapOrNull | FieldRule::Map => "a mapping",
@@ -203,6 +211,8 @@ impl FieldRule {
             FieldRule::LaxBool => "true or false",
             FieldRule::NotNull => "set (it is null)",
             FieldRule::TextOrList => "text or a list",
+            FieldRule::List => "a list",
+            FieldRule::TextsIfList => "a list of text",
         }
     }
 
@@ -224,12 +234,14 @@ impl FieldRule {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct RefuseRoot {
-    /// Diagnostic codes (errors that refuse the file) that refuse the whole root too, e.g.
-    /// `invalid-utf8`.
+    /// Diagnostic codes (errors that refuse the file) that refuse the whole root too,
+    /// whatever else is wrong with the file, e.g. `invalid-utf8` (the host fails reading it,
+    /// before anything else).
     pub codes: Vec<String>,
-    /// Frontmatter keys whose wrong type (`field_types` or `field_rules`) refuses the whole
-    /// root, e.g. `description`.
-    pub fields: Vec<String>,
+    /// Keys whose value must have a type, else the whole root is refused, e.g.
+    /// `description = "text-or-null"`. Checked after every other rule: a file that also
+    /// fails another way is refused alone (the host's own per-file errors come first).
+    pub fields: BTreeMap<String, FieldRule>,
 }
 
 /// Characters of a skill's name that the host replaces (Gemini CLI: `:\/<>*?"|` by `-`;
