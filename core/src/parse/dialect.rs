@@ -168,6 +168,9 @@ pub struct Dialect {
     /// Whitespace (Python's `str.isspace`) is stripped from both ends of the text before
     /// the fences are looked for, so an indented opening fence counts (python-frontmatter).
     pub strip_text: bool,
+    /// A document end marker `...` before any content (only blank and comment lines above
+    /// it) is an error, as in PyYAML; otherwise the block reads as empty.
+    pub document_end_first_error: bool,
 }
 
 impl Default for Dialect {
@@ -193,6 +196,7 @@ impl Default for Dialect {
             missing_is_empty: false,
             bom_is_text: false,
             strip_text: false,
+            document_end_first_error: false,
         }
     }
 }

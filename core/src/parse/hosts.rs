@@ -707,6 +707,27 @@ mod tests {
     }
 
     #[test]
+    fn a_document_end_before_content_is_an_error_for_pyyaml() {
+        for text in ["---\n...\n---\n", "---\n# c\n...\n---\n"] {
+            let p = parse_with(text, &openhands());
+            assert!(p.is_ok(), "{text:?}: {:?}", p.diagnostics);
+            let pyyaml = Dialect {
+                document_end_first_error: true,
+                ..openhands()
+            };
+            let p = parse_with(text, &pyyaml);
+            assert_eq!(p.diagnostics[0].code, "invalid-yaml", "{text:?}");
+        }
+        let pyyaml = Dialect {
+            document_end_first_error: true,
+            ..openhands()
+        };
+        // Content first, or an indented `...` (a plain scalar), is fine.
+        assert!(parse_with("---\nname: a\n...\n---\n", &pyyaml).is_ok());
+        assert!(parse_with("---\n ...\n---\n", &pyyaml).is_ok());
+    }
+
+    #[test]
     fn empty_and_scalar_blocks_read_as_no_keys() {
         for text in [
             "---\n---\nbody\n",
