@@ -23,6 +23,7 @@ export type Profile =
   | 'mistral-vibe'
   | 'goose'
   | 'cursor'
+  | 'openhands'
 
 /**
  * Stable error codes shared by every skilldeck binding. An argument of the wrong type
@@ -459,7 +460,7 @@ export interface ActivateOptions {
 /** Options of `new Deck(...)`, mirroring the core `DeckOptions`. */
 export interface DeckOptions {
   /**
-   * Built-in profile: `universal` (default), `agentskills`, `claude-code`, `codex`, `opencode`, `kode`, `gemini`, `qwen-code`, `copilot-cli`, `mistral-vibe`, `goose`, `cursor`.
+   * Built-in profile: `universal` (default), `agentskills`, `claude-code`, `codex`, `opencode`, `kode`, `gemini`, `qwen-code`, `copilot-cli`, `mistral-vibe`, `goose`, `cursor`, `openhands`.
    * A custom profile is a file (`profileFile`).
    */
   profile?: Profile

@@ -23,6 +23,7 @@ export type Profile =
   | 'mistral-vibe'
   | 'goose'
   | 'cursor'
+  | 'openhands'
 
 /**
  * Stable error codes shared by every skilldeck binding. An argument of the wrong type

@@ -50,6 +50,8 @@ GOOSE_VERSION = "1.37.0"
 VIBE_VERSION = "3.0.2"  # PyPI `mistral-vibe`
 VENV_DIR = Path(os.environ.get("ORACLE_VENV", "/tmp/hosts3/venv"))
 VENV_PYTHON_BASE = os.environ.get("ORACLE_PYTHON312", "python3.12")
+OPENHANDS_VERSION = "1.44.1"  # PyPI `openhands-sdk`
+OPENHANDS_VENV = Path(os.environ.get("ORACLE_OPENHANDS_VENV", "/tmp/hosts5/venv"))
 
 ORACLE_DIR = Path(os.environ.get("ORACLE_DIR", "/tmp/oracles"))
 HOST_TIMEOUT = 120
@@ -119,6 +121,19 @@ def install() -> None:
         capture_output=True, text=True, check=True,
     )
     print(f"mistral-vibe: {out.stdout.strip()}")
+    # openhands-sdk pulls in a large dependency tree (fastmcp, litellm, ...): its own venv.
+    if not (OPENHANDS_VENV / "bin" / "python").exists():
+        subprocess.run([VENV_PYTHON_BASE, "-m", "venv", str(OPENHANDS_VENV)], check=True)
+    subprocess.run(
+        [str(OPENHANDS_VENV / "bin" / "pip"), "install", "-q", f"openhands-sdk=={OPENHANDS_VERSION}"],
+        check=True,
+    )
+    out = subprocess.run(
+        [str(OPENHANDS_VENV / "bin" / "python"), "-c", "import importlib.metadata as m; "
+         "print(m.version('openhands-sdk'))"],
+        capture_output=True, text=True, check=True,
+    )
+    print(f"openhands-sdk: {out.stdout.strip()}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -654,6 +669,107 @@ def run_vibe(tree: Path, deck: dict) -> dict:
     }
 
 
+# OpenHands has no command that lists skills without a model and a conversation; the oracle
+# calls the SDK's own loaders (openhands/sdk/skills/skill.py) under the venv's python:
+# `load_project_skills(cwd)` then `load_user_skills()`, merged as `load_available_skills`
+# merges them (a project skill beats a user skill of the same name). HOME is the vector's
+# home, set before the import (USER_SKILLS_DIRS is computed at import time). The host's
+# warnings ("Failed to load skill from PATH: ...", "Failed to load project skills from DIR:
+# ...") are caught from its logger and reported as errors.
+OPENHANDS_DRIVER = r"""
+import json, logging, os, re, sys
+from pathlib import Path
+
+class Catch(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.records = []
+    def emit(self, record):
+        self.records.append(record.getMessage())
+
+catch = Catch()
+from openhands.sdk.skills.skill import Skill, load_project_skills, load_user_skills
+# Every message of the skills package reaches the `openhands` logger (or the root logger,
+# when the SDK turned propagation off on the way): one handler on the first that hears it.
+logging.getLogger("openhands.sdk.skills").addHandler(catch)
+logging.getLogger("openhands.sdk.skills").setLevel(logging.WARNING)
+logging.getLogger("openhands.sdk.skills").propagate = False
+
+third_party = set(Skill.PATH_TO_THIRD_PARTY_SKILL_NAME)
+
+def listing(project, user):
+    catch.records.clear()
+    skills, seen = [], set()
+    scopes = [("project", load_project_skills(project))]
+    if user:
+        scopes.append(("user", load_user_skills()))
+    for scope, loaded in scopes:
+        for s in loaded:
+            if s.name in seen:
+                continue
+            seen.add(s.name)
+            skills.append({"name": s.name, "description": s.description, "location": s.source,
+                           "scope": scope, "agentskills": s.is_agentskills_format,
+                           "third_party": Path(s.source or "").name.lower() in third_party})
+    errors = []
+    for message in catch.records:
+        m = re.match(r"Failed to load (?:skill|third-party skill) from (.+?): (.*)$", message, re.S)
+        if m:
+            errors.append({"path": m.group(1), "message": m.group(2)})
+            continue
+        m = re.match(r"Failed to load (project|user) skills from (.+?): (.*)$", message, re.S)
+        if m:
+            errors.append({"path": m.group(2), "message": "whole directory dropped: " + m.group(3)})
+    return {"skills": skills, "errors": errors}
+
+if len(sys.argv) > 1:
+    # Isolated runs (oracle.py diff): one project per argument, no user skills.
+    json.dump([listing(Path(p), False) for p in sys.argv[1:]], sys.stdout)
+else:
+    json.dump(listing(Path.cwd(), True), sys.stdout)
+"""
+
+
+def run_openhands(tree: Path, deck: dict, isolated: list[Path] | None = None):
+    """The host's answer for the vector's project; with `isolated`, one answer per listed
+    project directory instead (project skills only)."""
+    project, home, env = deck_paths(tree, deck)
+    home.mkdir(parents=True, exist_ok=True)
+    # LiteLLM (imported by the SDK) fetches a model price list at import unless told to use
+    # its bundled copy; offline that costs three retries. Neither affects skills.
+    env = {"LITELLM_LOCAL_MODEL_COST_MAP": "True", "OPENHANDS_SUPPRESS_BANNER": "1", **env}
+    out = run_host(
+        [str(OPENHANDS_VENV / "bin" / "python"), "-c", OPENHANDS_DRIVER, *map(str, isolated or [])],
+        project, home, env, "openhands loader",
+    )
+    answer = json.loads(out.stdout)
+    if isolated:
+        return [openhands_listing(a) for a in answer]
+    return openhands_listing(answer)
+
+
+def openhands_listing(answer: dict) -> dict:
+    skills = []
+    for s in answer["skills"]:
+        if s["third_party"]:
+            # AGENTS.md, .cursorrules, claude.md, ... in the cwd or git root: instructions,
+            # not skills; not reproduced (ORACLES.md).
+            continue
+        skill = {"name": s["name"], "location": s["location"], "scope": s["scope"]}
+        if s["description"] is not None:
+            skill["description"] = s["description"]
+        skills.append(skill)
+    # Kept in the host's order: roots in precedence order; within a root the legacy files
+    # without triggers, then those with triggers, then the SKILL.md skills, each in path order.
+    return {
+        "host": f"openhands-sdk {OPENHANDS_VERSION}",
+        "command": "python: the host's load_project_skills(cwd) then load_user_skills() "
+        "(openhands/sdk/skills/skill.py), first name wins",
+        "skills": skills,
+        "errors": sorted(answer["errors"], key=lambda e: e["path"]),
+    }
+
+
 def goose_bin() -> Path:
     return ORACLE_DIR / "node_modules" / GOOSE_PACKAGE / "bin" / "goose"
 
@@ -726,6 +842,7 @@ HOSTS = {
     "qwen-code": run_qwen,
     "copilot-cli": run_copilot,
     "mistral-vibe": run_vibe,
+    "openhands": run_openhands,
 }
 RENDERERS = {"codex": run_codex_prompt, "opencode": run_opencode_prompt}
 
@@ -920,7 +1037,9 @@ def record(vector: Path, case: dict, results: list[dict], descriptions: bool = F
 # ---------------------------------------------------------------------------------------------
 
 VECTORS = Path(__file__).resolve().parents[2] / "tests" / "vectors"
-MATRIX_HOSTS = ("codex", "opencode", "gemini", "qwen-code", "copilot-cli", "mistral-vibe", "goose")
+MATRIX_HOSTS = (
+    "codex", "opencode", "gemini", "qwen-code", "copilot-cli", "mistral-vibe", "goose", "openhands",
+)
 # What a matrix vector knowingly does not take from its host (see ORACLES.md).
 MATRIX_NOTES = {
     "mistral-vibe": "; deliberate deviation: the host decodes enc-utf16le-bom as UTF-16 (left "
@@ -1003,8 +1122,73 @@ def diff_one(vector: Path, case: dict, tree: Path) -> list[str]:
     """Per file: the host's verdict (loaded with this name and description, or not) against
     skilldeck's; and every file skilldeck does not load must carry a diagnostic."""
     deck = case["input"]["deck"]
+    if deck["profile"] in ISOLATED_HOSTS:
+        return diff_isolated(vector, case, tree)
     host = normalise(HOSTS[deck["profile"]](tree, deck), tree)
     ours = run_skilldeck(tree, deck)
+    return compare_files(deck, tree, host, ours)
+
+
+# Hosts where one bad file empties its whole root (OpenHands): on the matrix and fuzz trees,
+# whose files share one root, the whole-tree answer is "nothing" and says nothing about each
+# file. `diff` then compares the whole tree and, in addition, every skill directory of the
+# project's `.agents/skills` alone in a project of its own (the host's own
+# `load_project_skills` on each, in one process; skilldeck once per project).
+ISOLATED_HOSTS = {"openhands": run_openhands}
+
+
+def diff_isolated(vector: Path, case: dict, tree: Path) -> list[str]:
+    deck = case["input"]["deck"]
+    problems = [
+        f"whole tree: {p}"
+        for p in compare_files(
+            deck, tree, normalise(HOSTS[deck["profile"]](tree, deck), tree),
+            run_skilldeck(tree, deck),
+        )
+    ]
+    root = tree / deck.get("project_dir", "project") / ".agents" / "skills"
+    children = sorted(c for c in root.iterdir()) if root.is_dir() else []
+    if not children or any(not p.is_relative_to(root) for p in tree.rglob("SKILL.md")):
+        # Only a tree whose skills all sit in that one root (the matrix, fuzz corpora).
+        return problems
+    isolated = []
+    with tempfile.TemporaryDirectory(prefix="skilldeck-isolated-") as scratch:
+        for i, child in enumerate(children):
+            iso = Path(scratch) / str(i)
+            dest = iso / deck.get("project_dir", "project") / ".agents" / "skills" / child.name
+            dest.parent.mkdir(parents=True)
+            if child.is_dir():
+                shutil.copytree(child, dest, symlinks=True)
+            else:
+                shutil.copy2(child, dest, follow_symlinks=False)
+            (iso / deck.get("project_dir", "project") / ".git").mkdir()
+            (iso / deck.get("home_dir", "home")).mkdir(parents=True, exist_ok=True)
+            isolated.append(iso.resolve())
+        projects = [iso / deck.get("project_dir", "project") for iso in isolated]
+        answers = ISOLATED_HOSTS[deck["profile"]](tree, deck, projects)
+        host = {"skills": [], "errors": []}
+        ours = {"skills": [], "diagnostics": [], "shadowed": []}
+        for iso, answer in zip(isolated, answers):
+            answer = normalise(answer, iso)
+            host["skills"] += answer["skills"]
+            host["errors"] += answer["errors"]
+            mine = run_skilldeck(iso, deck)
+            for key in ours:
+                ours[key] += mine.get(key, [])
+    problems += [f"alone: {p}" for p in compare_files(deck, tree, host, ours)]
+    return problems
+
+
+def clipped(host: str | None, ours: str | None) -> bool:
+    """OpenHands' `maybe_truncate`: head, `<response clipped>` notice, tail, 1024 in all."""
+    if not host or not ours or "<response clipped>" not in host or len(ours) <= 1024:
+        return False
+    head, _, rest = host.partition("<response clipped>")
+    tail = rest.rsplit("</NOTE>", 1)[-1]
+    return ours.startswith(head) and ours.endswith(tail)
+
+
+def compare_files(deck: dict, tree: Path, host: dict, ours: dict) -> list[str]:
     host_by_loc = {s["location"]: s for s in host["skills"]}
     ours_by_loc = {s["location"]: s for s in ours["skills"]}
     problems = []
@@ -1042,6 +1226,11 @@ def diff_one(vector: Path, case: dict, tree: Path) -> list[str]:
                     # Deliberate (ORACLES.md): an empty name cannot name a skill, so
                     # skilldeck names it after its directory.
                     print(f"         deliberate: empty name at {loc}, skilldeck uses {ov!r}")
+                    continue
+                if key == "description" and deck["profile"] == "openhands" and clipped(hv, ov):
+                    # Deliberate (ORACLES.md): the host cuts the middle of a description
+                    # over 1024 characters and puts a notice naming the file there.
+                    print(f"         deliberate: description over 1024 characters at {loc} kept whole")
                     continue
                 if hv != ov:
                     problems.append(f"{key} differs at {loc}: host {hv!r}, skilldeck {ov!r}")

@@ -38,6 +38,7 @@ _Profile = Literal[
     "mistral-vibe",
     "goose",
     "cursor",
+    "openhands",
 ]
 _Json = Any
 

@@ -11,7 +11,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::manifest::Manifest;
 use crate::parse::{self, ValueKind};
 use crate::validate;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -103,6 +103,9 @@ pub fn collect(
     // them copies megabytes and briefly holds both buffers.
     out.candidates.reserve(items.len());
     let mut seen: HashMap<(u64, u64), Option<usize>> = HashMap::with_capacity(items.len());
+    // Roots a file emptied (`[refuse_root]`), with that file; and each candidate's root.
+    let mut refused: BTreeMap<usize, PathBuf> = BTreeMap::new();
+    let mut candidate_roots: Vec<usize> = Vec::with_capacity(items.len());
     // Rebuilt from this walk rather than pruned: every file read has its entry (hit or
     // fresh), so the cache holds exactly the tree's files and never grows across reloads.
     let mut next = ParseCache::with_capacity(if keep { items.len() } else { 0 });
@@ -133,6 +136,11 @@ pub fn collect(
             Ok(Some(c)) => c,
             Ok(None) => continue,
             Err(diagnostics) => {
+                if diagnostics.iter().any(|d| d.code == REFUSES_ROOT) {
+                    refused
+                        .entry(read.root)
+                        .or_insert_with(|| read.found.path.clone());
+                }
                 if first.is_none() {
                     out.diagnostics.extend(diagnostics);
                 }
@@ -159,8 +167,12 @@ pub fn collect(
                     seen.insert(id, Some(out.candidates.len()));
                 }
                 out.candidates.push(candidate);
+                candidate_roots.push(read.root);
             }
         }
+    }
+    if !refused.is_empty() {
+        drop_refused_roots(&mut out, &candidate_roots, &refused, roots);
     }
     if keep {
         *cache = next;
@@ -170,6 +182,37 @@ pub fn collect(
     // a reloadable one does.
     plugins_out.sort_diagnostics();
     out
+}
+
+/// The code of the error a file gets when its failure empties its whole root.
+pub const REFUSES_ROOT: &str = "refuses-root";
+
+/// Take every candidate of a root that one of its files emptied out of the collection, each
+/// with a `root-refused` error naming that file (the host loads nothing from such a root).
+fn drop_refused_roots(
+    out: &mut Collected,
+    candidate_roots: &[usize],
+    refused: &BTreeMap<usize, PathBuf>,
+    roots: &[Root],
+) {
+    let candidates = std::mem::take(&mut out.candidates);
+    for (candidate, root) in candidates.into_iter().zip(candidate_roots) {
+        match refused.get(root) {
+            Some(culprit) => out.diagnostics.push(
+                Diagnostic::error(
+                    "root-refused",
+                    format!(
+                        "not loaded: {} in the same directory {} fails in a way that makes the host drop every skill there",
+                        culprit.display(),
+                        roots.get(*root).map_or(Path::new(""), |r| r.path.as_path()).display()
+                    ),
+                )
+                .with_path(&candidate.location)
+                .with_hint(format!("fix {} (see its `refuses-root` error)", culprit.display())),
+            ),
+            None => out.candidates.push(candidate),
+        }
+    }
 }
 
 /// Stat, read and check one file (runs on all cores): the frontmatter parse, the location
@@ -455,7 +498,33 @@ pub(crate) fn candidate(
                 .with_hint("add `description: what it does and when to use it` to the frontmatter"),
             );
         }
+        if profile.name_matches_directory {
+            if let Some(d) =
+                directory_mismatch(profile, manifest.name.as_deref(), &base_dir, &location)
+            {
+                // The lenient check's warning says the same.
+                diagnostics.retain(|d| d.code != "name-mismatch");
+                diagnostics.push(d);
+            }
+        }
+        let root_refusal = root_refusal(profile, entry, &location, &mut diagnostics);
         if diagnostics.iter().any(Diagnostic::is_error) {
+            if let Some(why) = root_refusal {
+                diagnostics.push(
+                    Diagnostic::error(
+                        REFUSES_ROOT,
+                        format!(
+                            "profile `{}` loads no skill from {} because this file fails: {why}",
+                            profile.name,
+                            root.path.display()
+                        ),
+                    )
+                    .with_path(&location)
+                    .with_hint(
+                        "fix this file: until then the host ignores every skill in that directory",
+                    ),
+                );
+            }
             return Err(dedup(diagnostics));
         }
     }
@@ -534,6 +603,62 @@ pub(crate) fn candidate(
         diagnostics: dedup(diagnostics),
         nested_prefix,
     }))
+}
+
+/// Why this file empties its whole root (`[refuse_root]`), if it does. A listed code
+/// refuses the root whatever else is wrong; a key breaking its root rule only when the file
+/// has no other error (the host's own per-file errors are raised first). The broken root
+/// rules are added to `diagnostics` as `invalid-field-type` errors.
+fn root_refusal(
+    profile: &Profile,
+    entry: &CachedParse,
+    location: &Path,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<String> {
+    let code = diagnostics
+        .iter()
+        .find(|d| d.is_error() && profile.refuse_root.codes.contains(&d.code))
+        .map(|d| format!("of `{}`", d.code));
+    let alone = !diagnostics.iter().any(Diagnostic::is_error);
+    let mut field = None;
+    for (key, rule) in &profile.refuse_root.fields {
+        let Some(info) = entry.keys.iter().rev().find(|k| &k.key == key) else {
+            continue;
+        };
+        if !rule.accepts(info) {
+            diagnostics.push(
+                Diagnostic::error("invalid-field-type", rule.refusal(&profile.name, key))
+                    .with_path(location)
+                    .at(info.line, Some(info.column))
+                    .with_hint(format!("fix the value of `{key}:` or remove it")),
+            );
+            field.get_or_insert_with(|| format!("its `{key}` is not {}", rule.what()));
+        }
+    }
+    code.or(field.filter(|_| alone))
+}
+
+/// `name-mismatch` when the skill's name (its `name`, else the directory's) is not the name
+/// of its directory.
+fn directory_mismatch(
+    profile: &Profile,
+    name: Option<&str>,
+    base_dir: &Path,
+    location: &Path,
+) -> Option<Diagnostic> {
+    let dir = base_dir.file_name()?.to_string_lossy();
+    let name = name?;
+    (name != dir).then(|| {
+        Diagnostic::error(
+            "name-mismatch",
+            format!(
+                "profile `{}` refuses the name `{name}`: it must equal its directory's name `{dir}`",
+                profile.name
+            ),
+        )
+        .with_path(location)
+        .with_hint("rename the directory or change `name` so they are equal")
+    })
 }
 
 /// A command without a `description` is described by the first paragraph of its text, as

@@ -299,6 +299,7 @@ mod tests {
     use super::*;
     use std::collections::BTreeMap;
     use std::io::Write;
+    use std::path::Path;
 
     /// Discovery reads frontmatter prefixes only. Past 4 KiB of text (the reader's first
     /// read), every body here is a 1 MiB sparse hole of NUL bytes, which the reader refuses
@@ -344,5 +345,200 @@ mod tests {
     #[ignore = "writes 10,000 files (about 30 s on a busy disk); run with --ignored"]
     fn ten_thousand_skills_load_without_reading_a_body() {
         load_without_reading_bodies(10_000);
+    }
+
+    fn write(root: &Path, rel: &str, text: &[u8]) {
+        let path = root.join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+
+    /// The OpenHands profile on `project` below `t` (home `t/home`), both ways a discovery
+    /// names files: in the loop (reloadable) and on the workers (one-shot).
+    fn openhands(t: &Path, project: &str) -> Vec<Catalog> {
+        let inputs = Inputs {
+            project: t.join(project),
+            home: Some(t.join("home")),
+            env: BTreeMap::new(),
+            system_root: t.to_path_buf(),
+        };
+        let profile = Profile::builtin("openhands").expect("profile");
+        [Keep::ForReload, Keep::Nothing]
+            .into_iter()
+            .map(|keep| {
+                let layout = layout_for(&profile, &inputs, &DeckOptions::default(), keep);
+                finish_for(&profile, layout, &mut ParseCache::default(), keep).catalog
+            })
+            .collect()
+    }
+
+    fn names(catalog: &Catalog) -> Vec<&str> {
+        catalog.skills.iter().map(|s| s.name.as_str()).collect()
+    }
+
+    fn codes_at<'a>(catalog: &'a Catalog, dir: &str) -> Vec<&'a str> {
+        catalog
+            .diagnostics
+            .iter()
+            .filter(|d| {
+                d.path
+                    .as_ref()
+                    .is_some_and(|p| p.to_string_lossy().contains(dir))
+            })
+            .map(|d| d.code.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn a_file_that_refuses_its_root_empties_only_that_root() {
+        let t = tempfile::tempdir().expect("tempdir");
+        let skills = t.path().join("p/.agents/skills");
+        write(
+            &skills,
+            "a/SKILL.md",
+            b"---\nname: a\ndescription: from agents\n---\n",
+        );
+        write(
+            &skills,
+            "b/SKILL.md",
+            b"---\nname: b\ndescription: 42\n---\n",
+        );
+        write(
+            &skills,
+            "c/SKILL.md",
+            b"---\nname: c\ndescription: [bad\n---\n",
+        );
+        let other = t.path().join("p/.openhands/skills");
+        write(
+            &other,
+            "a/SKILL.md",
+            b"---\nname: a\ndescription: from openhands\n---\n",
+        );
+        write(&other, "d/SKILL.md", b"---\nname: d\ndescription: d\n---\n");
+        write(&other, "e/SKILL.md", b"---\nname: e\nmetadata: 3\n---\n");
+        for catalog in openhands(t.path(), "p") {
+            // `a` from the first root is dropped with its root, so the second root's wins.
+            assert_eq!(names(&catalog), ["a", "d"]);
+            assert_eq!(
+                Some(catalog.skills[0].description()),
+                Some("from openhands")
+            );
+            assert!(codes_at(&catalog, "skills/b/").contains(&"refuses-root"));
+            assert_eq!(codes_at(&catalog, ".agents/skills/a/"), ["root-refused"]);
+            // A YAML error and a bad `metadata` skip their own file only.
+            assert!(!codes_at(&catalog, "skills/c/").contains(&"refuses-root"));
+            assert!(!codes_at(&catalog, "skills/e/").contains(&"refuses-root"));
+            assert!(catalog
+                .diagnostics
+                .iter()
+                .filter(|d| d.code == "root-refused")
+                .all(|d| d.message.contains("b/SKILL.md")));
+        }
+    }
+
+    #[test]
+    fn the_hosts_own_errors_come_before_a_root_refusal() {
+        let t = tempfile::tempdir().expect("tempdir");
+        let skills = t.path().join("p/.agents/skills");
+        write(&skills, "a/SKILL.md", b"---\nname: a\n---\n");
+        // Each also breaks a root rule, but fails a per-file rule first.
+        write(
+            &skills,
+            "b/SKILL.md",
+            b"---\nname: not-b\ndescription: 42\n---\n",
+        );
+        write(
+            &skills,
+            "c/SKILL.md",
+            b"---\nname: c\ndescription: 42\nmetadata: 3\n---\n",
+        );
+        write(
+            &skills,
+            "d/SKILL.md",
+            b"---\nname: d\nlicense: 1\ntriggers: 5\n---\n",
+        );
+        let other = t.path().join("p/.openhands/skills");
+        write(&other, "e/SKILL.md", b"---\nname: e\n---\n");
+        write(&other, "f/SKILL.md", b"---\nname: f\ntriggers: [1]\n---\n");
+        for catalog in openhands(t.path(), "p") {
+            assert_eq!(names(&catalog), ["a"]);
+            for dir in ["/b/", "/c/", "/d/"] {
+                assert!(!codes_at(&catalog, dir).contains(&"refuses-root"), "{dir}");
+            }
+            assert!(codes_at(&catalog, "/f/").contains(&"refuses-root"));
+            assert_eq!(codes_at(&catalog, "/e/"), ["root-refused"]);
+        }
+    }
+
+    #[test]
+    fn invalid_utf8_refuses_the_root() {
+        let t = tempfile::tempdir().expect("tempdir");
+        let skills = t.path().join("p/.agents/skills");
+        write(&skills, "a/SKILL.md", b"---\nname: a\n---\n");
+        write(&skills, "b/SKILL.md", b"---\nname: b\n---\ncaf\xe9\n");
+        for catalog in openhands(t.path(), "p") {
+            assert!(catalog.skills.is_empty());
+            assert_eq!(codes_at(&catalog, "skills/a/"), ["root-refused"]);
+        }
+    }
+
+    #[test]
+    fn names_must_be_their_directory_and_null_is_not_missing() {
+        let t = tempfile::tempdir().expect("tempdir");
+        let skills = t.path().join("p/.agents/skills");
+        write(&skills, "ok/SKILL.md", b"---\nname: ok\n---\n");
+        write(&skills, "from-dir/SKILL.md", b"---\ndescription: d\n---\n");
+        write(&skills, "other/SKILL.md", b"---\nname: not-other\n---\n");
+        write(&skills, "null/SKILL.md", b"---\nname: ~\n---\n");
+        write(
+            &skills,
+            "tools/SKILL.md",
+            b"---\nname: tools\nallowed-tools: {a: b}\n---\n",
+        );
+        write(
+            &skills,
+            "tool-list/SKILL.md",
+            b"---\nname: tool-list\nallowed-tools: [1, a]\n---\n",
+        );
+        for catalog in openhands(t.path(), "p") {
+            assert_eq!(names(&catalog), ["from-dir", "ok", "tool-list"]);
+            assert!(codes_at(&catalog, "/other/").contains(&"name-mismatch"));
+            assert!(codes_at(&catalog, "/null/").contains(&"invalid-field-type"));
+            assert!(codes_at(&catalog, "/tools/").contains(&"invalid-field-type"));
+        }
+    }
+
+    #[test]
+    fn work_dir_then_git_root_and_nothing_between() {
+        let t = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir_all(t.path().join("repo/.git")).expect("git");
+        let skill = |name: &str| format!("---\nname: {name}\n---\n").into_bytes();
+        write(t.path(), "repo/a/b/.agents/skills/x/SKILL.md", &skill("x"));
+        write(
+            t.path(),
+            "repo/a/.agents/skills/between/SKILL.md",
+            &skill("between"),
+        );
+        write(t.path(), "repo/.openhands/skills/x/SKILL.md", &skill("x"));
+        write(
+            t.path(),
+            "repo/.openhands/skills/top/SKILL.md",
+            &skill("top"),
+        );
+        write(t.path(), "home/.agents/skills/top/SKILL.md", &skill("top"));
+        write(
+            t.path(),
+            "home/.agents/skills/user/SKILL.md",
+            &skill("user"),
+        );
+        for catalog in openhands(t.path(), "repo/a/b") {
+            assert_eq!(names(&catalog), ["x", "top", "user"]);
+            assert!(catalog.skills[0]
+                .location
+                .starts_with(t.path().join("repo/a/b")));
+            assert!(catalog.skills[1]
+                .location
+                .starts_with(t.path().join("repo/.openhands")));
+        }
     }
 }

@@ -92,6 +92,9 @@ pub enum Each {
     AncestorsNearestFirst,
     /// The repository root, then each child down to the project directory.
     AncestorsRootFirst,
+    /// The project directory, then the repository root when it is another directory; the
+    /// directories between them are not read (OpenHands: the work dir, then the git root).
+    ProjectThenRepository,
 }
 
 /// How a root is walked.
@@ -172,6 +175,17 @@ pub enum FieldRule {
     /// pydantic's lax `bool`: a boolean, 0 or 1, or `true`/`false`/`yes`/`no`/`on`/`off`/
     /// `t`/`f`/`y`/`n`/`1`/`0` in any case; null is refused.
     LaxBool,
+    /// Null, a string or a list of anything (OpenHands' `allowed-tools`: a mapping is
+    /// refused, list items are turned into text).
+    TextOrList,
+    /// A list of anything; null is refused (OpenHands' `triggers`, `inputs`).
+    List,
+    /// Anything but a list holding a value that is not a string (OpenHands' `triggers`
+    /// items, checked by pydantic after the SDK checked it is a list).
+    TextsIfList,
+    /// Anything but null (OpenHands turns a null `name` into the text `None`, which no name
+    /// rule takes, instead of falling back to the directory name).
+    NotNull,
 }
 
 impl FieldRule {
@@ -183,15 +197,24 @@ impl FieldRule {
             FieldRule::Map => key.kind == K::Map,
             FieldRule::TextOrTexts => key.texts,
             FieldRule::LaxBool => key.lax_bool,
+            FieldRule::NotNull => key.kind != K::Null,
+            FieldRule::TextOrList => matches!(key.kind, K::String | K::Null | K::List),
+            FieldRule::List => key.kind == K::List,
+            FieldRule::TextsIfList => key.kind != K::List || key.texts,
         }
     }
 
-    fn what(self) -> &'static str {
+    /// What the rule accepts, for messages ("text", "a mapping", ...).
+    pub fn what(self) -> &'static str {
         match self {
             FieldRule::TextOrNull => "text",
             FieldRule::MapOrNull | FieldRule::Map => "a mapping",
             FieldRule::TextOrTexts => "text or a list of text",
             FieldRule::LaxBool => "true or false",
+            FieldRule::NotNull => "set (it is null)",
+            FieldRule::TextOrList => "text or a list",
+            FieldRule::List => "a list",
+            FieldRule::TextsIfList => "a list of text",
         }
     }
 
@@ -202,6 +225,25 @@ impl FieldRule {
             self.what()
         )
     }
+}
+
+/// Failures of one file that make the host drop every skill of the root the file is in
+/// (OpenHands: `load_skills_from_dir` catches only its own errors per file; any other
+/// exception, e.g. pydantic's `ValidationError` for a `description` that is not text or a
+/// `UnicodeDecodeError`, escapes to the caller, which then loads nothing from that
+/// directory). The file gets a `refuses-root` error and every other skill of the root a
+/// `root-refused` error naming it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RefuseRoot {
+    /// Diagnostic codes (errors that refuse the file) that refuse the whole root too,
+    /// whatever else is wrong with the file, e.g. `invalid-utf8` (the host fails reading it,
+    /// before anything else).
+    pub codes: Vec<String>,
+    /// Keys whose value must have a type, else the whole root is refused, e.g.
+    /// `description = "text-or-null"`. Checked after every other rule: a file that also
+    /// fails another way is refused alone (the host's own per-file errors come first).
+    pub fields: BTreeMap<String, FieldRule>,
 }
 
 /// Characters of a skill's name that the host replaces (Gemini CLI: `:\/<>*?"|` by `-`;
@@ -399,6 +441,13 @@ pub struct Profile {
     /// Keys whose value must have a type (the host's schema), e.g. `license = "text-or-null"`.
     #[serde(default)]
     pub field_rules: BTreeMap<String, FieldRule>,
+    /// A skill whose name (from `name`, else the directory) is not its directory's name is
+    /// refused (`name-mismatch`), as OpenHands' `validate_skill_name` does.
+    #[serde(default)]
+    pub name_matches_directory: bool,
+    /// File failures that empty the whole root (`[refuse_root]`, see [`RefuseRoot`]).
+    #[serde(default)]
+    pub refuse_root: RefuseRoot,
     /// Names the host keeps for its own built-in skills: a skill of such a name is refused.
     #[serde(default)]
     pub reserved_names: Vec<String>,
@@ -453,7 +502,7 @@ impl Default for InstallDirs {
     }
 }
 
-const BUILTIN: [(&str, &str); 12] = [
+const BUILTIN: [(&str, &str); 13] = [
     ("universal", include_str!("profiles/universal.toml")),
     ("agentskills", include_str!("profiles/agentskills.toml")),
     ("claude-code", include_str!("profiles/claude-code.toml")),
@@ -466,6 +515,7 @@ const BUILTIN: [(&str, &str); 12] = [
     ("mistral-vibe", include_str!("profiles/mistral-vibe.toml")),
     ("goose", include_str!("profiles/goose.toml")),
     ("cursor", include_str!("profiles/cursor.toml")),
+    ("openhands", include_str!("profiles/openhands.toml")),
 ];
 
 const PROFILE_HINT: &str =

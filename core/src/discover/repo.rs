@@ -40,6 +40,16 @@ pub fn ancestors(project: &Path, root: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// `project`, then `root` when it is another directory above `project` (the directories
+/// between them are left out).
+pub fn project_then_root(project: &Path, root: &Path) -> Vec<PathBuf> {
+    let mut out = vec![project.to_path_buf()];
+    if root != project && project.starts_with(root) {
+        out.push(root.to_path_buf());
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -58,6 +68,23 @@ mod tests {
         assert_eq!(
             ancestors(&project, &root),
             vec![project.clone(), root.join("a"), root.clone()]
+        );
+    }
+
+    #[test]
+    fn project_then_root_skips_the_directories_between() {
+        let (project, root) = (Path::new("/r/a/b"), Path::new("/r"));
+        assert_eq!(
+            project_then_root(project, root),
+            vec![PathBuf::from("/r/a/b"), PathBuf::from("/r")]
+        );
+        assert_eq!(
+            project_then_root(project, project),
+            vec![project.to_path_buf()]
+        );
+        assert_eq!(
+            project_then_root(project, Path::new("/c")),
+            vec![project.to_path_buf()]
         );
     }
 

@@ -121,6 +121,10 @@ pub fn expand(profile: &Profile, inputs: &Inputs, nested: bool) -> Expansion {
                 .rev()
                 .map(Some)
                 .collect(),
+            Each::ProjectThenRepository => repo::project_then_root(&inputs.project, &out.repo_root)
+                .into_iter()
+                .map(Some)
+                .collect(),
         };
         for dir in &dirs {
             for template in &source.paths {

@@ -128,7 +128,9 @@ pub struct Dialect {
     /// top-level key).
     pub tab_separation: bool,
     /// A content line that starts with a tab is an error wherever it is (js-yaml 4: "tab
-    /// characters must not be used in indentation"); otherwise only on the first line.
+    /// characters must not be used in indentation"; libyaml, which OpenHands' PyYAML uses,
+    /// the same); otherwise only on the first line, and only for the hosts whose repair rule
+    /// says they read YAML with such a loader (Codex, OpenCode, Gemini CLI).
     pub tab_indent_error: bool,
     /// `name` and `description` are collapsed to one line: runs of whitespace become one
     /// space, and both ends are trimmed (Codex's `sanitize_single_line`).
@@ -157,6 +159,18 @@ pub struct Dialect {
     /// A null `description` is its text as written (`null`, `~`; an empty value is ""), as
     /// serde_yaml reads a null into a `String` field (Goose); otherwise it is absent.
     pub description_null_text: bool,
+    /// A file without a frontmatter block (no opening fence, or none that closes) reads as
+    /// a block without keys instead of refusing the file (python-frontmatter: OpenHands).
+    pub missing_is_empty: bool,
+    /// A leading byte-order mark is text, so a file that starts with one has no frontmatter
+    /// (python-frontmatter strips whitespace only, and U+FEFF is not whitespace).
+    pub bom_is_text: bool,
+    /// Whitespace (Python's `str.isspace`) is stripped from both ends of the text before
+    /// the fences are looked for, so an indented opening fence counts (python-frontmatter).
+    pub strip_text: bool,
+    /// A document end marker `...` before any content (only blank and comment lines above
+    /// it) is an error, as in PyYAML; otherwise the block reads as empty.
+    pub document_end_first_error: bool,
 }
 
 impl Default for Dialect {
@@ -179,6 +193,10 @@ impl Default for Dialect {
             tab_token_error: false,
             duplicate_anchors_error: false,
             description_null_text: false,
+            missing_is_empty: false,
+            bom_is_text: false,
+            strip_text: false,
+            document_end_first_error: false,
         }
     }
 }

@@ -235,11 +235,52 @@ fn no_block(text: &str, fences: FenceRule) -> Diagnostic {
         )
 }
 
+/// A file the host loads without keys because it has no frontmatter block: the reason stays
+/// as a warning, the whole text is the body.
+fn without_frontmatter(mut why: Diagnostic) -> Parsed {
+    why.severity = crate::diagnostic::Severity::Warning;
+    why.hint = Some(
+        "the host loads it without a name or description; add a `---` frontmatter block"
+            .to_string(),
+    );
+    let mut parsed = Parsed {
+        body_line: Some(1),
+        ..Parsed::default()
+    };
+    parsed.diagnostics.push(why);
+    parsed
+}
+
 /// Parse `text` as a host with one of these rules reads it.
 pub(super) fn parse(text: &str, dialect: &Dialect) -> Parsed {
-    let block = match block(text, dialect.fences) {
+    // python-frontmatter looks for the fences in the text with whitespace stripped at both
+    // ends; line numbers still count from the file's first line.
+    let (text, skipped_lines) = if dialect.strip_text {
+        let stripped = text.trim_matches(py_space);
+        let lead = &text[..text.len() - text.trim_start_matches(py_space).len()];
+        (stripped, lines_before(lead, lead.len()))
+    } else {
+        (text, 0)
+    };
+    let found = if dialect.bom_is_text && text.starts_with('\u{feff}') {
+        Err(Diagnostic::error(
+            "missing-frontmatter",
+            "SKILL.md starts with a byte-order mark, so this host finds no `---` frontmatter block",
+        )
+        .at(1, Some(1))
+        .with_hint("save the file as UTF-8 without BOM"))
+    } else {
+        block(text, dialect.fences)
+    };
+    let block = match found {
         Ok(b) => b,
+        Err(d) if dialect.missing_is_empty => return without_frontmatter(d),
         Err(d) => return Parsed::failed(d),
+    };
+    let block = Block {
+        line: block.line.saturating_add(skipped_lines),
+        body_line: block.body_line.saturating_add(skipped_lines),
+        ..block
     };
     if dialect.syntax == SyntaxRule::QwenLines {
         return super::qwen::parse(&block);
@@ -257,7 +298,9 @@ pub(super) fn parse(text: &str, dialect: &Dialect) -> Parsed {
         body_line: Some(block.body_line),
         ..Parsed::default()
     };
-    let first = if yaml.trim().is_empty() {
+    let first = if yaml.trim().is_empty() && dialect.non_mapping_is_empty {
+        first
+    } else if yaml.trim().is_empty() {
         Parsed {
             diagnostics: vec![super::empty_frontmatter()],
             ..first
@@ -583,5 +626,116 @@ mod tests {
         );
         let (_, _, loaded) = read("---\nname: a\n---\n");
         assert!(!loaded);
+    }
+
+    /// python-frontmatter as OpenHands reads it.
+    fn openhands() -> Dialect {
+        Dialect {
+            read: crate::parse::ReadRule::WholeFile,
+            fences: FenceRule::DashRuns,
+            repair: RepairRule::None,
+            non_mapping_is_empty: true,
+            missing_is_empty: true,
+            bom_is_text: true,
+            strip_text: true,
+            ..Dialect::default()
+        }
+    }
+
+    #[test]
+    fn missing_frontmatter_is_empty_when_the_host_says_so() {
+        for text in [
+            "# just a body\n",
+            "---\nname: a\n",
+            "",
+            "---\nname: a\n...\n",
+        ] {
+            let p = parse_with(text, &openhands());
+            assert!(p.is_ok(), "{text:?}: {:?}", p.diagnostics);
+            assert_eq!(p.manifest.name, None, "{text:?}");
+            assert!(p
+                .diagnostics
+                .iter()
+                .all(|d| d.severity == crate::diagnostic::Severity::Warning));
+        }
+        // Without the flag the same file is refused.
+        let strict = Dialect {
+            missing_is_empty: false,
+            ..openhands()
+        };
+        assert!(!parse_with("# just a body\n", &strict).is_ok());
+    }
+
+    #[test]
+    fn a_bom_hides_the_frontmatter_when_it_is_text() {
+        let text = "\u{feff}---\nname: a\ndescription: d\n---\n";
+        let p = parse_with(text, &openhands());
+        assert!(p.is_ok());
+        assert_eq!(p.manifest.description, None);
+        let dropped = Dialect {
+            bom_is_text: false,
+            ..openhands()
+        };
+        assert_eq!(
+            parse_with(text, &dropped).manifest.description.as_deref(),
+            Some("d")
+        );
+    }
+
+    #[test]
+    fn stripped_text_takes_an_indented_opening_fence_and_keeps_line_numbers() {
+        let text = "\n\n   ---\nname: a\ndescription: [\n---\n";
+        let p = parse_with(text, &openhands());
+        let yaml = p
+            .diagnostics
+            .iter()
+            .find(|d| d.code == "invalid-yaml")
+            .expect("the block is read, and its YAML fails");
+        assert!(yaml.line.is_some_and(|l| l >= 4), "{yaml:?}");
+        let p = parse_with("  ---\nname: a\n---\n", &openhands());
+        assert_eq!(p.manifest.name.as_deref(), Some("a"));
+        let unstripped = Dialect {
+            strip_text: false,
+            ..openhands()
+        };
+        assert_eq!(
+            parse_with("  ---\nname: a\n---\n", &unstripped)
+                .manifest
+                .name,
+            None
+        );
+    }
+
+    #[test]
+    fn a_document_end_before_content_is_an_error_for_pyyaml() {
+        for text in ["---\n...\n---\n", "---\n# c\n...\n---\n"] {
+            let p = parse_with(text, &openhands());
+            assert!(p.is_ok(), "{text:?}: {:?}", p.diagnostics);
+            let pyyaml = Dialect {
+                document_end_first_error: true,
+                ..openhands()
+            };
+            let p = parse_with(text, &pyyaml);
+            assert_eq!(p.diagnostics[0].code, "invalid-yaml", "{text:?}");
+        }
+        let pyyaml = Dialect {
+            document_end_first_error: true,
+            ..openhands()
+        };
+        // Content first, or an indented `...` (a plain scalar), is fine.
+        assert!(parse_with("---\nname: a\n...\n---\n", &pyyaml).is_ok());
+        assert!(parse_with("---\n ...\n---\n", &pyyaml).is_ok());
+    }
+
+    #[test]
+    fn empty_and_scalar_blocks_read_as_no_keys() {
+        for text in [
+            "---\n---\nbody\n",
+            "---\n# c\n---\n",
+            "---\njust text\n---\n",
+        ] {
+            let p = parse_with(text, &openhands());
+            assert!(p.is_ok(), "{text:?}: {:?}", p.diagnostics);
+        }
     }
 }

@@ -172,6 +172,21 @@ fn parse_block(mut parsed: Parsed, yaml: &str, yaml_line: u32, dialect: &Dialect
         parsed.diagnostics.push(empty_frontmatter());
         return parsed;
     }
+    if let Some(line) = dialect
+        .document_end_first_error
+        .then(|| document_end_first(yaml))
+        .flatten()
+    {
+        parsed.diagnostics.push(
+            Diagnostic::error(
+                "invalid-yaml",
+                "invalid YAML: the document end marker `...` comes before any content",
+            )
+            .at(line.saturating_add(offset), Some(1))
+            .with_hint("remove the `...` line"),
+        );
+        return parsed;
+    }
     if let Some(line) = second_document(yaml) {
         parsed.diagnostics.push(
             Diagnostic::error(
@@ -322,10 +337,12 @@ fn load_block(
             return (Err(err), Vec::new(), None);
         }
     }
-    if matches!(
-        dialect.repair,
-        RepairRule::Codex | RepairRule::Opencode | RepairRule::Gemini
-    ) {
+    if dialect.tab_indent_error
+        || matches!(
+            dialect.repair,
+            RepairRule::Codex | RepairRule::Opencode | RepairRule::Gemini
+        )
+    {
         // libyaml and js-yaml refuse a tab before the first token, which serde-saphyr takes
         // as separation.
         let mut content = yaml
@@ -494,6 +511,21 @@ fn python_scan(yaml: &str, dialect: &Dialect) -> Option<(u32, u32, &'static str)
 
 /// The 1-based line of the first content after a `...` document end marker: YAML readers
 /// (serde_yaml, js-yaml, PyYAML's `safe_load`) refuse a second document in the frontmatter.
+/// The line of a document end marker `...` that comes before any content (only blank and
+/// comment lines above it), which PyYAML refuses ("did not find expected node content").
+fn document_end_first(yaml: &str) -> Option<u32> {
+    for (i, line) in yaml.lines().enumerate() {
+        let content = line.trim_end();
+        if content.is_empty() || content.trim_start().starts_with('#') {
+            continue;
+        }
+        let marker =
+            content == "..." || content.starts_with("... ") || content.starts_with("...\t");
+        return marker.then(|| u32::try_from(i + 1).ok()).flatten();
+    }
+    None
+}
+
 fn second_document(yaml: &str) -> Option<u32> {
     let mut ended = false;
     for (i, line) in yaml.lines().enumerate() {
