@@ -3797,6 +3797,21 @@ public enum Event: Equatable, Hashable {
      */
     case activated(id: String, agent: String?
     )
+    /**
+     * A skill was equipped for an agent (sent with every `Activated`).
+     */
+    case equipped(id: String, agent: String?
+    )
+    /**
+     * A skill's command or script started; `kind` is `command` or `script`.
+     */
+    case execStarted(id: String, kind: String, target: String
+    )
+    /**
+     * A run ended; `exit_code` is absent when a signal ended it.
+     */
+    case execFinished(id: String, kind: String, exitCode: Int32?, durationMs: UInt64, timedOut: Bool, cancelled: Bool, truncated: Bool
+    )
 
 
 
@@ -3830,6 +3845,15 @@ public struct FfiConverterTypeEvent: FfiConverterRustBuffer {
         case 4: return .activated(id: try FfiConverterString.read(from: &buf), agent: try FfiConverterOptionString.read(from: &buf)
         )
         
+        case 5: return .equipped(id: try FfiConverterString.read(from: &buf), agent: try FfiConverterOptionString.read(from: &buf)
+        )
+        
+        case 6: return .execStarted(id: try FfiConverterString.read(from: &buf), kind: try FfiConverterString.read(from: &buf), target: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 7: return .execFinished(id: try FfiConverterString.read(from: &buf), kind: try FfiConverterString.read(from: &buf), exitCode: try FfiConverterOptionInt32.read(from: &buf), durationMs: try FfiConverterUInt64.read(from: &buf), timedOut: try FfiConverterBool.read(from: &buf), cancelled: try FfiConverterBool.read(from: &buf), truncated: try FfiConverterBool.read(from: &buf)
+        )
+        
         default: throw UniffiInternalError.unexpectedEnumCase
         }
     }
@@ -3857,6 +3881,30 @@ public struct FfiConverterTypeEvent: FfiConverterRustBuffer {
             writeInt(&buf, Int32(4))
             FfiConverterString.write(id, into: &buf)
             FfiConverterOptionString.write(agent, into: &buf)
+            
+        
+        case let .equipped(id,agent):
+            writeInt(&buf, Int32(5))
+            FfiConverterString.write(id, into: &buf)
+            FfiConverterOptionString.write(agent, into: &buf)
+            
+        
+        case let .execStarted(id,kind,target):
+            writeInt(&buf, Int32(6))
+            FfiConverterString.write(id, into: &buf)
+            FfiConverterString.write(kind, into: &buf)
+            FfiConverterString.write(target, into: &buf)
+            
+        
+        case let .execFinished(id,kind,exitCode,durationMs,timedOut,cancelled,truncated):
+            writeInt(&buf, Int32(7))
+            FfiConverterString.write(id, into: &buf)
+            FfiConverterString.write(kind, into: &buf)
+            FfiConverterOptionInt32.write(exitCode, into: &buf)
+            FfiConverterUInt64.write(durationMs, into: &buf)
+            FfiConverterBool.write(timedOut, into: &buf)
+            FfiConverterBool.write(cancelled, into: &buf)
+            FfiConverterBool.write(truncated, into: &buf)
             
         }
     }
@@ -4424,6 +4472,30 @@ fileprivate struct FfiConverterOptionUInt32: FfiConverterRustBuffer {
         switch try readInt(&buf) as Int8 {
         case 0: return nil
         case 1: return try FfiConverterUInt32.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionInt32: FfiConverterRustBuffer {
+    typealias SwiftType = Int32?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterInt32.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterInt32.read(from: &buf)
         default: throw UniffiInternalError.unexpectedOptionalTag
         }
     }

@@ -4939,6 +4939,51 @@ sealed class Event {
         companion object
     }
     
+    /**
+     * A skill was equipped for an agent (sent with every `Activated`).
+     */
+    data class Equipped(
+        val `id`: kotlin.String, 
+        val `agent`: kotlin.String?) : Event()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * A skill's command or script started; `kind` is `command` or `script`.
+     */
+    data class ExecStarted(
+        val `id`: kotlin.String, 
+        val `kind`: kotlin.String, 
+        val `target`: kotlin.String) : Event()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * A run ended; `exit_code` is absent when a signal ended it.
+     */
+    data class ExecFinished(
+        val `id`: kotlin.String, 
+        val `kind`: kotlin.String, 
+        val `exitCode`: kotlin.Int?, 
+        val `durationMs`: kotlin.ULong, 
+        val `timedOut`: kotlin.Boolean, 
+        val `cancelled`: kotlin.Boolean, 
+        val `truncated`: kotlin.Boolean) : Event()
+        
+    {
+        
+
+        companion object
+    }
+    
 
     
 
@@ -4967,6 +5012,24 @@ public object FfiConverterTypeEvent : FfiConverterRustBuffer<Event>{
             4 -> Event.Activated(
                 FfiConverterString.read(buf),
                 FfiConverterOptionalString.read(buf),
+                )
+            5 -> Event.Equipped(
+                FfiConverterString.read(buf),
+                FfiConverterOptionalString.read(buf),
+                )
+            6 -> Event.ExecStarted(
+                FfiConverterString.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterString.read(buf),
+                )
+            7 -> Event.ExecFinished(
+                FfiConverterString.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterOptionalInt.read(buf),
+                FfiConverterULong.read(buf),
+                FfiConverterBoolean.read(buf),
+                FfiConverterBoolean.read(buf),
+                FfiConverterBoolean.read(buf),
                 )
             else -> throw RuntimeException("invalid enum value, something is very wrong!!")
         }
@@ -5002,6 +5065,36 @@ public object FfiConverterTypeEvent : FfiConverterRustBuffer<Event>{
                 + FfiConverterOptionalString.allocationSize(value.`agent`)
             )
         }
+        is Event.Equipped -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterString.allocationSize(value.`id`)
+                + FfiConverterOptionalString.allocationSize(value.`agent`)
+            )
+        }
+        is Event.ExecStarted -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterString.allocationSize(value.`id`)
+                + FfiConverterString.allocationSize(value.`kind`)
+                + FfiConverterString.allocationSize(value.`target`)
+            )
+        }
+        is Event.ExecFinished -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterString.allocationSize(value.`id`)
+                + FfiConverterString.allocationSize(value.`kind`)
+                + FfiConverterOptionalInt.allocationSize(value.`exitCode`)
+                + FfiConverterULong.allocationSize(value.`durationMs`)
+                + FfiConverterBoolean.allocationSize(value.`timedOut`)
+                + FfiConverterBoolean.allocationSize(value.`cancelled`)
+                + FfiConverterBoolean.allocationSize(value.`truncated`)
+            )
+        }
     }
 
     override fun write(value: Event, buf: ByteBuffer) {
@@ -5025,6 +5118,30 @@ public object FfiConverterTypeEvent : FfiConverterRustBuffer<Event>{
                 buf.putInt(4)
                 FfiConverterString.write(value.`id`, buf)
                 FfiConverterOptionalString.write(value.`agent`, buf)
+                Unit
+            }
+            is Event.Equipped -> {
+                buf.putInt(5)
+                FfiConverterString.write(value.`id`, buf)
+                FfiConverterOptionalString.write(value.`agent`, buf)
+                Unit
+            }
+            is Event.ExecStarted -> {
+                buf.putInt(6)
+                FfiConverterString.write(value.`id`, buf)
+                FfiConverterString.write(value.`kind`, buf)
+                FfiConverterString.write(value.`target`, buf)
+                Unit
+            }
+            is Event.ExecFinished -> {
+                buf.putInt(7)
+                FfiConverterString.write(value.`id`, buf)
+                FfiConverterString.write(value.`kind`, buf)
+                FfiConverterOptionalInt.write(value.`exitCode`, buf)
+                FfiConverterULong.write(value.`durationMs`, buf)
+                FfiConverterBoolean.write(value.`timedOut`, buf)
+                FfiConverterBoolean.write(value.`cancelled`, buf)
+                FfiConverterBoolean.write(value.`truncated`, buf)
                 Unit
             }
         }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
@@ -5551,6 +5668,38 @@ public object FfiConverterOptionalUInt: FfiConverterRustBuffer<kotlin.UInt?> {
         } else {
             buf.put(1)
             FfiConverterUInt.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalInt: FfiConverterRustBuffer<kotlin.Int?> {
+    override fun read(buf: ByteBuffer): kotlin.Int? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterInt.read(buf)
+    }
+
+    override fun allocationSize(value: kotlin.Int?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterInt.allocationSize(value)
+        }
+    }
+
+    override fun write(value: kotlin.Int?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterInt.write(value, buf)
         }
     }
 }
