@@ -258,6 +258,11 @@ fn enablement(skill: &Skill, status: &mut Status, options: &DeckOptions, host: &
     if skill.manifest.tool.enabled == Some(false) {
         off.push("`enabled: false` in SKILL.md".to_string());
     }
+    if host.frontmatter_disabled
+        && skill.manifest.extra.get("disabled") == Some(&serde_json::Value::Bool(true))
+    {
+        off.push("`disabled: true` in SKILL.md".to_string());
+    }
     let mut codex_verdict = None;
     for (entry, file) in &host.codex {
         let hit = match (&entry.path, &entry.name) {

@@ -50,6 +50,7 @@ GOOSE_VERSION = "1.37.0"
 VIBE_VERSION = "3.0.2"  # PyPI `mistral-vibe`
 VENV_DIR = Path(os.environ.get("ORACLE_VENV", "/tmp/hosts3/venv"))
 VENV_PYTHON_BASE = os.environ.get("ORACLE_PYTHON312", "python3.12")
+CLINE_VERSION = "3.0.65"  # npm `cline`; its engine `@cline/core` 0.0.86
 OPENHANDS_VERSION = "1.44.1"  # PyPI `openhands-sdk`
 OPENHANDS_VENV = Path(os.environ.get("ORACLE_OPENHANDS_VENV", "/tmp/hosts5/venv"))
 
@@ -99,10 +100,11 @@ def install() -> None:
             f"@qwen-code/qwen-code@{QWEN_VERSION}",
             f"@github/copilot@{COPILOT_VERSION}",
             f"{GOOSE_PACKAGE}@{GOOSE_PACKAGE_VERSION}",
+            f"cline@{CLINE_VERSION}",
         ],
         check=True,
     )
-    for name in ("opencode", "codex", "openskills", "gemini", "qwen", "copilot"):
+    for name in ("opencode", "codex", "openskills", "gemini", "qwen", "copilot", "cline"):
         out = subprocess.run(
             [str(bin_path(name)), "--version"], capture_output=True, text=True, timeout=60
         )
@@ -834,7 +836,70 @@ def run_goose(tree: Path, deck: dict) -> dict:
     }
 
 
+# Cline lists skills only inside a session (TUI, or `config`, which needs a terminal); the
+# oracle runs the CLI's own loading code from the engine package it ships (`@cline/core`, the
+# same code bundled into its binary): `createUserInstructionConfigService` with the options
+# the CLI passes (`skills: {workspacePath, includePluginSkills: true, cwd}`), started once,
+# then `listRecords("skill")`; the loader's per-file errors come from its watcher
+# (`emitParseErrors`). A skill with `disabled: true` (or `enabled: false`) stays in the host's
+# records (its `skills` tool answers "configured but disabled"), so it is listed here too;
+# skilldeck lists it with its status switched off.
+CLINE_DRIVER = r"""
+const core = await import(process.env.SKILLDECK_CLINE_CORE);
+const root = process.cwd();
+const service = core.createUserInstructionConfigService({
+  skills: { workspacePath: root, includePluginSkills: true, cwd: root },
+  rules: { workspacePath: root },
+  workflows: { workspacePath: root },
+  emitParseErrors: true,
+});
+const errors = [];
+service.watcher.subscribe((e) => {
+  if (e.kind === "error" && e.type === "skill")
+    errors.push({ path: e.filePath, message: e.error instanceof Error ? e.error.message : String(e.error) });
+});
+await service.start();
+const skills = service.listRecords("skill").map((r) => ({
+  name: r.item.name, description: r.item.description ?? null,
+  disabled: r.item.disabled === true, location: r.filePath,
+}));
+process.stdout.write(JSON.stringify({ skills, errors }));
+process.exit(0);
+"""
+
+
+def run_cline(tree: Path, deck: dict) -> dict:
+    project, home, env = deck_paths(tree, deck)
+    home.mkdir(parents=True, exist_ok=True)
+    core = ORACLE_DIR / "node_modules" / "@cline" / "core" / "dist" / "index.js"
+    env = {**env, "SKILLDECK_CLINE_CORE": str(core)}
+    out = run_host(["node", "--input-type=module", "-e", CLINE_DRIVER], project, home, env, "cline loader")
+    answer = json.loads(out.stdout)
+    user = str(home)
+    skills = []
+    for s in answer["skills"]:
+        skill = {
+            "name": s["name"],
+            "location": s["location"],
+            "scope": "user" if s["location"].startswith(user + "/") else "project",
+        }
+        if s["description"] is not None:
+            skill["description"] = s["description"]
+        skills.append(skill)
+    # The host's records keep its map's order (a name's first appearance); the list it offers
+    # the model is sorted by name, as skilldeck's `order = "id"` sorts (code point order).
+    skills.sort(key=lambda s: s["name"])
+    return {
+        "host": f"cline {CLINE_VERSION}",
+        "command": "node: the host's createUserInstructionConfigService(...).listRecords(\"skill\") "
+        "(@cline/core, workspace = cwd)",
+        "skills": skills,
+        "errors": sorted(answer["errors"], key=lambda e: e["path"]),
+    }
+
+
 HOSTS = {
+    "cline": run_cline,
     "goose": run_goose,
     "opencode": run_opencode,
     "codex": run_codex,
@@ -1039,6 +1104,7 @@ def record(vector: Path, case: dict, results: list[dict], descriptions: bool = F
 VECTORS = Path(__file__).resolve().parents[2] / "tests" / "vectors"
 MATRIX_HOSTS = (
     "codex", "opencode", "gemini", "qwen-code", "copilot-cli", "mistral-vibe", "goose", "openhands",
+    "cline",
 )
 # What a matrix vector knowingly does not take from its host (see ORACLES.md).
 MATRIX_NOTES = {
@@ -1102,6 +1168,8 @@ def run_skilldeck(tree: Path, deck: dict) -> dict:
         str(skilldeck_bin()),
         "list",
         "--json",
+        # Every skill skilldeck loaded, switched-off ones too: the diff is about discovery.
+        "--all",
         "--profile",
         deck.get("profile", "universal"),
         "--project",

@@ -270,7 +270,18 @@ pub(crate) fn read_one<'a>(
         return read;
     }
     let bom = profile.reject_bom && starts_with_bom(&found.path);
-    let parsed = parse::read_frontmatter_dialect(&found.path, file, &meta, &profile.parse);
+    let mut parsed = parse::read_frontmatter_dialect(&found.path, file, &meta, &profile.parse);
+    if profile.require_body && parsed.is_ok() && body_blank(&found.path, &profile.parse) {
+        parsed.diagnostics.push(
+            Diagnostic::error(
+                "empty-body",
+                "the skill has no instructions after its frontmatter; this host refuses it",
+            )
+            .with_path(&found.path)
+            .at(parsed.body_line.unwrap_or(1), None)
+            .with_hint("write the skill's instructions below the closing `---`"),
+        );
+    }
     // Lenient validation: what a host would refuse is an error, the rest are warnings.
     let checked = validate::check(&parsed, &location, false);
     read.entry = Some(Arc::new(CachedParse::new(
@@ -296,6 +307,16 @@ fn open_regular(path: &Path) -> Option<std::fs::File> {
     #[cfg(not(unix))]
     {
         std::fs::File::open(path).ok()
+    }
+}
+
+/// The whole file, as the host reads it (invalid UTF-8 as U+FFFD): is its body blank? The
+/// prefix reader stops at the closing fence, so the body is read here, and only for a
+/// profile that needs it.
+fn body_blank(path: &Path, dialect: &parse::Dialect) -> bool {
+    match std::fs::read(path) {
+        Ok(bytes) => parse::dash_prefix_body_blank(&String::from_utf8_lossy(&bytes), dialect),
+        Err(_) => false,
     }
 }
 

@@ -186,6 +186,8 @@ pub enum FieldRule {
     /// Anything but null (OpenHands turns a null `name` into the text `None`, which no name
     /// rule takes, instead of falling back to the directory name).
     NotNull,
+    /// A YAML boolean or null (Cline's `disabled`/`enabled`: anything else throws).
+    BoolOrNull,
 }
 
 impl FieldRule {
@@ -198,6 +200,7 @@ impl FieldRule {
             FieldRule::TextOrTexts => key.texts,
             FieldRule::LaxBool => key.lax_bool,
             FieldRule::NotNull => key.kind != K::Null,
+            FieldRule::BoolOrNull => matches!(key.kind, K::Bool | K::Null),
             FieldRule::TextOrList => matches!(key.kind, K::String | K::Null | K::List),
             FieldRule::List => key.kind == K::List,
             FieldRule::TextsIfList => key.kind != K::List || key.texts,
@@ -210,7 +213,7 @@ impl FieldRule {
             FieldRule::TextOrNull => "text",
             FieldRule::MapOrNull | FieldRule::Map => "a mapping",
             FieldRule::TextOrTexts => "text or a list of text",
-            FieldRule::LaxBool => "true or false",
+            FieldRule::LaxBool | FieldRule::BoolOrNull => "true or false",
             FieldRule::NotNull => "set (it is null)",
             FieldRule::TextOrList => "text or a list",
             FieldRule::List => "a list",
@@ -448,6 +451,16 @@ pub struct Profile {
     /// File failures that empty the whole root (`[refuse_root]`, see [`RefuseRoot`]).
     #[serde(default)]
     pub refuse_root: RefuseRoot,
+    /// `disabled: true` in the frontmatter switches a skill off, as `enabled: false` does
+    /// everywhere (Cline: the skill stays configured but the model cannot use it).
+    #[serde(default)]
+    pub frontmatter_disabled: bool,
+    /// A skill whose body is blank is refused (Cline); read as the `dash-prefix` fences cut it.
+    #[serde(default)]
+    pub require_body: bool,
+    /// Names clash regardless of case (Cline keys its skills by the lower-cased name).
+    #[serde(default)]
+    pub clash_fold_case: bool,
     /// Names the host keeps for its own built-in skills: a skill of such a name is refused.
     #[serde(default)]
     pub reserved_names: Vec<String>,
@@ -502,7 +515,7 @@ impl Default for InstallDirs {
     }
 }
 
-const BUILTIN: [(&str, &str); 13] = [
+const BUILTIN: [(&str, &str); 14] = [
     ("universal", include_str!("profiles/universal.toml")),
     ("agentskills", include_str!("profiles/agentskills.toml")),
     ("claude-code", include_str!("profiles/claude-code.toml")),
@@ -516,6 +529,7 @@ const BUILTIN: [(&str, &str); 13] = [
     ("goose", include_str!("profiles/goose.toml")),
     ("cursor", include_str!("profiles/cursor.toml")),
     ("openhands", include_str!("profiles/openhands.toml")),
+    ("cline", include_str!("profiles/cline.toml")),
 ];
 
 const PROFILE_HINT: &str =

@@ -4,6 +4,7 @@
 use super::candidates::Candidate;
 use super::profile::{Clash, Order, Profile};
 use crate::catalog::{Scope, Shadowed, Skill, SkillKind, Status};
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
@@ -21,16 +22,21 @@ pub fn resolve(
     let mut groups: Vec<Vec<usize>> = Vec::new();
     let mut nested: Vec<usize> = Vec::new();
     {
-        let mut by_id: HashMap<&str, usize> = HashMap::with_capacity(candidates.len());
+        let mut by_id: HashMap<Cow<'_, str>, usize> = HashMap::with_capacity(candidates.len());
         for (pos, c) in candidates.iter().enumerate() {
             if c.nested_prefix.is_some() {
                 nested.push(pos);
                 continue;
             }
-            match by_id.get(c.id.as_str()) {
+            let key = if profile.clash_fold_case {
+                Cow::Owned(c.id.to_lowercase())
+            } else {
+                Cow::Borrowed(c.id.as_str())
+            };
+            match by_id.get(&key) {
                 Some(&g) => groups[g].push(pos),
                 None => {
-                    by_id.insert(c.id.as_str(), groups.len());
+                    by_id.insert(key, groups.len());
                     groups.push(vec![pos]);
                 }
             }

@@ -29,6 +29,9 @@ pub struct HostRules {
     pub files: Fingerprint,
     /// The profile's default permission semantics (`permissions` in the profile).
     pub semantics: Semantics,
+    /// `disabled: true` in a SKILL.md switches the skill off (the profile's
+    /// `frontmatter_disabled`).
+    pub frontmatter_disabled: bool,
 }
 
 impl HostRules {
@@ -38,6 +41,7 @@ impl HostRules {
     pub fn read(options: &DeckOptions, profile: &Profile, inputs: &Inputs) -> HostRules {
         let mut host = HostRules {
             semantics: profile.permissions,
+            frontmatter_disabled: profile.frontmatter_disabled,
             ..HostRules::default()
         };
         let Some(settings) = profile

@@ -171,6 +171,15 @@ pub struct Dialect {
     /// A document end marker `...` before any content (only blank and comment lines above
     /// it) is an error, as in PyYAML; otherwise the block reads as empty.
     pub document_end_first_error: bool,
+    /// One leading UTF-8 byte-order mark is dropped before the fences are looked for
+    /// (Cline's `stripUtf8Bom`), where the fence rule itself would take it as text.
+    pub strip_bom: bool,
+    /// Control characters (C0 but tab and line breaks, DEL, C1) in the frontmatter are
+    /// ordinary text, as the `yaml` npm package reads them (Cline); YAML refuses them.
+    pub controls_as_text: bool,
+    /// `name` and `description` are trimmed at both ends (JavaScript's `trim()`: Cline), so a
+    /// `|` block's final newline goes and a blank description is none.
+    pub trim_values: bool,
 }
 
 impl Default for Dialect {
@@ -197,6 +206,9 @@ impl Default for Dialect {
             bom_is_text: false,
             strip_text: false,
             document_end_first_error: false,
+            strip_bom: false,
+            controls_as_text: false,
+            trim_values: false,
         }
     }
 }
@@ -219,6 +231,7 @@ impl Dialect {
             merge_keys: self.merge_keys,
             reject_unknown_tags: self.reject_unknown_tags,
             yaml_1_1: self.yaml_1_1,
+            controls_as_text: self.controls_as_text,
         }
     }
 }

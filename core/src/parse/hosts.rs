@@ -46,6 +46,23 @@ pub(super) fn dash_prefix(text: &str) -> Option<Block> {
     })
 }
 
+/// Whether the body is blank as a host with `dash-prefix` fences cuts it: whatever follows
+/// the closing `---` (the rest of that line too, one line break dropped), or the whole text
+/// when there is no block (Cline: "Missing instructions body in skill file.").
+pub fn dash_prefix_body_blank(text: &str, dialect: &Dialect) -> bool {
+    let text = if dialect.strip_bom {
+        text.strip_prefix('\u{feff}').unwrap_or(text)
+    } else {
+        text
+    };
+    let body = text
+        .strip_prefix("---\r\n")
+        .or_else(|| text.strip_prefix("---\n"))
+        .and_then(|after| after.find("\n---").map(|end| &after[end + 4..]))
+        .unwrap_or(text);
+    body.trim().is_empty()
+}
+
 /// Qwen Code's `normalizeContent`: a leading BOM dropped, `\r\n` and lone `\r` as `\n`.
 pub(super) fn normalise_content(text: &str) -> String {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -253,6 +270,11 @@ fn without_frontmatter(mut why: Diagnostic) -> Parsed {
 
 /// Parse `text` as a host with one of these rules reads it.
 pub(super) fn parse(text: &str, dialect: &Dialect) -> Parsed {
+    let text = if dialect.strip_bom {
+        text.strip_prefix('\u{feff}').unwrap_or(text)
+    } else {
+        text
+    };
     // python-frontmatter looks for the fences in the text with whitespace stripped at both
     // ends; line numbers still count from the file's first line.
     let (text, skipped_lines) = if dialect.strip_text {

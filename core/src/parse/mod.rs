@@ -31,6 +31,7 @@ pub use dialect::{Dialect, DuplicateRule, FenceRule, ReadRule, RepairRule, Synta
 
 pub use fields::{fold as fold_key, is_known as is_known_key};
 pub use frontmatter::{split, Fences, Split};
+pub use hosts::dash_prefix_body_blank;
 pub use read::{
     fallback_description, fallback_name, read_body, read_frontmatter, read_frontmatter_dialect,
 };
@@ -593,6 +594,19 @@ fn host_rules(parsed: &mut Parsed, dialect: &Dialect) {
                 .at(line, Some(column))
                 .with_hint("remove all but one of these keys"),
             );
+        }
+    }
+    if dialect.trim_values {
+        let m = &mut parsed.manifest;
+        for value in [&mut m.name, &mut m.description] {
+            if let Some(text) = value.as_mut() {
+                let trimmed = text.trim();
+                if trimmed.is_empty() {
+                    *value = None;
+                } else if trimmed.len() != text.len() {
+                    *value = Some(trimmed.to_string());
+                }
+            }
         }
     }
     if dialect.trim_final_newlines {

@@ -146,6 +146,11 @@ pub fn read_frontmatter_dialect(
 
 /// Does `text` hold the whole frontmatter block, closing fence included?
 fn closed(text: &str, dialect: &Dialect) -> bool {
+    let text = if dialect.strip_bom {
+        text.strip_prefix('\u{feff}').unwrap_or(text)
+    } else {
+        text
+    };
     match dialect.fences {
         FenceRule::DashPrefix => return super::hosts::dash_prefix(text).is_some(),
         FenceRule::ExactLines => return super::hosts::exact_lines(text).is_some(),
@@ -185,6 +190,8 @@ fn decided(text: &str, at_eof: bool, dialect: &Dialect) -> bool {
         // not start with it has no frontmatter.
         let head = if dialect.fences == FenceRule::ExactLines {
             super::hosts::normalise_content(text)
+        } else if dialect.strip_bom {
+            text.strip_prefix('\u{feff}').unwrap_or(text).to_string()
         } else {
             text.to_string()
         };

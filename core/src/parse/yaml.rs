@@ -63,6 +63,9 @@ pub struct YamlOptions {
     pub reject_unknown_tags: bool,
     /// Retype top-level plain scalars by YAML 1.1 (PyYAML), see [`yaml_1_1_kind`].
     pub yaml_1_1: bool,
+    /// C0 and C1 control characters (and DEL) are ordinary text, as the `yaml` npm package
+    /// reads them (Cline); YAML itself allows only printable characters.
+    pub controls_as_text: bool,
 }
 
 impl Default for YamlOptions {
@@ -72,6 +75,7 @@ impl Default for YamlOptions {
             merge_keys: true,
             reject_unknown_tags: false,
             yaml_1_1: false,
+            controls_as_text: false,
         }
     }
 }
@@ -116,6 +120,18 @@ pub fn load(yaml: &str) -> Result<Loaded, YamlError> {
 
 /// [`load`] with a host's YAML options.
 pub fn load_with(yaml: &str, with: YamlOptions) -> Result<Loaded, YamlError> {
+    if with.controls_as_text {
+        if let Some(masked) = controls::mask(yaml) {
+            let loaded = load_with(
+                &masked,
+                YamlOptions {
+                    controls_as_text: false,
+                    ..with
+                },
+            )?;
+            return Ok(controls::unmask_loaded(loaded));
+        }
+    }
     let top: Top = serde_saphyr::from_str_with_options(yaml, options(with)).map_err(to_error)?;
     Ok(match top {
         Top::Empty => Loaded::Empty,
@@ -157,6 +173,106 @@ fn entry(source: &str, key: Spanned<Value>, value: Spanned<Value>, yaml_1_1: boo
         value: value.value,
         raw,
         value_line,
+    }
+}
+
+/// Control characters read as text: each is swapped for a private-use stand-in the YAML
+/// scanner takes as printable, and swapped back in every key, value and source text after.
+mod controls {
+    use super::{Entry, Loaded};
+    use serde_json::Value;
+
+    /// Plane 16's private-use area: stand-in = BASE + the control's code point.
+    const BASE: u32 = 0x10_0000;
+
+    fn is_control(c: char) -> bool {
+        (c < ' ' && !matches!(c, '\t' | '\n' | '\r')) || ('\u{7f}'..='\u{9f}').contains(&c)
+    }
+
+    /// The text with its controls swapped, or `None` when it has none (or already holds a
+    /// stand-in, which could not be told apart afterwards).
+    pub(super) fn mask(yaml: &str) -> Option<String> {
+        if !yaml.chars().any(is_control) || yaml.chars().any(is_stand_in) {
+            return None;
+        }
+        Some(
+            yaml.chars()
+                .map(|c| {
+                    if is_control(c) {
+                        char::from_u32(BASE + u32::from(c)).unwrap_or(c)
+                    } else {
+                        c
+                    }
+                })
+                .collect(),
+        )
+    }
+
+    fn is_stand_in(c: char) -> bool {
+        (BASE..BASE + 0xa0).contains(&u32::from(c))
+    }
+
+    fn unmask(text: &str) -> String {
+        text.chars()
+            .map(|c| {
+                if is_stand_in(c) {
+                    char::from_u32(u32::from(c) - BASE).unwrap_or(c)
+                } else {
+                    c
+                }
+            })
+            .collect()
+    }
+
+    fn unmask_value(value: Value) -> Value {
+        match value {
+            Value::String(s) => Value::String(unmask(&s)),
+            Value::Array(items) => Value::Array(items.into_iter().map(unmask_value).collect()),
+            Value::Object(map) => Value::Object(
+                map.into_iter()
+                    .map(|(k, v)| (unmask(&k), unmask_value(v)))
+                    .collect(),
+            ),
+            other => other,
+        }
+    }
+
+    pub(super) fn unmask_loaded(loaded: Loaded) -> Loaded {
+        match loaded {
+            Loaded::Mapping(entries) => Loaded::Mapping(
+                entries
+                    .into_iter()
+                    .map(|e| Entry {
+                        key: unmask(&e.key),
+                        value: unmask_value(e.value),
+                        raw: e.raw.map(|r| unmask(&r)),
+                        ..e
+                    })
+                    .collect(),
+            ),
+            other => other,
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::super::{load_with, Loaded, YamlOptions};
+        use serde_json::json;
+
+        #[test]
+        fn controls_read_as_text_only_when_asked() {
+            let yaml = "name: a\u{7}b\ndescription: \"x\u{1b}y\u{7f}\"\n";
+            assert!(load_with(yaml, YamlOptions::default()).is_err());
+            let with = YamlOptions {
+                controls_as_text: true,
+                ..YamlOptions::default()
+            };
+            let Ok(Loaded::Mapping(entries)) = load_with(yaml, with) else {
+                panic!("controls as text must load");
+            };
+            assert_eq!(entries[0].value, json!("a\u{7}b"));
+            assert_eq!(entries[1].value, json!("x\u{1b}y\u{7f}"));
+        }
     }
 }
 
