@@ -33,15 +33,20 @@ pub enum ActivationFormat {
     Codex,
     /// Kode's `Base directory for this skill: ...` prompt.
     Kode,
+    /// Cline's `skills` tool result: `<command-name>`, `<command-args>` when arguments were
+    /// given, and `<command-instructions>` holding `Description: ...` and the body as
+    /// written (trimmed; Cline substitutes nothing).
+    Cline,
 }
 
 impl ActivationFormat {
     /// Every format, in the order error messages list them.
-    pub const ALL: [ActivationFormat; 4] = [
+    pub const ALL: [ActivationFormat; 5] = [
         ActivationFormat::Raw,
         ActivationFormat::Opencode,
         ActivationFormat::Codex,
         ActivationFormat::Kode,
+        ActivationFormat::Cline,
     ];
 
     /// The public name (the serde name, the CLI's `--format` value).
@@ -51,6 +56,7 @@ impl ActivationFormat {
             ActivationFormat::Opencode => "opencode",
             ActivationFormat::Codex => "codex",
             ActivationFormat::Kode => "kode",
+            ActivationFormat::Cline => "cline",
         }
     }
 }
@@ -251,6 +257,7 @@ pub fn activate_with(
             skill.base_dir.to_string_lossy(),
             body.trim_start_matches('\n')
         ),
+        ActivationFormat::Cline => cline(skill, &raw, &options.args),
     };
     let m = &skill.manifest;
     Ok(Activation {
@@ -267,6 +274,26 @@ pub fn activate_with(
         agent: m.claude_code.agent.clone(),
         permission: crate::permissions::Decision::Allow,
     })
+}
+
+/// Cline's `skills` tool answer (`@cline/core`: the executor's `formatSkill`), from the body
+/// as written: Cline neither substitutes `$ARGUMENTS` nor appends them, it tags them.
+fn cline(skill: &Skill, raw: &str, args: &str) -> String {
+    let args = args.trim();
+    let args = if args.is_empty() {
+        String::new()
+    } else {
+        format!("\n<command-args>{args}</command-args>")
+    };
+    let description = match skill.manifest.description.as_deref().map(str::trim) {
+        Some(d) if !d.is_empty() => format!("Description: {d}\n\n"),
+        _ => String::new(),
+    };
+    format!(
+        "<command-name>{}</command-name>{args}\n<command-instructions>\n{description}{}\n</command-instructions>",
+        skill.name,
+        raw.trim()
+    )
 }
 
 fn opencode(skill: &Skill, body: &str, resources: &[String]) -> String {
