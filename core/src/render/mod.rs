@@ -14,6 +14,7 @@
 
 pub mod budget;
 mod claude_code;
+mod cline;
 mod codex;
 mod kode;
 mod markdown;
@@ -49,10 +50,12 @@ pub enum RenderFormat {
     Kode,
     /// A plain Markdown list for humans.
     Markdown,
+    /// Cline's `skills` tool description (`... Available skills: a, b.`).
+    Cline,
 }
 
 impl RenderFormat {
-    pub const ALL: [RenderFormat; 8] = [
+    pub const ALL: [RenderFormat; 9] = [
         RenderFormat::Xml,
         RenderFormat::SkillsRef,
         RenderFormat::Opencode,
@@ -61,6 +64,7 @@ impl RenderFormat {
         RenderFormat::ClaudeCode,
         RenderFormat::Kode,
         RenderFormat::Markdown,
+        RenderFormat::Cline,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -73,6 +77,7 @@ impl RenderFormat {
             RenderFormat::ClaudeCode => "claude-code",
             RenderFormat::Kode => "kode",
             RenderFormat::Markdown => "markdown",
+            RenderFormat::Cline => "cline",
         }
     }
 }
@@ -439,6 +444,7 @@ fn layout(
         RenderFormat::Codex => Box::new(codex::Codex::new(skills, roots)),
         RenderFormat::ClaudeCode => Box::new(claude_code::ClaudeCode),
         RenderFormat::Kode => Box::new(kode::Kode),
+        RenderFormat::Cline => Box::new(cline::Cline),
         RenderFormat::Markdown => Box::new(markdown::Markdown),
     }
 }
