@@ -9,7 +9,7 @@
 
 use crate::convert::{callback, deliver, from_json, overridden, py_to_json, to_py};
 use crate::deck::PyDeck;
-use crate::errors::{detached_as, run_pyerr, IntoPyResult};
+use crate::errors::{run_pyerr, IntoPyResult};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use serde_json::{json, Value};
@@ -111,13 +111,60 @@ fn control(
     })
 }
 
-/// Run `work` with the GIL released; the outcome as a dict.
+type Outcome = Result<skilldeck_run::RunOutcome, skilldeck_run::RunError>;
+
+/// Run `work` on its own thread and wait for it with the GIL released, waking every 100 ms
+/// to let Python handle signals: Ctrl-C (`KeyboardInterrupt`, or whatever a signal handler
+/// raises) cancels the run, waits for its process group to be gone, then propagates. Off
+/// the main thread (the `async` functions' executor) there are no signals to check and this
+/// is a plain wait. The outcome comes back as a dict.
 fn outcome(
     py: Python<'_>,
-    work: impl FnOnce() -> Result<skilldeck_run::RunOutcome, skilldeck_run::RunError> + Send,
+    cancel: CancelHandle,
+    work: impl FnOnce() -> Outcome + Send + 'static,
 ) -> PyResult<Py<PyAny>> {
-    let outcome = detached_as(py, work, run_pyerr)?;
-    to_py(py, &outcome)
+    let (send, mut receive) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("skilldeck-run".into())
+        .spawn(move || {
+            let result = skilldeck::catch_panic(move || Ok(work()));
+            // The receiver only goes away if this function unwound; nothing to tell then.
+            let _ = send.send(result);
+        })
+        .map_err(|e| {
+            crate::errors::to_pyerr(skilldeck::Error::Internal {
+                message: format!("cannot start the run's thread: {e}"),
+            })
+        })?;
+    let finished = loop {
+        // The receiver goes into the GIL-free closure and back (it is `Send`, not `Sync`).
+        let (back, waited) = py.detach(move || {
+            let waited = receive.recv_timeout(Duration::from_millis(100));
+            (receive, waited)
+        });
+        receive = back;
+        match waited {
+            Ok(result) => break result,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                if let Err(interrupt) = py.check_signals() {
+                    cancel.cancel();
+                    // Cancelling kills the process group; the result no longer matters.
+                    let _ = py.detach(move || receive.recv());
+                    return Err(interrupt);
+                }
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                break Err(skilldeck::Error::Internal {
+                    message: "the run's thread ended without a result".into(),
+                })
+            }
+        }
+    };
+    match finished {
+        Ok(Ok(outcome)) => to_py(py, &outcome),
+        Ok(Err(err)) => Err(run_pyerr(err)),
+        Err(panic) => Err(crate::errors::to_pyerr(panic)),
+    }
 }
 
 /// Run a command skill with `input` (its `parameters` as a dict) as JSON on standard input,
@@ -143,7 +190,8 @@ fn run_command_sync(
     let options = run_options(options)?;
     let control = control(cancel, on_event)?;
     let deck = deck.inner.clone();
-    outcome(py, move || {
+    let cancel = control.cancel.clone();
+    outcome(py, cancel, move || {
         skilldeck_run::run_command(&deck, &request, &options, &control)
     })
 }
@@ -179,7 +227,8 @@ fn run_script_sync(
     let options = run_options(options)?;
     let control = control(cancel, on_event)?;
     let deck = deck.inner.clone();
-    outcome(py, move || {
+    let cancel = control.cancel.clone();
+    outcome(py, cancel, move || {
         skilldeck_run::run_script(&deck, &request, &options, &control)
     })
 }
@@ -206,7 +255,8 @@ fn call_tool_sync(
     let options = run_options(options)?;
     let control = control(cancel, on_event)?;
     let deck = deck.inner.clone();
-    outcome(py, move || {
+    let cancel = control.cancel.clone();
+    outcome(py, cancel, move || {
         skilldeck_run::call_tool(&deck, &name, &arguments, &options, &control)
     })
 }

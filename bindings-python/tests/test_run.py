@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import pickle
+import signal
 import sys
 import threading
 import time
@@ -181,6 +183,18 @@ def test_invalid_input_raises_invalid_input_error_and_runs_nothing(deck, mode):
     assert "text" in missing.value.problems[0]
 
 
+def test_invalid_input_error_pickles_with_its_problems(deck, mode):
+    with pytest.raises(skilldeck.InvalidInputError) as err:
+        skilldeck.run_command_sync(deck, "echo", {"text": 5}, **mode)
+    copy = pickle.loads(pickle.dumps(err.value))
+    assert type(copy) is skilldeck.InvalidInputError
+    assert (copy.code, copy.problems, str(copy)) == (
+        "INVALID_INPUT",
+        err.value.problems,
+        str(err.value),
+    )
+
+
 def test_run_script_delivers_artifacts_to_the_destination(deck, project, mode):
     outcome = skilldeck.run_script_sync(
         deck, "maker", "make.sh", ["a b", "c"], stdin="from stdin", destination="out", **mode
@@ -238,6 +252,40 @@ def test_cancel_from_another_thread(deck, mode):
     assert time.monotonic() - started < 10
     assert_gone(int(outcome["stdout"].split()[0]))
     assert repr(token) == "CancelToken(cancelled=True)"
+
+
+def test_ctrl_c_during_a_sync_run_cancels_it(deck, mode):
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signals are delivered to the main thread only")
+    pids: List[int] = []
+
+    def on_event(event: Dict[str, Any]) -> None:
+        if event["type"] == "stdout":
+            pids.append(int(event["text"].split()[0]))
+            os.kill(os.getpid(), signal.SIGINT)
+
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        skilldeck.run_command_sync(deck, "slow", on_event=on_event, **mode)
+    assert time.monotonic() - started < 10
+    assert pids
+    assert_gone(pids[0])  # the process group was killed before the interrupt propagated
+
+
+def test_concurrent_runs_from_threads(deck, mode):
+    results: Dict[int, Any] = {}
+
+    def work(i: int) -> None:
+        results[i] = skilldeck.run_command_sync(deck, "echo", {"text": f"t{i}"}, **mode)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert {i: r["json"]["got"]["text"] for i, r in results.items()} == {
+        i: f"t{i}" for i in range(4)
+    }
 
 
 def test_async_run_command_and_events_on_the_loop_thread(deck, mode):

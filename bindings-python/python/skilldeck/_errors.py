@@ -32,8 +32,8 @@ class SkillError(Exception):
     def __str__(self) -> str:
         return self.message
 
-    def __reduce__(self):  # keeps code and path through pickling (multiprocessing)
-        return (type(self), (self.message, self.code, self.path))
+    def __reduce__(self):  # keeps code, path (and e.g. problems) through pickling
+        return (type(self), (self.message, self.code, self.path), self.__dict__)
 
 
 class ParseError(SkillError, ValueError):
