@@ -202,15 +202,15 @@ def test_a_corrupt_lock_is_an_install_error_naming_the_file(dirs):
 
 def test_bad_options_are_invalid_options_errors(dirs):
     with pytest.raises(skilldeck.InvalidOptionsError) as scope:
-        skilldeck.installed(scope="global", **ctx(dirs))  # type: ignore[arg-type]
+        skilldeck.installed(scope="global", **ctx(dirs))
     assert "project" in str(scope.value) and "user" in str(scope.value)
     with pytest.raises(skilldeck.InvalidOptionsError) as limits:
-        skilldeck.add(str(dirs["source"]), limits={"max_file": 3}, **ctx(dirs))  # type: ignore[typeddict-unknown-key]
+        skilldeck.add(str(dirs["source"]), limits={"max_file": 3}, **ctx(dirs))
     assert "max_files" in str(limits.value)
     with pytest.raises(skilldeck.InvalidOptionsError):
-        skilldeck.add(str(dirs["source"]), progress=42, **ctx(dirs))  # type: ignore[arg-type]
+        skilldeck.add(str(dirs["source"]), progress=42, **ctx(dirs))
     with pytest.raises(TypeError):
-        skilldeck.add(str(dirs["source"]), bogus=True, **ctx(dirs))  # type: ignore[call-arg]
+        skilldeck.add(str(dirs["source"]), bogus=True, **ctx(dirs))
 
 
 def test_limits_apply(dirs):

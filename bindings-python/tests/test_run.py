@@ -12,7 +12,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Mapping
 
 import pytest
 
@@ -140,7 +140,7 @@ def mode(sandbox_available: bool) -> Dict[str, Any]:
 
 
 def test_run_command_passes_the_input_as_json_and_reports_the_outcome(deck, mode):
-    events: List[Dict[str, Any]] = []
+    events: List[Any] = []
     outcome = skilldeck.run_command_sync(deck, "echo", {"text": "hi"}, on_event=events.append, **mode)
     assert outcome["exit_code"] == 0
     assert outcome["skill"] == "echo"
@@ -259,7 +259,7 @@ def test_ctrl_c_during_a_sync_run_cancels_it(deck, mode):
         pytest.skip("signals are delivered to the main thread only")
     pids: List[int] = []
 
-    def on_event(event: Dict[str, Any]) -> None:
+    def on_event(event: Mapping[str, Any]) -> None:
         if event["type"] == "stdout":
             pids.append(int(event["text"].split()[0]))
             os.kill(os.getpid(), signal.SIGINT)
@@ -291,9 +291,9 @@ def test_concurrent_runs_from_threads(deck, mode):
 def test_async_run_command_and_events_on_the_loop_thread(deck, mode):
     loop_thread: List[int] = []
     event_threads: List[int] = []
-    events: List[Dict[str, Any]] = []
+    events: List[Any] = []
 
-    def on_event(event: Dict[str, Any]) -> None:
+    def on_event(event: Mapping[str, Any]) -> None:
         event_threads.append(threading.get_ident())
         events.append(event)
 
@@ -328,7 +328,7 @@ def test_asyncio_task_cancellation_cancels_the_process(deck, mode):
     async def main() -> None:
         got_pid = asyncio.Event()
 
-        def on_event(event: Dict[str, Any]) -> None:
+        def on_event(event: Mapping[str, Any]) -> None:
             if event["type"] == "stdout" and not pids:
                 pids.append(int(event["text"].split()[0]))
                 got_pid.set()
@@ -393,7 +393,7 @@ def test_call_tool_runs_a_model_tool_call(deck, project, mode):
     with pytest.raises(skilldeck.InvalidInputError):
         skilldeck.call_tool_sync(deck, "run_skill_script", {"skill_name": "maker"}, **mode)
     with pytest.raises(skilldeck.InvalidInputError):
-        skilldeck.call_tool_sync(deck, "echo", ["not", "an", "object"], **mode)  # type: ignore[arg-type]
+        skilldeck.call_tool_sync(deck, "echo", ["not", "an", "object"], **mode)
 
 
 def test_sandbox_is_on_by_default(deck, project, sandbox_available):
@@ -416,17 +416,17 @@ def test_sandbox_is_on_by_default(deck, project, sandbox_available):
 
 def test_options_are_checked(deck):
     with pytest.raises(skilldeck.InvalidOptionsError) as sandbox:
-        skilldeck.run_command_sync(deck, "fail", sandbox="off")  # type: ignore[typeddict-item]
+        skilldeck.run_command_sync(deck, "fail", sandbox="off")
     assert "enforce" in str(sandbox.value) and "none" in str(sandbox.value)
     with pytest.raises(skilldeck.InvalidOptionsError) as unknown:
-        skilldeck.run_command_sync(deck, "fail", time_out=3)  # type: ignore[call-arg]
+        skilldeck.run_command_sync(deck, "fail", time_out=3)
     assert "timeout" in str(unknown.value)
     with pytest.raises(skilldeck.InvalidOptionsError):
         skilldeck.run_command_sync(deck, "fail", timeout=-1)
     with pytest.raises(skilldeck.InvalidOptionsError):
-        skilldeck.run_command_sync(deck, "fail", limits={"memory": 1})  # type: ignore[typeddict-unknown-key]
+        skilldeck.run_command_sync(deck, "fail", limits={"memory": 1})
     with pytest.raises(skilldeck.InvalidOptionsError):
-        skilldeck.run_command_sync(deck, "fail", on_event="print")  # type: ignore[arg-type]
+        skilldeck.run_command_sync(deck, "fail", on_event="print")
 
 
 def test_options_reach_the_runner(deck, tmp_path, mode):
