@@ -40,7 +40,7 @@ pub fn to_pyerr(err: skilldeck::Error) -> PyErr {
     )
 }
 
-/// `skilldeck._errors.<class>(message, code, path)`, with `problems` set when given.
+/// `skilldeck._errors.<class>(message, code, path[, problems])`.
 fn build(
     class: &str,
     message: String,
@@ -52,10 +52,10 @@ fn build(
         let make = || -> PyResult<PyErr> {
             let module = py.import("skilldeck._errors")?;
             let cls = module.getattr(class)?;
-            let exc = cls.call1((message.clone(), code, path.clone()))?;
-            if let Some(problems) = &problems {
-                exc.setattr("problems", problems.clone())?;
-            }
+            let exc = match &problems {
+                Some(problems) => cls.call1((message.clone(), code, path.clone(), problems))?,
+                None => cls.call1((message.clone(), code, path.clone()))?,
+            };
             Ok(PyErr::from_value(exc))
         };
         // Only reachable if the Python half of the package is missing or broken.

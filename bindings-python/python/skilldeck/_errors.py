@@ -8,7 +8,7 @@ built-in exception a Python caller would naturally catch.
 from __future__ import annotations
 
 import os
-from typing import List, Optional, Union
+from typing import List, Optional, Sequence, Union
 
 
 class SkillError(Exception):
@@ -108,7 +108,17 @@ class InvalidInputError(RunError, ValueError):
     the wrong shape); nothing was executed. ``problems`` lists every mismatch."""
 
     code = "INVALID_INPUT"
-    problems: List[str] = []
+    problems: List[str]
+
+    def __init__(
+        self,
+        message: str,
+        code: Optional[str] = None,
+        path: Union[str, "os.PathLike[str]", None] = None,
+        problems: Optional[Sequence[str]] = None,
+    ) -> None:
+        super().__init__(message, code, path)
+        self.problems = list(problems) if problems is not None else []
 
 
 __all__ = [
