@@ -462,3 +462,39 @@ def test_the_embedded_cli_runs_skills(project, sandbox_available, capfd):
     out = capfd.readouterr().out
     assert '"exit_code": 0' in out or '"exit_code":0' in out
     assert "cli" in out
+
+
+def test_permission_rules_apply_and_approved_runs_an_ask_skill(project, mode):
+    def deck_with(decision: str) -> skilldeck.Deck:
+        rules = {"semantics": "last-match", "rules": [{"pattern": "echo", "decision": decision}]}
+        d = skilldeck.Deck(project_dir=project, home_dir=project.parent, rules=rules,
+                           read_host_settings=False)
+        d.load()
+        return d
+
+    asked = deck_with("ask")
+    with pytest.raises(skilldeck.RunError) as approval:
+        skilldeck.run_command_sync(asked, "echo", {"text": "a"}, **mode)
+    assert approval.value.code == "APPROVAL_REQUIRED"
+    outcome = skilldeck.run_command_sync(asked, "echo", {"text": "a"}, approved=True, **mode)
+    assert outcome["exit_code"] == 0
+    with pytest.raises(skilldeck.RunError) as denied:
+        skilldeck.run_command_sync(deck_with("deny"), "echo", {"text": "a"}, approved=True, **mode)
+    assert denied.value.code == "PERMISSION_DENIED"
+
+
+def test_fs_view_only_hides_the_rest_of_the_file_system(deck, project, sandbox_available):
+    if not sandbox_available:
+        pytest.skip("the engine reports the sandbox as unavailable here")
+    secret = project / "secret.txt"
+    secret.write_text("s3cret", encoding="utf-8")
+    write(project / ".agents" / "skills" / "maker" / "scripts" / "peek.sh",
+          '#!/bin/sh\ncat "$1" 2>/dev/null || echo hidden\n', executable=True)
+    deck.load()
+    visible = skilldeck.run_script_sync(deck, "maker", "peek.sh", [str(secret)])
+    assert visible["stdout"] == "s3cret"
+    system = [p for p in ("/usr", "/bin", "/lib", "/lib64", "/etc") if os.path.exists(p)]
+    hidden = skilldeck.run_script_sync(
+        deck, "maker", "peek.sh", [str(secret)], fs_view={"only": system}
+    )
+    assert hidden["stdout"] == "hidden\n"

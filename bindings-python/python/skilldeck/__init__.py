@@ -11,6 +11,13 @@ filter by permissions, render them into a system prompt and activate one on a to
     activation = deck.activate("pdf", args="report.pdf")
     hits = deck.search("fill a pdf form", limit=5).hits
 
+Install skills into a project with a verifiable ``skills-lock.json`` (``add``, ``remove``,
+``update``, ``installed``, ``verify``, ``install_frozen``), run command skills and scripts in
+a sandbox (``await run_command(...)``, ``run_script``, ``call_tool``, each with a ``_sync``
+variant, a ``CancelToken`` and streamed events), and hand a model its tool definitions
+(``tool_definitions``, ``agent_tools``, ``tool_result``); the dict shapes are in
+``skilldeck.types``.
+
 All behaviour lives in the Rust core; this package is a thin binding over it.
 """
 
