@@ -124,3 +124,109 @@ pub fn repr_str(py: Python<'_>, s: &str) -> String {
 pub fn repr_opt(py: Python<'_>, s: Option<&str>) -> String {
     s.map_or_else(|| "None".to_string(), |s| repr_str(py, s))
 }
+
+/// `snake_case` → `camelCase` (`max_files` → `maxFiles`), for core records serialised in
+/// camel case (the install crate's, as its lock file is).
+fn camel(key: &str) -> String {
+    let mut out = String::with_capacity(key.len());
+    let mut upper = false;
+    for c in key.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `camelCase` → `snake_case`, to name a field the way a Python caller writes it.
+fn snake(key: &str) -> String {
+    let mut out = String::with_capacity(key.len() + 4);
+    for c in key.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `base` with the fields of `overrides` (a Python dict of some of its fields, written in
+/// snake case) replaced, through serde: the field names and types are the core record's
+/// own, so no list of them is repeated here. An unknown field is the library's
+/// invalid-options error naming the known ones (the core records accept and drop unknown
+/// fields, which would turn a typo into a silently ignored limit).
+pub fn overridden<T: Serialize + DeserializeOwned>(
+    what: &str,
+    base: &T,
+    overrides: &Bound<'_, PyAny>,
+) -> PyResult<T> {
+    let convert = |e: serde_json::Error| {
+        crate::errors::to_pyerr(skilldeck::Error::invalid_options(format!("{what}: {e}")))
+    };
+    let Value::Object(mut fields) = serde_json::to_value(base).map_err(convert)? else {
+        return Err(crate::errors::to_pyerr(skilldeck::Error::invalid_options(
+            format!("{what} is not a record"),
+        )));
+    };
+    let Value::Object(given) = py_to_json(overrides)? else {
+        return Err(crate::errors::to_pyerr(skilldeck::Error::invalid_options(
+            format!("{what} must be a dict of fields"),
+        )));
+    };
+    for (key, value) in given {
+        let name = if fields.contains_key(&key) {
+            key
+        } else if fields.contains_key(&camel(&key)) {
+            camel(&key)
+        } else {
+            let known: Vec<String> = fields.keys().map(|k| snake(k)).collect();
+            return Err(crate::errors::to_pyerr(skilldeck::Error::invalid_options(
+                format!(
+                    "{what}: unknown field `{key}` (expected one of: {})",
+                    known.join(", ")
+                ),
+            )));
+        };
+        fields.insert(name, value);
+    }
+    serde_json::from_value(Value::Object(fields)).map_err(convert)
+}
+
+/// A callback argument: `None`, or a callable (else the invalid-options error naming `what`
+/// and the shape expected).
+pub fn callback(what: &str, obj: Option<Bound<'_, PyAny>>) -> PyResult<Option<Py<PyAny>>> {
+    match obj {
+        None => Ok(None),
+        Some(obj) if obj.is_none() => Ok(None),
+        Some(obj) if obj.is_callable() => Ok(Some(obj.unbind())),
+        Some(obj) => {
+            let kind = obj
+                .get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_else(|_| "object".to_string());
+            Err(crate::errors::to_pyerr(skilldeck::Error::invalid_options(
+                format!("{what} must be a callable taking one dict, got a {kind}"),
+            )))
+        }
+    }
+}
+
+/// Call `callback(value)` from an engine thread: the GIL is taken for the call only, and an
+/// exception the callback raises is reported through `sys.unraisablehook` (the engine
+/// carries on; a progress display or event log failing must not abort an install or a run).
+pub fn deliver<T: Serialize + ?Sized>(callback: &Py<PyAny>, value: &T) {
+    Python::attach(|py| {
+        let delivered = to_py(py, value).and_then(|v| callback.call1(py, (v,)));
+        if let Err(err) = delivered {
+            err.write_unraisable(py, Some(callback.bind(py)));
+        }
+    })
+}

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 /// project.
 #[pyclass(module = "skilldeck", name = "Deck", frozen)]
 pub struct PyDeck {
-    inner: skilldeck::Deck,
+    pub(crate) inner: skilldeck::Deck,
 }
 
 /// An extra root: a path, or a `{path, scope, pattern}` dict.

@@ -12,6 +12,7 @@
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
+use std::path::PathBuf;
 
 /// The Python class name for a core error code.
 fn class_for(code: &str) -> &'static str {
@@ -29,23 +30,82 @@ fn class_for(code: &str) -> &'static str {
 
 /// Build the Python exception for `err`: `cls(message, code=..., path=...)`.
 pub fn to_pyerr(err: skilldeck::Error) -> PyErr {
+    let path = err.path().map(|p| p.to_path_buf());
+    build(
+        class_for(err.code()),
+        err.to_string(),
+        err.code(),
+        path,
+        None,
+    )
+}
+
+/// `skilldeck._errors.<class>(message, code, path[, problems])`.
+fn build(
+    class: &str,
+    message: String,
+    code: &str,
+    path: Option<PathBuf>,
+    problems: Option<Vec<String>>,
+) -> PyErr {
     Python::attach(|py| {
-        let message = err.to_string();
-        let code = err.code();
-        let path = err.path().map(|p| p.to_path_buf());
-        let build = || -> PyResult<PyErr> {
+        let make = || -> PyResult<PyErr> {
             let module = py.import("skilldeck._errors")?;
-            let cls = module.getattr(class_for(code))?;
-            let exc = cls.call1((message.clone(), code, path.clone()))?;
+            let cls = module.getattr(class)?;
+            let exc = match &problems {
+                Some(problems) => cls.call1((message.clone(), code, path.clone(), problems))?,
+                None => cls.call1((message.clone(), code, path.clone()))?,
+            };
             Ok(PyErr::from_value(exc))
         };
         // Only reachable if the Python half of the package is missing or broken.
-        build().unwrap_or_else(|import_err| {
+        make().unwrap_or_else(|import_err| {
             PyRuntimeError::new_err(format!(
                 "{code}: {message} (and skilldeck._errors could not be loaded: {import_err})"
             ))
         })
     })
+}
+
+/// An install error as `InstallError` carrying the engine's code (`BAD_SOURCE`,
+/// `GIT_ERROR`, `DIGEST_MISMATCH`, `NOT_FOUND`, ...) and the path at fault, when there is one.
+pub fn install_pyerr(err: skilldeck_install::InstallError) -> PyErr {
+    use skilldeck_install::InstallError as E;
+    let path = match &err {
+        E::Io { path, .. }
+        | E::TooLarge { path, .. }
+        | E::InvalidName { path, .. }
+        | E::Modified { path, .. } => Some(path.clone()),
+        E::Lock(inner) => inner.path().map(|p| p.to_path_buf()),
+        _ => None,
+    };
+    build("InstallError", err.to_string(), err.code(), path, None)
+}
+
+/// A run refusal as `RunError` carrying the engine's code, or `InvalidInputError` (a
+/// `RunError`) with the schema problems when the input did not match the skill's
+/// `parameters` — nothing ran in either case.
+pub fn run_pyerr(err: skilldeck_run::RunError) -> PyErr {
+    use skilldeck_run::RunError as E;
+    let path = match &err {
+        E::ScriptRefused { path, .. }
+        | E::NoInterpreter { path, .. }
+        | E::DestinationRefused { path, .. }
+        | E::Io { path, .. } => Some(path.clone()),
+        E::Spawn { program, .. } => Some(program.clone()),
+        E::Engine(inner) => inner.path().map(|p| p.to_path_buf()),
+        _ => None,
+    };
+    match &err {
+        E::InvalidInput { problems, .. } => build(
+            "InvalidInputError",
+            err.to_string(),
+            err.code(),
+            path,
+            Some(problems.clone()),
+        ),
+        _ => build("RunError", err.to_string(), err.code(), path, None),
+    }
 }
 
 /// `Result<T, skilldeck::Error>` → `PyResult<T>`.
@@ -71,4 +131,18 @@ pub fn detached<T: Send>(
 /// [`detached`] for short engine calls that keep the GIL.
 pub fn guarded<T>(work: impl FnOnce() -> skilldeck::Result<T>) -> PyResult<T> {
     skilldeck::catch_panic(work).py()
+}
+
+/// [`detached`] for a crate with its own error type (`skilldeck-install`, `skilldeck-run`):
+/// `map` turns its error into the Python exception; a panic is still `InternalError`.
+pub fn detached_as<T: Send, E: Send>(
+    py: Python<'_>,
+    work: impl FnOnce() -> Result<T, E> + Send,
+    map: impl FnOnce(E) -> PyErr,
+) -> PyResult<T> {
+    match py.detach(move || skilldeck::catch_panic(move || Ok(work()))) {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(err)) => Err(map(err)),
+        Err(panic) => Err(to_pyerr(panic)),
+    }
 }

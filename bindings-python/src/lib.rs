@@ -1,14 +1,18 @@
 //! `skilldeck._native`: the pyo3 half of the `skilldeck` Python package.
 //!
-//! Thin by design: every behaviour comes from the `skilldeck` core crate (and the command
-//! line from `skilldeck-cli`); this crate converts values, maps errors to the Python
-//! exception classes of `skilldeck/_errors.py`, and releases the GIL around long calls.
+//! Thin by design: every behaviour comes from the `skilldeck` core crate (the command line
+//! from `skilldeck-cli`, installing from `skilldeck-install`, running from `skilldeck-run`);
+//! this crate converts values, maps errors to the Python exception classes of
+//! `skilldeck/_errors.py`, and releases the GIL around long calls.
 
 mod compat;
 mod convert;
 mod deck;
 mod errors;
+mod install;
 mod permissions;
+mod run;
+mod tools;
 mod types;
 
 use pyo3::prelude::*;
@@ -74,5 +78,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<permissions::PyPermissionRules>()?;
     types::register(m)?;
     compat::register(m)?;
+    install::register(m)?;
+    run::register(m)?;
+    tools::register(m)?;
     Ok(())
 }

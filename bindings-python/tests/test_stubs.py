@@ -31,7 +31,7 @@ def _stub_module_names() -> Set[str]:
             names.add(node.name)
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
             names.add(node.target.id)
-        elif isinstance(node, ast.ImportFrom) and node.module in ("_errors", "_native"):
+        elif isinstance(node, ast.ImportFrom) and node.module in ("_errors", "_native", "_run"):
             names.update(alias.asname or alias.name for alias in node.names)
     return {n for n in names if _public(n)} | {"__version__"}
 
@@ -106,6 +106,8 @@ def test_function_signatures_match():
         if isinstance(node, ast.FunctionDef):
             runtime = inspect.signature(getattr(_native, node.name))
             stub_params = [a.arg for a in node.args.args + node.args.kwonlyargs]
+            if node.args.kwarg is not None:
+                stub_params.append(node.args.kwarg.arg)
             assert list(runtime.parameters) == stub_params, node.name
     for node in tree.body:
         if isinstance(node, ast.ClassDef) and node.name in ("Deck", "PermissionRules"):

@@ -11,22 +11,34 @@ filter by permissions, render them into a system prompt and activate one on a to
     activation = deck.activate("pdf", args="report.pdf")
     hits = deck.search("fill a pdf form", limit=5).hits
 
+Install skills into a project with a verifiable ``skills-lock.json`` (``add``, ``remove``,
+``update``, ``installed``, ``verify``, ``install_frozen``), run command skills and scripts in
+a sandbox (``await run_command(...)``, ``run_script``, ``call_tool``, each with a ``_sync``
+variant, a ``CancelToken`` and streamed events), and hand a model its tool definitions
+(``tool_definitions``, ``agent_tools``, ``tool_result``); the dict shapes are in
+``skilldeck.types``.
+
 All behaviour lives in the Rust core; this package is a thin binding over it.
 """
 
 from ._errors import (
+    InstallError,
     InternalError,
+    InvalidInputError,
     InvalidOptionsError,
     IoError,
     NotFoundError,
     ParseError,
     PermissionDeniedError,
+    RunError,
     SkillError,
     ValidationError,
 )
 from ._native import (
+    TOOL_FORMATS,
     VERSION,
     Activation,
+    CancelToken,
     Catalog,
     Deck,
     Diagnostic,
@@ -43,23 +55,42 @@ from ._native import (
     Status,
     Truncation,
     ValidationReport,
+    add,
+    agent_tools,
+    call_tool_sync,
+    install_frozen,
+    installed,
     parse,
+    remove,
     run_cli,
+    run_command_sync,
+    run_script_sync,
+    run_skill_script_tool,
+    search_skills_tool,
     search_tool_definition,
+    skill_tool,
+    tool_definitions,
+    tool_result,
+    update,
     validate,
+    verify,
     version,
 )
+from . import types
+from ._run import call_tool, run_command, run_script
 
 __version__ = VERSION
 
 __all__ = [
-    "VERSION",
     "Activation",
+    "CancelToken",
     "Catalog",
     "Deck",
     "Diagnostic",
     "Diff",
+    "InstallError",
     "InternalError",
+    "InvalidInputError",
     "InvalidOptionsError",
     "IoError",
     "Manifest",
@@ -70,18 +101,39 @@ __all__ = [
     "PermissionRules",
     "RenderReport",
     "Rendered",
+    "RunError",
     "SearchHit",
     "SearchResults",
     "Shadowed",
     "Skill",
     "SkillError",
     "Status",
+    "TOOL_FORMATS",
     "Truncation",
+    "VERSION",
     "ValidationError",
     "ValidationReport",
+    "add",
+    "agent_tools",
+    "call_tool",
+    "call_tool_sync",
+    "install_frozen",
+    "installed",
     "parse",
+    "remove",
     "run_cli",
+    "run_command",
+    "run_command_sync",
+    "run_script",
+    "run_script_sync",
+    "run_skill_script_tool",
+    "search_skills_tool",
     "search_tool_definition",
+    "skill_tool",
+    "tool_definitions",
+    "tool_result",
+    "update",
     "validate",
+    "verify",
     "version",
 ]

@@ -8,7 +8,7 @@ built-in exception a Python caller would naturally catch.
 from __future__ import annotations
 
 import os
-from typing import Optional, Union
+from typing import List, Optional, Sequence, Union
 
 
 class SkillError(Exception):
@@ -32,8 +32,8 @@ class SkillError(Exception):
     def __str__(self) -> str:
         return self.message
 
-    def __reduce__(self):  # keeps code and path through pickling (multiprocessing)
-        return (type(self), (self.message, self.code, self.path))
+    def __reduce__(self):  # keeps code, path (and e.g. problems) through pickling
+        return (type(self), (self.message, self.code, self.path), self.__dict__)
 
 
 class ParseError(SkillError, ValueError):
@@ -82,6 +82,45 @@ class InternalError(SkillError, RuntimeError):
     code = "INTERNAL"
 
 
+class InstallError(SkillError):
+    """An install operation (``add``, ``remove``, ``update``, ``installed``, ``verify``,
+    ``install_frozen``) failed; nothing was changed. ``code`` is the engine's: ``BAD_SOURCE``,
+    ``GIT_ERROR``, ``HTTP_ERROR``, ``DIGEST_MISMATCH``, ``UNSAFE_ARCHIVE``, ``TOO_LARGE``,
+    ``INVALID_NAME``, ``NOT_FOUND``, ``MODIFIED``, ``FROZEN_MISMATCH``, ``IO_ERROR``, or the
+    lock file's ``PARSE_ERROR``/``INVALID_OPTIONS``."""
+
+    code = "INSTALL_ERROR"
+
+
+class RunError(SkillError):
+    """A skill did not run (``run_command``, ``run_script``, ``call_tool``): nothing was
+    executed. ``code`` is the engine's: ``NOT_FOUND``, ``PERMISSION_DENIED``,
+    ``APPROVAL_REQUIRED``, ``REQUIREMENTS_MISSING``, ``NOT_RUNNABLE``, ``SCRIPT_REFUSED``,
+    ``NO_INTERPRETER``, ``DESTINATION_REFUSED``, ``SANDBOX_UNAVAILABLE``, ``SPAWN_FAILED``,
+    ``IO_ERROR``, ... A run that started and failed is not an error: see the outcome's
+    ``exit_code``, ``timed_out`` and ``cancelled``."""
+
+    code = "RUN_ERROR"
+
+
+class InvalidInputError(RunError, ValueError):
+    """The input does not match the skill's ``parameters`` (or a tool call's arguments have
+    the wrong shape); nothing was executed. ``problems`` lists every mismatch."""
+
+    code = "INVALID_INPUT"
+    problems: List[str]
+
+    def __init__(
+        self,
+        message: str,
+        code: Optional[str] = None,
+        path: Union[str, "os.PathLike[str]", None] = None,
+        problems: Optional[Sequence[str]] = None,
+    ) -> None:
+        super().__init__(message, code, path)
+        self.problems = list(problems) if problems is not None else []
+
+
 __all__ = [
     "SkillError",
     "ParseError",
@@ -91,4 +130,7 @@ __all__ = [
     "IoError",
     "InvalidOptionsError",
     "InternalError",
+    "InstallError",
+    "RunError",
+    "InvalidInputError",
 ]

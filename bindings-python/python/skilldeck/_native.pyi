@@ -18,6 +18,22 @@ from typing import (
     final,
 )
 
+from typing_extensions import Unpack
+
+from .types import (
+    AddReport,
+    ExecEvent,
+    FrozenReport,
+    InstalledSkill,
+    InstallLimits,
+    Progress,
+    RemoveReport,
+    RunOptions,
+    RunOutcome,
+    UpdateReport,
+    VerifyReport,
+)
+
 _Path = Union[str, os.PathLike[str]]
 _Decision = Literal["allow", "ask", "deny"]
 _RenderFormat = Literal[
@@ -41,6 +57,10 @@ _Profile = Literal[
     "openhands",
 ]
 _Json = Any
+_Scope = Literal["project", "user"]
+_ToolFormat = Literal["openai", "anthropic", "vercel"]
+_OnEvent = Optional[Callable[[ExecEvent], object]]
+_OnProgress = Optional[Callable[[Progress], object]]
 
 VERSION: str
 
@@ -68,6 +88,23 @@ __all__ = [
     "search_tool_definition",
     "Parsed",
     "ValidationReport",
+    "add",
+    "remove",
+    "update",
+    "installed",
+    "verify",
+    "install_frozen",
+    "CancelToken",
+    "run_command_sync",
+    "run_script_sync",
+    "call_tool_sync",
+    "TOOL_FORMATS",
+    "tool_definitions",
+    "agent_tools",
+    "skill_tool",
+    "search_skills_tool",
+    "run_skill_script_tool",
+    "tool_result",
     "_compat_find_skill_md",
     "_compat_parse_frontmatter",
     "_compat_read_properties",
@@ -526,6 +563,123 @@ class Deck:
     def unsubscribe(self, id: int) -> bool: ...
     @property
     def options(self) -> Dict[str, _Json]: ...
+
+# ---- install (skilldeck-install); errors are InstallError with the engine's code ----
+
+def add(
+    source: str,
+    *,
+    skills: Optional[Sequence[str]] = None,
+    git_ref: Optional[str] = None,
+    sha256: Optional[str] = None,
+    scope: _Scope = "project",
+    hosts: Optional[Sequence[str]] = None,
+    force: bool = False,
+    project_dir: _Path = ...,
+    home_dir: Optional[_Path] = None,
+    user_lock: Optional[_Path] = None,
+    limits: Optional[InstallLimits] = None,
+    progress: _OnProgress = None,
+) -> AddReport: ...
+def remove(
+    names: Sequence[str],
+    *,
+    scope: _Scope = "project",
+    project_dir: _Path = ...,
+    home_dir: Optional[_Path] = None,
+    user_lock: Optional[_Path] = None,
+    limits: Optional[InstallLimits] = None,
+) -> RemoveReport: ...
+def update(
+    names: Optional[Sequence[str]] = None,
+    *,
+    dry_run: bool = False,
+    force: bool = False,
+    scope: _Scope = "project",
+    project_dir: _Path = ...,
+    home_dir: Optional[_Path] = None,
+    user_lock: Optional[_Path] = None,
+    limits: Optional[InstallLimits] = None,
+    progress: _OnProgress = None,
+) -> UpdateReport: ...
+def installed(
+    *,
+    scope: _Scope = "project",
+    project_dir: _Path = ...,
+    home_dir: Optional[_Path] = None,
+    user_lock: Optional[_Path] = None,
+    limits: Optional[InstallLimits] = None,
+) -> List[InstalledSkill]: ...
+def verify(
+    *,
+    scope: _Scope = "project",
+    project_dir: _Path = ...,
+    home_dir: Optional[_Path] = None,
+    user_lock: Optional[_Path] = None,
+    limits: Optional[InstallLimits] = None,
+) -> VerifyReport: ...
+def install_frozen(
+    *,
+    scope: _Scope = "project",
+    project_dir: _Path = ...,
+    home_dir: Optional[_Path] = None,
+    user_lock: Optional[_Path] = None,
+    limits: Optional[InstallLimits] = None,
+    progress: _OnProgress = None,
+) -> FrozenReport: ...
+
+# ---- running (skilldeck-run); refusals are RunError / InvalidInputError ----
+
+@final
+class CancelToken:
+    def __new__(cls) -> CancelToken: ...
+    def cancel(self) -> None: ...
+    @property
+    def cancelled(self) -> bool: ...
+
+def run_command_sync(
+    deck: Deck,
+    skill: str,
+    input: Optional[Mapping[str, _Json]] = None,
+    *,
+    cancel: Optional[CancelToken] = None,
+    on_event: _OnEvent = None,
+    **options: Unpack[RunOptions],
+) -> RunOutcome: ...
+def run_script_sync(
+    deck: Deck,
+    skill: str,
+    script: str,
+    args: Optional[Sequence[str]] = None,
+    *,
+    stdin: Optional[str] = None,
+    destination: Optional[_Path] = None,
+    cancel: Optional[CancelToken] = None,
+    on_event: _OnEvent = None,
+    **options: Unpack[RunOptions],
+) -> RunOutcome: ...
+def call_tool_sync(
+    deck: Deck,
+    name: str,
+    arguments: Optional[Mapping[str, _Json]] = None,
+    *,
+    cancel: Optional[CancelToken] = None,
+    on_event: _OnEvent = None,
+    **options: Unpack[RunOptions],
+) -> RunOutcome: ...
+
+# ---- tool definitions (core exec); an unknown format is InvalidOptionsError ----
+
+TOOL_FORMATS: Tuple[str, ...]
+
+def tool_definitions(catalog: Catalog, format: _ToolFormat = "openai") -> List[Dict[str, _Json]]: ...
+def agent_tools(catalog: Catalog, format: _ToolFormat = "openai") -> List[Dict[str, _Json]]: ...
+def skill_tool(format: _ToolFormat = "openai") -> Dict[str, _Json]: ...
+def search_skills_tool(format: _ToolFormat = "openai") -> Dict[str, _Json]: ...
+def run_skill_script_tool(format: _ToolFormat = "openai") -> Dict[str, _Json]: ...
+def tool_result(
+    format: _ToolFormat, call_id: str, tool_name: str, content: str, is_error: bool = False
+) -> Dict[str, _Json]: ...
 
 # The native half of skilldeck.compat.skills_ref (use that module, not these).
 def _compat_find_skill_md(skill_dir: _Path) -> Optional[Path]: ...

@@ -1,0 +1,275 @@
+"""The shapes of the dicts skilldeck's install, run and tool functions take and return.
+
+Each is the engine's own JSON (serde) form of the Rust record, the same in every language
+binding, so the keys are the engine's: snake case for the runner's records, camel case for
+the install records (``gitRef``, ``sourceType``, ``upToDate``), as ``skills-lock.json``
+writes them. These are ``TypedDict``s for type checkers and editors; at runtime the values
+are plain ``dict``s.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
+
+# Written as unions of single literals: a multi-value `Literal` is not a `Union` at runtime,
+# which mypy's stubtest (run on this package) reports.
+Scope = Union[Literal["project"], Literal["user"]]
+"""Which lock and directories an install operation works on."""
+
+ToolFormat = Union[Literal["openai"], Literal["anthropic"], Literal["vercel"]]
+"""A provider's tool JSON shape (``skilldeck.TOOL_FORMATS`` lists them)."""
+
+SandboxMode = Union[Literal["enforce"], Literal["none"]]
+"""``enforce``: Landlock + seccomp + rlimits, refused where unavailable; ``none``: no
+confinement (only for skills you trust)."""
+
+# ---- install ----
+
+
+class InstallLimits(TypedDict, total=False):
+    """Caps on what one install operation may fetch and install (the ``limits`` argument;
+    give any of them, snake case or the engine's camel case)."""
+
+    max_files: int
+    max_bytes: int
+    max_download_bytes: int
+    max_archive_entries: int
+    max_archive_bytes: int
+    timeout: int
+    """Whole-request HTTP timeout in seconds."""
+
+
+class Progress(TypedDict):
+    """One step of an install operation, passed to the ``progress`` callback."""
+
+    phase: str
+    """``fetch``, ``stage``, ``install``, ``verify`` or ``lock``."""
+    message: str
+
+
+class _LockEntryRequired(TypedDict):
+    source: str
+    sourceType: str
+    computedHash: str
+    path: str
+    digest: str
+    """The skill digest, ``sha256:<hex>``."""
+    files: Dict[str, str]
+    """Every installed file (``/``-separated path) → ``sha256:<hex>``."""
+
+
+class LockEntry(_LockEntryRequired, total=False):
+    """One skill's entry in ``skills-lock.json`` (other tools' extra keys are kept)."""
+
+    ref: str
+    url: str
+    subpath: str
+    commit: str
+    sha256: str
+    links: List[str]
+
+
+class InstalledSkill(TypedDict):
+    """One installed skill as the lock records it."""
+
+    name: str
+    entry: LockEntry
+
+
+class AddReport(TypedDict):
+    """What ``add`` did."""
+
+    installed: List[InstalledSkill]
+    warnings: List[str]
+
+
+class RemoveReport(TypedDict):
+    """What ``remove`` did."""
+
+    removed: List[str]
+
+
+class TreeDiff(TypedDict):
+    """What differs between an installed directory and its lock entry (sorted paths)."""
+
+    changed: List[str]
+    added: List[str]
+    missing: List[str]
+
+
+class SkillVerify(TypedDict):
+    """One skill's verification."""
+
+    name: str
+    path: str
+    diff: TreeDiff
+
+
+class VerifyReport(TypedDict):
+    """What ``verify`` found: ``clean`` when every skill is exactly as locked."""
+
+    clean: bool
+    skills: List[SkillVerify]
+
+
+class UpdateChange(TypedDict):
+    """One skill whose commit or digest changed."""
+
+    name: str
+    fromCommit: Optional[str]
+    toCommit: Optional[str]
+    fromDigest: str
+    toDigest: str
+    files: TreeDiff
+    applied: bool
+    """False for ``dry_run``."""
+
+
+class UpdateReport(TypedDict):
+    """What ``update`` found and did."""
+
+    changes: List[UpdateChange]
+    upToDate: List[str]
+    warnings: List[str]
+
+
+class FrozenReport(TypedDict):
+    """What ``install_frozen`` did."""
+
+    restored: List[str]
+    unchanged: List[str]
+
+
+# ---- run ----
+
+
+class RunLimits(TypedDict, total=False):
+    """Resource limits applied to a run's process (rlimits)."""
+
+    memory_bytes: int
+    file_size_bytes: int
+    processes: int
+
+
+class FsViewOnly(TypedDict):
+    """Only these paths (and what is below them) are readable in the sandbox."""
+
+    only: List[str]
+
+
+FsView = Union[Literal["read_only"], FsViewOnly]
+
+
+class RunOptions(TypedDict, total=False):
+    """The keyword options of ``run_command``, ``run_script`` and ``call_tool`` (and their
+    ``_sync`` variants): the engine's ``RunOptions``."""
+
+    timeout: Optional[float]
+    """Seconds before the process group is killed (default: the skill's ``timeout``, else
+    30)."""
+    output_limit: Optional[int]
+    """Bytes kept per stream (default 1 MiB); the rest is dropped (``truncated``)."""
+    sandbox: SandboxMode
+    fs_view: FsView
+    allow_network: bool
+    limits: RunLimits
+    agent: Optional[str]
+    """The agent whose permission rules apply (else the deck's)."""
+    approved: bool
+    """The user approved a skill whose permission is ``ask``."""
+    work_root: Optional[str]
+    keep_work_dir: bool
+
+
+class SandboxReport(TypedDict):
+    """What the sandbox enforced, mechanism by mechanism."""
+
+    landlock_abi: int
+    filesystem: bool
+    network_denied: bool
+    seccomp: bool
+    limits: RunLimits
+
+
+class _RunOutcomeRequired(TypedDict):
+    skill: str
+    exit_code: Optional[int]
+    """``None`` when a signal ended the process (timeout, cancel, a crash)."""
+    signal: Optional[int]
+    stdout: str
+    stderr: str
+    truncated: bool
+    timed_out: bool
+    cancelled: bool
+    duration_ms: int
+    sandboxed: bool
+
+
+class RunOutcome(_RunOutcomeRequired, total=False):
+    """What a run did (returned by ``run_command``, ``run_script``, ``call_tool``)."""
+
+    json: Any
+    """``stdout`` parsed as JSON, when it is JSON."""
+    sandbox: SandboxReport
+    artifacts: List[str]
+    """The files delivered to ``destination`` (absolute paths)."""
+    work_dir: str
+    """The work directory, when ``keep_work_dir``."""
+
+
+class StartedEvent(TypedDict):
+    type: Literal["started"]
+    skill: str
+    target: str
+
+
+class StdoutEvent(TypedDict):
+    type: Literal["stdout"]
+    text: str
+
+
+class StderrEvent(TypedDict):
+    type: Literal["stderr"]
+    text: str
+
+
+class FinishedEvent(TypedDict):
+    type: Literal["finished"]
+    exit_code: Optional[int]
+    duration_ms: int
+    timed_out: bool
+    cancelled: bool
+    truncated: bool
+
+
+ExecEvent = Union[StartedEvent, StdoutEvent, StderrEvent, FinishedEvent]
+"""Streamed to ``on_event`` while a run goes on: ``started``, output chunks, ``finished``."""
+
+__all__ = [
+    "AddReport",
+    "ExecEvent",
+    "FinishedEvent",
+    "FrozenReport",
+    "FsView",
+    "FsViewOnly",
+    "InstallLimits",
+    "InstalledSkill",
+    "LockEntry",
+    "Progress",
+    "RemoveReport",
+    "RunLimits",
+    "RunOptions",
+    "RunOutcome",
+    "SandboxMode",
+    "SandboxReport",
+    "Scope",
+    "SkillVerify",
+    "StartedEvent",
+    "StderrEvent",
+    "StdoutEvent",
+    "ToolFormat",
+    "TreeDiff",
+    "UpdateChange",
+    "UpdateReport",
+    "VerifyReport",
+]
