@@ -643,3 +643,22 @@ fn tool_calls_dispatch_to_the_script_runner_and_command_skills() {
     let err = call("calc", json!([1])).expect_err("not an object");
     assert_eq!(err.code(), "INVALID_INPUT");
 }
+
+// The example agent loop (examples/agent-loop) is compiled into this test and run on its own
+// project, so the example keeps working.
+#[allow(dead_code)]
+#[path = "../examples/agent_loop.rs"]
+mod example;
+
+#[test]
+fn the_example_agent_loop_reaches_the_answer() {
+    let project = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/agent-loop/project"
+    );
+    let answer = example::agent_loop(project).expect("the loop finishes");
+    assert_eq!(
+        answer,
+        r#"The tool says: {"words": 9, "lines": 2, "chars": 43}"#
+    );
+}

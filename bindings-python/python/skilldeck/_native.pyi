@@ -37,9 +37,10 @@ from .types import (
 _Path = Union[str, os.PathLike[str]]
 _Decision = Literal["allow", "ask", "deny"]
 _RenderFormat = Literal[
-    "xml", "skills-ref", "opencode", "opencode-tool", "codex", "claude-code", "kode", "markdown"
+    "xml", "skills-ref", "opencode", "opencode-tool", "codex", "claude-code", "kode", "markdown",
+    "cline",
 ]
-_ActivationFormat = Literal["raw", "opencode", "codex", "kode"]
+_ActivationFormat = Literal["raw", "opencode", "codex", "kode", "cline"]
 # The built-in profiles (a custom one is a file: `profile_file`).
 _Profile = Literal[
     "universal",
@@ -55,6 +56,7 @@ _Profile = Literal[
     "goose",
     "cursor",
     "openhands",
+    "cline",
 ]
 _Json = Any
 _Scope = Literal["project", "user"]
