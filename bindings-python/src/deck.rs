@@ -316,6 +316,51 @@ impl PyDeck {
         u64::try_from(id).is_ok_and(|id| self.inner.unsubscribe(skilldeck::SubscriptionId(id)))
     }
 
+    /// Why a skill is (not) found, for this deck's profile: the roots searched and, for
+    /// `target` (a skill's path or name; a path when it exists, holds a separator or ends in
+    /// `.md`), each rule that decided and what to change. The `skilldeck doctor --json`
+    /// report as a dict.
+    #[pyo3(signature = (target=None))]
+    fn doctor(&self, py: Python<'_>, target: Option<PathBuf>) -> PyResult<Py<PyAny>> {
+        let deck = self.inner.clone();
+        let report = detached(py, move || {
+            let cwd = std::env::current_dir().unwrap_or_default();
+            let target = target.map(|t| skilldeck::DoctorTarget::parse(&t.to_string_lossy(), &cwd));
+            Ok(skilldeck::diagnose(&deck, target.as_ref()))
+        })?;
+        to_py(py, &report)
+    }
+
+    /// Which built-in profiles (all, or those named) see which skills of this deck's
+    /// project: one row per skill file, one cell per profile (`skilldeck list --compare`).
+    #[pyo3(signature = (profiles=None))]
+    fn compare_profiles(
+        &self,
+        py: Python<'_>,
+        profiles: Option<Vec<String>>,
+    ) -> PyResult<Py<PyAny>> {
+        let options = self.inner.options().clone();
+        let table = detached(py, move || {
+            let names: Vec<String> = match profiles {
+                Some(names) => names,
+                None => skilldeck::Profile::builtin_names()
+                    .map(str::to_string)
+                    .collect(),
+            };
+            let decks = names
+                .into_iter()
+                .map(|name| {
+                    let mut one = options.clone();
+                    one.profile = name;
+                    one.profile_file = None;
+                    skilldeck::Deck::new(one)
+                })
+                .collect::<skilldeck::Result<Vec<_>>>()?;
+            Ok(skilldeck::compare_profiles(&decks))
+        })?;
+        to_py(py, &table)
+    }
+
     /// The options this deck was built with (canonical JSON shape).
     #[getter]
     fn options(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {

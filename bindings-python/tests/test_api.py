@@ -459,3 +459,34 @@ def test_a_non_callable_subscriber_is_refused_at_subscribe(make_deck):
     for bad in (None, 42, "print"):
         with pytest.raises(skilldeck.InvalidOptionsError, match="callable"):
             deck.subscribe(bad)
+
+
+def test_doctor_explains_a_skill_skipped_for_its_depth(tmp_path):
+    deep = tmp_path / ".agents" / "skills" / "group" / "deep"
+    deep.mkdir(parents=True)
+    (deep / "SKILL.md").write_text("---\nname: deep\ndescription: too deep for qwen\n---\nBody.\n")
+    deck = skilldeck.Deck(project_dir=str(tmp_path), profile="qwen-code", home_dir=str(tmp_path / "h"))
+    report = deck.doctor(str(deep / "SKILL.md"))
+    assert report["profile"] == "qwen-code" and report["skills"] == 0
+    target = report["target"]
+    assert target["found"] is False
+    codes = [f["code"] for f in target["files"][0]["findings"]]
+    assert "too-deep" in codes, codes
+    # By name: the same file, found by the universal profile (any depth).
+    found = skilldeck.Deck(project_dir=str(tmp_path), home_dir=str(tmp_path / "h")).doctor("deep")
+    assert found["target"]["found"] is True
+    assert found["target"]["files"][0]["found"]["name"] == "deep"
+
+
+def test_compare_profiles_has_one_cell_per_profile(tmp_path):
+    skill = tmp_path / ".claude" / "skills" / "only-claude"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: only-claude\ndescription: d\n---\nBody.\n")
+    deck = skilldeck.Deck(project_dir=str(tmp_path), home_dir=str(tmp_path / "h"))
+    table = deck.compare_profiles(["claude-code", "codex"])
+    assert table["profiles"] == ["claude-code", "codex"]
+    (row,) = table["rows"]
+    cells = {c["profile"]: c["ok"] for c in row["cells"]}
+    assert cells == {"claude-code": True, "codex": False}
+    with pytest.raises(skilldeck.InvalidOptionsError):
+        deck.compare_profiles(["no-such-profile"])

@@ -25,6 +25,24 @@ pub enum Target {
     Name(String),
 }
 
+impl Target {
+    /// What a user typed: a path when it exists, holds a path separator or ends in `.md`
+    /// (made absolute against `cwd`), else a skill name. The CLI and every binding read
+    /// their argument through this, so `doctor x` means the same everywhere.
+    pub fn parse(text: &str, cwd: &Path) -> Target {
+        let path = Path::new(text);
+        let absolute = cwd.join(path);
+        if absolute.exists()
+            || text.contains(['/', std::path::MAIN_SEPARATOR])
+            || text.ends_with(".md")
+        {
+            Target::Path(absolute)
+        } else {
+            Target::Name(text.to_string())
+        }
+    }
+}
+
 /// One profile's report.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {

@@ -6,7 +6,6 @@ use skilldeck::Deck;
 use skilldeck::{DoctorReport as Report, DoctorTarget as Target, FileReport};
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
 
 /// Write `text` to stdout; a closed pipe (`| head`) is not an error.
 pub fn write_stdout(text: &str) -> bool {
@@ -52,15 +51,8 @@ pub fn decks(args: &DeckArgs) -> Result<Vec<Deck>, i32> {
 }
 
 fn target(text: &str) -> Target {
-    let path = Path::new(text);
-    if path.exists() || text.contains(['/', std::path::MAIN_SEPARATOR]) || text.ends_with(".md") {
-        let absolute = std::env::current_dir()
-            .map(|cwd| cwd.join(path))
-            .unwrap_or_else(|_| PathBuf::from(path));
-        Target::Path(absolute)
-    } else {
-        Target::Name(text.to_string())
-    }
+    let cwd = std::env::current_dir().unwrap_or_default();
+    Target::parse(text, &cwd)
 }
 
 pub fn run(args: Args) -> i32 {
