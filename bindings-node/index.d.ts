@@ -24,6 +24,7 @@ export type Profile =
   | 'goose'
   | 'cursor'
   | 'openhands'
+  | 'cline'
 
 /**
  * Stable error codes shared by every skilldeck binding. An argument of the wrong type
@@ -74,6 +75,21 @@ export type SkillEvent =
   | { type: 'changed'; diff: DiffJson }
   | { type: 'error'; diagnostic: Record<string, unknown> }
   | { type: 'activated'; id: string; agent: string | null }
+  /** Sent with every `activated`: the skill was equipped for an agent. */
+  | { type: 'equipped'; id: string; agent: string | null }
+  /** A skill's command or script started (`target`: the command line or the script's path). */
+  | { type: 'exec_started'; id: string; kind: 'command' | 'script'; target: string }
+  /** A run ended; `exit_code` is null when a signal ended it (timeout, cancel). */
+  | {
+      type: 'exec_finished'
+      id: string
+      kind: 'command' | 'script'
+      exit_code: number | null
+      duration_ms: number
+      timed_out: boolean
+      cancelled: boolean
+      truncated: boolean
+    }
 
 /** `for (const skill of catalog)` walks `catalog.skills` (merged into the class below). */
 export interface Catalog extends Iterable<Skill> {}
@@ -445,8 +461,8 @@ export interface ActivateOptions {
   args?: string
   /** Variables for `${NAME}` placeholders. */
   vars?: Record<string, string>
-  /** `raw` (default), `opencode`, `codex`, `kode`. */
-  format?: 'raw' | 'opencode' | 'codex' | 'kode'
+  /** `raw` (default), `opencode`, `codex`, `kode`, `cline`. */
+  format?: 'raw' | 'opencode' | 'codex' | 'kode' | 'cline'
   /** Agent activating the skill. */
   agent?: string
   /** Session id for `${CLAUDE_SESSION_ID}`. */
@@ -460,7 +476,7 @@ export interface ActivateOptions {
 /** Options of `new Deck(...)`, mirroring the core `DeckOptions`. */
 export interface DeckOptions {
   /**
-   * Built-in profile: `universal` (default), `agentskills`, `claude-code`, `codex`, `opencode`, `kode`, `gemini`, `qwen-code`, `copilot-cli`, `mistral-vibe`, `goose`, `cursor`, `openhands`.
+   * Built-in profile: `universal` (default), `agentskills`, `claude-code`, `codex`, `opencode`, `kode`, `gemini`, `qwen-code`, `copilot-cli`, `mistral-vibe`, `goose`, `cursor`, `openhands`, `cline`.
    * A custom profile is a file (`profileFile`).
    */
   profile?: Profile
@@ -516,8 +532,8 @@ export declare function parse(text: string): Parsed
 
 /** Options of `deck.render(...)`. */
 export interface RenderOptions {
-  /** `xml` (default), `skills-ref`, `opencode`, `opencode-tool`, `codex`, `claude-code`, `kode`, `markdown`. */
-  format?: 'xml' | 'skills-ref' | 'opencode' | 'opencode-tool' | 'codex' | 'claude-code' | 'kode' | 'markdown'
+  /** `xml` (default), `skills-ref`, `opencode`, `opencode-tool`, `codex`, `claude-code`, `kode`, `markdown`, `cline`. */
+  format?: 'xml' | 'skills-ref' | 'opencode' | 'opencode-tool' | 'codex' | 'claude-code' | 'kode' | 'markdown' | 'cline'
   /** Character budget for the whole text. */
   budgetChars?: number
   /** Token budget (about 4 characters per token). */

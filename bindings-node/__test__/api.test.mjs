@@ -340,6 +340,49 @@ describe('events', () => {
   })
 })
 
+describe('type declarations', () => {
+  const dts = fs.readFileSync(path.join(ROOT, 'bindings-node/index.d.ts'), 'utf8')
+
+  /** The string literals of the union starting at `start` in index.d.ts (to the line's end, or the blank line after a multi-line type). */
+  function union(start) {
+    const at = dts.indexOf(start)
+    assert.ok(at >= 0, start)
+    const rest = dts.slice(at)
+    const end = start.endsWith('=\n') ? rest.indexOf('\n\n') : rest.indexOf('\n')
+    return [...rest.slice(0, end).matchAll(/'([^']+)'/g)].map((m) => m[1])
+  }
+
+  /** The names an INVALID_OPTIONS message lists after `expected one of:`. */
+  function engineNames(fn) {
+    try {
+      fn()
+    } catch (err) {
+      assert.equal(err.code, 'INVALID_OPTIONS')
+      const listed = err.message.split('expected one of: ')[1].split(', or ')[0]
+      return listed.split(/[,)]/).map((n) => n.trim()).filter(Boolean)
+    }
+    assert.fail('no error thrown')
+  }
+
+  test('the Profile union lists every built-in profile', () => {
+    const tree = skillTree(0)
+    const names = engineNames(() => new Deck(isolated(tree, { profile: 'no-such-profile' })))
+    assert.deepEqual(union('export type Profile =\n'), names)
+  })
+
+  test('the format unions list every engine format', () => {
+    const deck = new Deck(isolated(skillTree(1)))
+    assert.deepEqual(
+      union("  format?: 'xml'"),
+      engineNames(() => deck.renderSync({ format: 'no-such-format' })),
+    )
+    assert.deepEqual(
+      union("  format?: 'raw'"),
+      engineNames(() => deck.activateSync('skill-000', { format: 'no-such-format' })),
+    )
+  })
+})
+
 describe('errors', () => {
 
   test('get() of an unknown id throws NOT_FOUND', () => {

@@ -23,7 +23,7 @@ pub struct RootSpec {
 // impls it generates, so the struct must use that exact name.
 #[napi(object, object_to_js = false)]
 pub struct DeckOptions<'_javascript_function_scope> {
-    /// Built-in profile: `universal` (default), `agentskills`, `claude-code`, `codex`, `opencode`, `kode`, `gemini`, `qwen-code`, `copilot-cli`, `mistral-vibe`, `goose`, `cursor`, `openhands`.
+    /// Built-in profile: `universal` (default), `agentskills`, `claude-code`, `codex`, `opencode`, `kode`, `gemini`, `qwen-code`, `copilot-cli`, `mistral-vibe`, `goose`, `cursor`, `openhands`, `cline`.
     /// A custom profile is a file (`profileFile`).
     #[napi(ts_type = "Profile")]
     pub profile: Option<String>,
@@ -133,9 +133,9 @@ const RULES_SHAPE: &str = skilldeck::PERMISSION_RULES_SHAPES;
 /// Options of `deck.render(...)`.
 #[napi(object)]
 pub struct RenderOptions {
-    /// `xml` (default), `skills-ref`, `opencode`, `opencode-tool`, `codex`, `claude-code`, `kode`, `markdown`.
+    /// `xml` (default), `skills-ref`, `opencode`, `opencode-tool`, `codex`, `claude-code`, `kode`, `markdown`, `cline`.
     #[napi(
-        ts_type = "'xml' | 'skills-ref' | 'opencode' | 'opencode-tool' | 'codex' | 'claude-code' | 'kode' | 'markdown'"
+        ts_type = "'xml' | 'skills-ref' | 'opencode' | 'opencode-tool' | 'codex' | 'claude-code' | 'kode' | 'markdown' | 'cline'"
     )]
     pub format: Option<String>,
     /// Character budget for the whole text.
@@ -241,8 +241,8 @@ pub struct ActivateOptions {
     pub args: Option<String>,
     /// Variables for `${NAME}` placeholders.
     pub vars: Option<HashMap<String, String>>,
-    /// `raw` (default), `opencode`, `codex`, `kode`.
-    #[napi(ts_type = "'raw' | 'opencode' | 'codex' | 'kode'")]
+    /// `raw` (default), `opencode`, `codex`, `kode`, `cline`.
+    #[napi(ts_type = "'raw' | 'opencode' | 'codex' | 'kode' | 'cline'")]
     pub format: Option<String>,
     /// Agent activating the skill.
     pub agent: Option<String>,

@@ -24,6 +24,7 @@ export type Profile =
   | 'goose'
   | 'cursor'
   | 'openhands'
+  | 'cline'
 
 /**
  * Stable error codes shared by every skilldeck binding. An argument of the wrong type
@@ -74,6 +75,21 @@ export type SkillEvent =
   | { type: 'changed'; diff: DiffJson }
   | { type: 'error'; diagnostic: Record<string, unknown> }
   | { type: 'activated'; id: string; agent: string | null }
+  /** Sent with every `activated`: the skill was equipped for an agent. */
+  | { type: 'equipped'; id: string; agent: string | null }
+  /** A skill's command or script started (`target`: the command line or the script's path). */
+  | { type: 'exec_started'; id: string; kind: 'command' | 'script'; target: string }
+  /** A run ended; `exit_code` is null when a signal ended it (timeout, cancel). */
+  | {
+      type: 'exec_finished'
+      id: string
+      kind: 'command' | 'script'
+      exit_code: number | null
+      duration_ms: number
+      timed_out: boolean
+      cancelled: boolean
+      truncated: boolean
+    }
 
 /** `for (const skill of catalog)` walks `catalog.skills` (merged into the class below). */
 export interface Catalog extends Iterable<Skill> {}
