@@ -42,6 +42,10 @@ enum Command {
     Activate(cmd::activate::Args),
     /// Explain why a skill is found or not (roots, walk rules, refusals, shadowing).
     Doctor(cmd::doctor::Args),
+    /// Security report before or after install: scripts, network commands, hidden Unicode,
+    /// injection phrases, links out of the package, shell grants, hooks (exit 1 above
+    /// --max-severity).
+    Audit(cmd::audit::Args),
     /// Search the skills by what they do (ranked; hybrid with your own embeddings).
     Search(cmd::search::Args),
     /// Run a command skill: its parameters as JSON on standard input, in a sandbox.
@@ -137,6 +141,7 @@ fn dispatch(command: Command) -> i32 {
         #[cfg(feature = "mcp")]
         Command::McpClient(args) => cmd::mcp_client::run(args),
         Command::Doctor(args) => cmd::doctor::run(args),
+        Command::Audit(args) => cmd::audit::run(args),
         #[cfg(feature = "run")]
         Command::Run(args) => cmd::run::run(args),
         #[cfg(feature = "run")]

@@ -24,6 +24,7 @@
 // Every module is private: the crate root below is the whole public surface, so a stage can
 // be reorganised without breaking the CLI, the bindings or other crates.
 mod activate;
+mod audit;
 mod cache;
 mod catalog;
 mod compat;
@@ -49,6 +50,9 @@ mod skill_files;
 mod validate;
 
 pub use activate::{ActivateOptions, Activation, ActivationFormat, ASK_PREFIX, MAX_ARGS_BYTES};
+pub use audit::{
+    audit, AuditError, AuditFinding, AuditKind, AuditOptions, AuditReport, AuditSeverity,
+};
 pub use catalog::{Catalog, Diff, Scope, Shadowed, Skill, SkillKind, Status};
 pub use compat::skills_ref;
 pub use deck::Deck;

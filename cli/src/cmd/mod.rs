@@ -1,6 +1,7 @@
 //! One module per subcommand; `deck_args` holds the discovery flags they share.
 
 pub mod activate;
+pub mod audit;
 pub mod completions;
 pub mod deck_args;
 pub mod doctor;
