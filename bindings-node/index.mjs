@@ -46,17 +46,6 @@ export const {
   validateSync,
   verify,
   version,
-  // The raw halves of the install and run functions (internal: use the functions above).
-  _add,
-  _callTool,
-  _installFrozen,
-  _installed,
-  _remove,
-  _runCommand,
-  _runScript,
-  _toolFormats,
-  _update,
-  _verify,
   __napiBindingTarget,
 } = native
 

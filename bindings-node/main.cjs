@@ -70,6 +70,16 @@ for (const [name, value] of Object.entries(native)) {
 // before the `await` returns. The callbacks and the AbortSignal are taken out of the options
 // here; the rest (plain data) is read by the engine, which refuses unknown keys.
 
+// The raw halves are the package's internals: taken off the exports (the ESM entry and
+// index.d.ts list only the functions below).
+const raw = {}
+for (const name of Object.keys(native)) {
+  if (name.startsWith('_') && !name.startsWith('__')) {
+    raw[name] = native[name]
+    delete native[name]
+  }
+}
+
 function invalidOptions(message) {
   const err = new Error(message)
   err.code = 'INVALID_OPTIONS'
@@ -145,13 +155,13 @@ function names(what, value, optional) {
 
 native.add = async function add(source, options) {
   return installing('add', options, (rest, progress, dispatch) =>
-    native._add(source, rest, progress, dispatch),
+    raw._add(source, rest, progress, dispatch),
   )
 }
 
 native.remove = async function remove(skills, options) {
   const list = names('remove', skills, false)
-  return installing('remove', options, (rest, _progress, dispatch) => native._remove(list, rest, dispatch))
+  return installing('remove', options, (rest, _progress, dispatch) => raw._remove(list, rest, dispatch))
 }
 
 native.update = async function update(skills, options) {
@@ -161,21 +171,21 @@ native.update = async function update(skills, options) {
   }
   const list = names('update', skills, true)
   return installing('update', options, (rest, progress, dispatch) =>
-    native._update(list, rest, progress, dispatch),
+    raw._update(list, rest, progress, dispatch),
   )
 }
 
 native.installed = async function installed(options) {
-  return installing('installed', options, (rest, _progress, dispatch) => native._installed(rest, dispatch))
+  return installing('installed', options, (rest, _progress, dispatch) => raw._installed(rest, dispatch))
 }
 
 native.verify = async function verify(options) {
-  return installing('verify', options, (rest, _progress, dispatch) => native._verify(rest, dispatch))
+  return installing('verify', options, (rest, _progress, dispatch) => raw._verify(rest, dispatch))
 }
 
 native.installFrozen = async function installFrozen(options) {
   return installing('installFrozen', options, (rest, progress, dispatch) =>
-    native._installFrozen(rest, progress, dispatch),
+    raw._installFrozen(rest, progress, dispatch),
   )
 }
 
@@ -219,22 +229,22 @@ async function running(what, options, start) {
 
 native.runCommand = async function runCommand(deck, skill, input, options) {
   return running('runCommand', options, (rest, token, events, dispatch) =>
-    native._runCommand(deck, skill, input ?? undefined, rest, token, events, dispatch),
+    raw._runCommand(deck, skill, input ?? undefined, rest, token, events, dispatch),
   )
 }
 
 native.runScript = async function runScript(deck, skill, script, args, options) {
   return running('runScript', options, (rest, token, events, dispatch) =>
-    native._runScript(deck, skill, script, args ?? undefined, rest, token, events, dispatch),
+    raw._runScript(deck, skill, script, args ?? undefined, rest, token, events, dispatch),
   )
 }
 
 native.callTool = async function callTool(deck, name, args, options) {
   return running('callTool', options, (rest, token, events, dispatch) =>
-    native._callTool(deck, name, args ?? undefined, rest, token, events, dispatch),
+    raw._callTool(deck, name, args ?? undefined, rest, token, events, dispatch),
   )
 }
 
-native.TOOL_FORMATS = Object.freeze(native._toolFormats())
+native.TOOL_FORMATS = Object.freeze(raw._toolFormats())
 
 module.exports = native

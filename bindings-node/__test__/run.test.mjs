@@ -163,6 +163,21 @@ describe('run', () => {
     assert.equal(events.at(-1).exit_code, 0)
   })
 
+  test('many output events all arrive, in order, before the await returns', async () => {
+    const project = makeProject()
+    script(project, '.agents/skills/maker/scripts/lines.sh', '#!/bin/sh\ni=0\nwhile [ $i -lt 2000 ]; do echo "line $i"; i=$((i+1)); done\n')
+    const events = []
+    const outcome = await runScript(makeDeck(project), 'maker', 'lines.sh', [], { ...mode, onEvent: (e) => events.push(e) })
+    assert.equal(outcome.exit_code, 0, outcome.stderr)
+    assert.equal(outcome.stdout.split('\n').length, 2001)
+    assert.equal(events.at(-1).type, 'finished')
+    const streamed = events
+      .filter((e) => e.type === 'stdout')
+      .map((e) => e.text)
+      .join('')
+    assert.equal(streamed, outcome.stdout)
+  })
+
   test('a failing command is an outcome, not an error', async () => {
     const outcome = await runCommand(makeDeck(makeProject()), 'fail', undefined, mode)
     assert.equal(outcome.exit_code, 3)

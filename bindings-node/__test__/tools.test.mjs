@@ -67,6 +67,12 @@ describe('tools', () => {
     assert.ok(Object.isFrozen(TOOL_FORMATS))
   })
 
+  test('the ToolFormat union of index.d.ts lists TOOL_FORMATS', () => {
+    const dts = fs.readFileSync(new URL('../index.d.ts', import.meta.url), 'utf8')
+    const line = dts.split('\n').find((l) => l.startsWith('export type ToolFormat ='))
+    assert.deepEqual([...line.matchAll(/'([^']+)'/g)].map((m) => m[1]), [...TOOL_FORMATS])
+  })
+
   test('toolDefinitions in every format', () => {
     const cat = catalog()
     const openai = toolDefinitions(cat)
