@@ -908,6 +908,9 @@ export interface ActivateOptions {
   allowCommands?: Array<string>
 }
 
+/** `add()` on the calling thread (no `onProgress`). */
+export declare function addSync(source: string, options?: Omit<AddOptions, 'onProgress'> | null): AddReport
+
 /**
  * Every tool an agent needs for `catalog`'s skills: `skill` and `search_skills`, then
  * `toolDefinitions`, names unique, in `format`'s JSON (default `openai`).
@@ -952,6 +955,12 @@ export interface DeckOptions {
   nested?: boolean
 }
 
+/** `installed()` on the calling thread. */
+export declare function installedSync(options?: InstallContextOptions | null): InstalledSkill[]
+
+/** `installFrozen()` on the calling thread (no `onProgress`). */
+export declare function installFrozenSync(options?: Omit<InstallProgressOptions, 'onProgress'> | null): FrozenReport
+
 /** One entry of `install`. */
 export interface InstallSpec {
   id?: string
@@ -970,6 +979,9 @@ export interface McpRef {
 
 /** Parse the text of a SKILL.md. Never throws: problems are diagnostics. */
 export declare function parse(text: string): Parsed
+
+/** `remove()` on the calling thread. */
+export declare function removeSync(names: string[], options?: InstallContextOptions | null): RemoveReport
 
 /** Options of `deck.render(...)`. */
 export interface RenderOptions {
@@ -1074,6 +1086,9 @@ export interface Truncation {
   charsRemoved: number
 }
 
+/** `update()` on the calling thread (no `onProgress`; `names` null or empty: every skill). */
+export declare function updateSync(names?: string[] | null, options?: Omit<UpdateOptions, 'onProgress'> | null): UpdateReport
+
 /** Validate a skill directory, a SKILL.md, or every skill below a directory, on the libuv pool. */
 export declare function validate(path: string, options?: ValidateOptions | undefined | null): Promise<ValidationReport[]>
 
@@ -1085,6 +1100,9 @@ export interface ValidateOptions {
 
 /** `validate()` on the calling thread. */
 export declare function validateSync(path: string, options?: ValidateOptions | undefined | null): Array<ValidationReport>
+
+/** `verify()` on the calling thread. */
+export declare function verifySync(options?: InstallContextOptions | null): VerifyReport
 
 /** The engine version (the same in every binding). */
 export declare function version(): string

@@ -6,6 +6,8 @@ import {
   PermissionRules,
   TOOL_FORMATS,
   add,
+  addSync,
+  verifySync,
   agentTools,
   callTool,
   installFrozen,
@@ -152,7 +154,8 @@ export async function installAndVerify(projectDir: string): Promise<string[]> {
     const code: ErrorCode = err.code
     phases.push(`${err.name} ${code}`)
   }
-  void [planned.changes, applied.upToDate, frozen.restored, checked.clean]
+  const sync: AddReport = addSync('./skills', { projectDir, force: true })
+  void [planned.changes, applied.upToDate, frozen.restored, checked.clean, sync, verifySync().clean]
   return [...digests, ...changed, ...names, ...removed, ...phases]
 }
 

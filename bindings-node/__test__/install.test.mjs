@@ -6,7 +6,20 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, test } from 'node:test'
 
-import { add, installFrozen, installed, remove, update, verify } from '../index.mjs'
+import {
+  add,
+  addSync,
+  installFrozen,
+  installFrozenSync,
+  installed,
+  installedSync,
+  remove,
+  removeSync,
+  update,
+  updateSync,
+  verify,
+  verifySync,
+} from '../index.mjs'
 import { tempTree, write } from './helpers.mjs'
 
 const SHA256 = /^sha256:[0-9a-f]{64}$/
@@ -222,5 +235,24 @@ describe('install', () => {
     }
     assert.ok(warnings.length > 0)
     assert.ok(warnings.every((w) => w instanceof RangeError && w.message === 'progress display failed'))
+  })
+
+  test('the Sync twins block and return the same reports; they refuse onProgress', () => {
+    const d = dirs()
+    const report = addSync(d.source, ctx(d))
+    assert.deepEqual(report.installed.map((s) => s.name), ['hello'])
+    assert.deepEqual(installedSync(ctx(d)), report.installed)
+    assert.equal(verifySync(ctx(d)).clean, true)
+    assert.deepEqual(updateSync(null, { dryRun: true, ...ctx(d) }).changes, [])
+    fs.rmSync(path.join(d.project, '.agents/skills/hello'), { recursive: true })
+    assert.deepEqual(installFrozenSync(ctx(d)), { restored: ['hello'], unchanged: [] })
+    assert.deepEqual(removeSync(['hello'], ctx(d)), { removed: ['hello'] })
+    assert.throws(() => removeSync(['hello'], ctx(d)), installError('NOT_FOUND'))
+    assert.throws(
+      () => addSync(d.source, { ...ctx(d), onProgress: () => {} }),
+      (err) => err.code === 'INVALID_OPTIONS' && /onProgress/.test(err.message),
+    )
+    assert.throws(() => installedSync({ scope: 'global', ...ctx(d) }), (err) => err.code === 'INVALID_OPTIONS')
+    assert.deepEqual(installedSync(ctx(d)), [])
   })
 })

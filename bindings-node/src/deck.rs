@@ -315,7 +315,7 @@ fn compare_profiles(
 pub struct Json(serde_json::Value);
 
 impl Json {
-    fn of<T: serde::Serialize>(value: &T) -> skilldeck::Result<Json> {
+    pub(crate) fn of<T: serde::Serialize>(value: &T) -> skilldeck::Result<Json> {
         serde_json::to_value(value)
             .map(Json)
             .map_err(|e| skilldeck::Error::Internal {
