@@ -2,7 +2,9 @@
 // timeout, cancellation (AbortSignal, CancelToken), streamed events, permission rules,
 // callTool, option checks and the sandbox.
 import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import path from 'node:path'
 import { before, describe, test } from 'node:test'
 
@@ -395,5 +397,18 @@ describe('run', () => {
     assert.equal(free.sandboxed, false)
     assert.ok(!('sandbox' in free))
     assert.ok(fs.existsSync(path.join(project, 'escaped.txt')))
+  })
+
+  test('the embedded CLI runs skills and installs (the run and install features)', () => {
+    const project = makeProject()
+    const bin = fileURLToPath(new URL('../bin/skilldeck.js', import.meta.url))
+    const args = ['run', 'echo', '--project', project, '--home', path.dirname(project), '--no-host-settings']
+    args.push('--input', '{"text": "cli"}', '--json', ...(sandboxAvailable ? [] : ['--sandbox', 'none']))
+    const run = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' })
+    assert.equal(run.status, 0, run.stderr)
+    assert.equal(JSON.parse(run.stdout).json.got.text, 'cli')
+    const listed = spawnSync(process.execPath, [bin, 'installed', '--project', project, '--json'], { encoding: 'utf8' })
+    assert.equal(listed.status, 0, listed.stderr)
+    assert.deepEqual(JSON.parse(listed.stdout), [])
   })
 })
