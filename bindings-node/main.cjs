@@ -62,4 +62,189 @@ for (const [name, value] of Object.entries(native)) {
   }
 }
 
+// ---- install and run ----
+//
+// Each raw native half (`_add`, `_runCommand`, ...) works on its own thread and sends every
+// message (progress or exec events, then the result or the error) through one FIFO queue to
+// `dispatch`: the Promise settles on the last message, so every event has been delivered
+// before the `await` returns. The callbacks and the AbortSignal are taken out of the options
+// here; the rest (plain data) is read by the engine, which refuses unknown keys.
+
+// The raw halves are the package's internals: taken off the exports (the ESM entry and
+// index.d.ts list only the functions below).
+const raw = {}
+for (const name of Object.keys(native)) {
+  if (name.startsWith('_') && !name.startsWith('__')) {
+    raw[name] = native[name]
+    delete native[name]
+  }
+}
+
+function invalidOptions(message) {
+  const err = new Error(message)
+  err.code = 'INVALID_OPTIONS'
+  err.path = null
+  return err
+}
+
+function describe(value) {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  return `a ${typeof value}`
+}
+
+/** `options` without the non-data keys `keys`, and those keys' values. */
+function split(what, options, keys) {
+  if (options == null) return [undefined, {}]
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw invalidOptions(`${what} takes an options object, got ${describe(options)}`)
+  }
+  const rest = { ...options }
+  const taken = {}
+  for (const key of keys) {
+    taken[key] = rest[key] ?? undefined
+    delete rest[key]
+  }
+  return [rest, taken]
+}
+
+function callbackOption(name, value) {
+  if (value != null && typeof value !== 'function') {
+    throw invalidOptions(`${name} must be a function taking one object, got ${describe(value)}`)
+  }
+  return value ?? undefined
+}
+
+/** Call a progress/event callback; its exception is reported, not raised: a failing
+ * progress display or event log must not abort the install or the run. */
+function deliver(callback, value) {
+  try {
+    callback(value)
+  } catch (err) {
+    process.emitWarning(err instanceof Error ? err : new Error(String(err)))
+  }
+}
+
+function settle(start, callback) {
+  return new Promise((resolve, reject) => {
+    start((message) => {
+      if (message.kind === 'event') {
+        if (callback) deliver(callback, message.value)
+      } else if (message.kind === 'done') {
+        resolve(message.value)
+      } else {
+        reject(message.value)
+      }
+    })
+  })
+}
+
+function installing(what, options, start) {
+  const [rest, { onProgress }] = split(`${what}()`, options, ['onProgress'])
+  const progress = callbackOption('onProgress', onProgress)
+  return settle((dispatch) => start(rest, progress !== undefined, dispatch), progress)
+}
+
+function names(what, value, optional) {
+  if (optional && value == null) return undefined
+  if (!Array.isArray(value)) {
+    throw invalidOptions(`${what}() takes an array of skill names, got ${describe(value)}`)
+  }
+  return value
+}
+
+native.add = async function add(source, options) {
+  return installing('add', options, (rest, progress, dispatch) =>
+    raw._add(source, rest, progress, dispatch),
+  )
+}
+
+native.remove = async function remove(skills, options) {
+  const list = names('remove', skills, false)
+  return installing('remove', options, (rest, _progress, dispatch) => raw._remove(list, rest, dispatch))
+}
+
+native.update = async function update(skills, options) {
+  // `update(options)`: every skill.
+  if (options === undefined && skills != null && typeof skills === 'object' && !Array.isArray(skills)) {
+    ;[skills, options] = [undefined, skills]
+  }
+  const list = names('update', skills, true)
+  return installing('update', options, (rest, progress, dispatch) =>
+    raw._update(list, rest, progress, dispatch),
+  )
+}
+
+native.installed = async function installed(options) {
+  return installing('installed', options, (rest, _progress, dispatch) => raw._installed(rest, dispatch))
+}
+
+native.verify = async function verify(options) {
+  return installing('verify', options, (rest, _progress, dispatch) => raw._verify(rest, dispatch))
+}
+
+native.installFrozen = async function installFrozen(options) {
+  return installing('installFrozen', options, (rest, progress, dispatch) =>
+    raw._installFrozen(rest, progress, dispatch),
+  )
+}
+
+function isAbortSignal(value) {
+  return (
+    value != null &&
+    typeof value === 'object' &&
+    typeof value.aborted === 'boolean' &&
+    typeof value.addEventListener === 'function' &&
+    typeof value.removeEventListener === 'function'
+  )
+}
+
+/** A run with `options.signal` (an AbortSignal: abort cancels the run, then the Promise
+ * rejects with `signal.reason` once the process group is gone), `options.cancel` (a
+ * CancelToken: the outcome says `cancelled: true`) and `options.onEvent`. */
+async function running(what, options, start) {
+  const [rest, { signal, cancel, onEvent }] = split(`${what}()`, options, ['signal', 'cancel', 'onEvent'])
+  const events = callbackOption('onEvent', onEvent)
+  if (signal !== undefined && !isAbortSignal(signal)) {
+    throw invalidOptions(`signal must be an AbortSignal, got ${describe(signal)}`)
+  }
+  if (cancel !== undefined && !(cancel instanceof native.CancelToken)) {
+    throw invalidOptions(`cancel must be a CancelToken, got ${describe(cancel)}`)
+  }
+  if (signal?.aborted) throw signal.reason
+  const token = cancel ?? (signal ? new native.CancelToken() : undefined)
+  const onAbort = () => token.cancel()
+  signal?.addEventListener('abort', onAbort, { once: true })
+  try {
+    const outcome = await settle(
+      (dispatch) => start(rest, token, events !== undefined, dispatch),
+      events,
+    )
+    if (signal?.aborted && outcome.cancelled) throw signal.reason
+    return outcome
+  } finally {
+    signal?.removeEventListener('abort', onAbort)
+  }
+}
+
+native.runCommand = async function runCommand(deck, skill, input, options) {
+  return running('runCommand', options, (rest, token, events, dispatch) =>
+    raw._runCommand(deck, skill, input ?? undefined, rest, token, events, dispatch),
+  )
+}
+
+native.runScript = async function runScript(deck, skill, script, args, options) {
+  return running('runScript', options, (rest, token, events, dispatch) =>
+    raw._runScript(deck, skill, script, args ?? undefined, rest, token, events, dispatch),
+  )
+}
+
+native.callTool = async function callTool(deck, name, args, options) {
+  return running('callTool', options, (rest, token, events, dispatch) =>
+    raw._callTool(deck, name, args ?? undefined, rest, token, events, dispatch),
+  )
+}
+
+native.TOOL_FORMATS = Object.freeze(raw._toolFormats())
+
 module.exports = native

@@ -1,13 +1,37 @@
 // A small consumer of the published types, compiled with `tsc --noEmit` (never run): it
 // breaks when index.d.ts drifts from what an agent host writes against it.
 import {
+  CancelToken,
   Deck,
   PermissionRules,
+  TOOL_FORMATS,
+  add,
+  addSync,
+  verifySync,
+  agentTools,
+  callTool,
+  installFrozen,
+  installed,
+  remove,
+  runCommand,
+  runScript,
+  toolDefinitions,
+  toolResult,
+  update,
+  verify,
   parse,
   searchToolDefinition,
   validate,
   VERSION,
+  type AbortSignalLike,
   type Activation,
+  type AddReport,
+  type ExecEvent,
+  type InstallError,
+  type InvalidInputError,
+  type RunOutcome,
+  type ToolFormat,
+  type VerifyReport,
   type Catalog,
   type Decision,
   type ErrorCode,
@@ -104,4 +128,64 @@ export async function searchSkills(deck: Deck, query: string, queryEmbedding?: n
   const reasons: Record<string, string> = rendered.report.reasons
   void [fields, similarity, counts, tool.parameters.required, reasons, results.toJSON()]
   return results.hits.map((h) => `${h.name} (${h.score.toFixed(2)}, bm25 ${h.bm25}): ${h.description} @ ${h.location}`)
+}
+
+export async function installAndVerify(projectDir: string): Promise<string[]> {
+  const phases: string[] = []
+  const report: AddReport = await add('github:owner/repo/skills@v1', {
+    projectDir,
+    skills: ['pdf'],
+    scope: 'project',
+    limits: { maxFiles: 100, timeout: 30 },
+    onProgress: (p) => phases.push(`${p.phase}: ${p.message}`),
+  })
+  const digests: string[] = report.installed.map((s) => s.entry.digest)
+  const checked: VerifyReport = await verify({ projectDir })
+  const changed: string[] = checked.skills.flatMap((s) => s.diff.changed)
+  const planned = await update({ projectDir, dryRun: true })
+  const applied = await update(['pdf'], { projectDir })
+  const frozen = await installFrozen({ projectDir, scope: 'user', userLock: '/tmp/lock.json' })
+  const names = (await installed({ projectDir })).map((s) => s.name)
+  const removed: string[] = (await remove(['pdf'], { projectDir })).removed
+  try {
+    await add('./missing', { projectDir, force: true })
+  } catch (e) {
+    const err = e as InstallError
+    const code: ErrorCode = err.code
+    phases.push(`${err.name} ${code}`)
+  }
+  const sync: AddReport = addSync('./skills', { projectDir, force: true })
+  void [planned.changes, applied.upToDate, frozen.restored, checked.clean, sync, verifySync().clean]
+  return [...digests, ...changed, ...names, ...removed, ...phases]
+}
+
+export async function runTools(deck: Deck, signal: AbortSignalLike): Promise<string> {
+  const format: ToolFormat = TOOL_FORMATS[0]
+  const tools = agentTools(await deck.load(), format)
+  const defined = toolDefinitions(deck.loadSync(), 'anthropic')
+  const events: ExecEvent[] = []
+  const outcome: RunOutcome = await runCommand(deck, 'word-count', { text: 'a b' }, {
+    timeout: 5,
+    sandbox: 'enforce',
+    fsView: { only: ['/usr'] },
+    limits: { memoryBytes: 1 << 30 },
+    signal,
+    onEvent: (e) => events.push(e),
+  })
+  const token = new CancelToken()
+  const script = await runScript(deck, 'maker', 'make.sh', ['x'], { stdin: 'in', destination: 'out', cancel: token })
+  const cancelled: boolean = token.cancelled || script.cancelled
+  try {
+    await callTool(deck, 'word-count', { text: 1 })
+  } catch (e) {
+    const err = e as InvalidInputError
+    const problems: string[] = err.problems
+    void problems
+  }
+  const exit: number | null = outcome.exit_code
+  const message = toolResult(format, 'call-1', 'word-count', outcome.stdout, exit !== 0)
+  const report = await deck.doctor('pdf')
+  const table = deck.compareProfilesSync(['claude-code', 'codex'])
+  void [tools, defined, cancelled, message, report, table, events]
+  return outcome.stdout
 }

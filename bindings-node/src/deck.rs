@@ -18,7 +18,7 @@ use std::sync::Arc;
 /// called concurrently.
 #[napi]
 pub struct Deck {
-    inner: skilldeck::Deck,
+    pub(crate) inner: skilldeck::Deck,
 }
 
 fn catalog(inner: Arc<skilldeck::Catalog>) -> Catalog {
@@ -222,6 +222,56 @@ impl Deck {
         i64::try_from(id.0).map_err(|_| Error::from_reason("subscription ids exhausted"))
     }
 
+    /// Why a skill is (not) found, for this deck's profile: the roots searched and, for
+    /// `target` (a skill's path or name; a path when it exists, holds a separator or ends in
+    /// `.md`), each rule that decided and what to change. The `skilldeck doctor --json`
+    /// report, on the libuv pool.
+    #[napi(
+        ts_args_type = "target?: string | undefined | null",
+        ts_return_type = "Promise<DoctorReport>"
+    )]
+    pub fn doctor(&self, target: Option<String>) -> AsyncTask<CoreTask<Json, Json>> {
+        let deck = self.inner.clone();
+        CoreTask::spawn(move || doctor(&deck, target), std::convert::identity)
+    }
+
+    /// `doctor()` on the calling thread.
+    #[napi(
+        ts_args_type = "target?: string | undefined | null",
+        ts_return_type = "DoctorReport"
+    )]
+    pub fn doctor_sync(&self, env: Env, target: Option<String>) -> Result<Json> {
+        check(&env, catch_panic(|| doctor(&self.inner, target)))
+    }
+
+    /// Which built-in profiles (all, or those named) see which skills of this deck's
+    /// project: one row per skill file, one cell per profile (`skilldeck list --compare`),
+    /// on the libuv pool. An unknown profile name rejects with `INVALID_OPTIONS`.
+    #[napi(
+        ts_args_type = "profiles?: Profile[] | undefined | null",
+        ts_return_type = "Promise<ProfileComparison>"
+    )]
+    pub fn compare_profiles(
+        &self,
+        profiles: Option<Vec<String>>,
+    ) -> AsyncTask<CoreTask<Json, Json>> {
+        let options = self.inner.options().clone();
+        CoreTask::spawn(
+            move || compare_profiles(&options, profiles),
+            std::convert::identity,
+        )
+    }
+
+    /// `compareProfiles()` on the calling thread.
+    #[napi(
+        ts_args_type = "profiles?: Profile[] | undefined | null",
+        ts_return_type = "ProfileComparison"
+    )]
+    pub fn compare_profiles_sync(&self, env: Env, profiles: Option<Vec<String>>) -> Result<Json> {
+        let options = self.inner.options();
+        check(&env, catch_panic(|| compare_profiles(options, profiles)))
+    }
+
     /// Stop delivering events to a subscription. Returns false when the id is unknown.
     #[napi]
     pub fn unsubscribe(&self, id: i64) -> bool {
@@ -229,6 +279,66 @@ impl Deck {
             Ok(id) => self.inner.unsubscribe(skilldeck::SubscriptionId(id)),
             Err(_) => false,
         }
+    }
+}
+
+fn doctor(deck: &skilldeck::Deck, target: Option<String>) -> skilldeck::Result<Json> {
+    // A relative target path is the caller's, as on the command line.
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let target = target.map(|t| skilldeck::DoctorTarget::parse(&t, &cwd));
+    Json::of(&skilldeck::diagnose(deck, target.as_ref()))
+}
+
+fn compare_profiles(
+    options: &skilldeck::DeckOptions,
+    profiles: Option<Vec<String>>,
+) -> skilldeck::Result<Json> {
+    let names: Vec<String> = match profiles {
+        Some(names) => names,
+        None => skilldeck::Profile::builtin_names()
+            .map(str::to_string)
+            .collect(),
+    };
+    let decks = names
+        .into_iter()
+        .map(|name| {
+            let mut one = options.clone();
+            one.profile = name;
+            one.profile_file = None;
+            skilldeck::Deck::new(one)
+        })
+        .collect::<skilldeck::Result<Vec<_>>>()?;
+    Json::of(&skilldeck::compare_profiles(&decks))
+}
+
+/// A core report as its plain JSON object (what Python's dicts are).
+pub struct Json(serde_json::Value);
+
+impl Json {
+    pub(crate) fn of<T: serde::Serialize>(value: &T) -> skilldeck::Result<Json> {
+        serde_json::to_value(value)
+            .map(Json)
+            .map_err(|e| skilldeck::Error::Internal {
+                message: format!("cannot serialise the report: {e}"),
+            })
+    }
+}
+
+impl TypeName for Json {
+    fn type_name() -> &'static str {
+        "object"
+    }
+    fn value_type() -> ValueType {
+        ValueType::Object
+    }
+}
+
+impl ToNapiValue for Json {
+    unsafe fn to_napi_value(
+        env: napi::sys::napi_env,
+        value: Self,
+    ) -> Result<napi::sys::napi_value> {
+        serde_json::Value::to_napi_value(env, value.0)
     }
 }
 

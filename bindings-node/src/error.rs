@@ -8,6 +8,7 @@
 //! around those calls are napi-rs's and ours and are not wrapped.
 
 use napi::bindgen_prelude::*;
+use std::path::Path;
 
 /// Build the JS error for a core error. Needs the JS thread (`env`): async tasks keep the
 /// core error as their output and convert it in `resolve`, where an `Env` exists.
@@ -21,16 +22,80 @@ pub fn to_js(env: &Env, err: &skilldeck::Error) -> napi::Error {
 }
 
 fn build(env: &Env, err: &skilldeck::Error) -> napi::Result<napi::Error> {
-    let mut object = env.create_error(napi::Error::from_reason(err.to_string()))?;
-    object.set("code", err.code())?;
-    match err.path() {
-        Some(path) => object.set("path", path.to_string_lossy().as_ref())?,
-        None => object.set("path", Null)?,
-    }
+    Ok(napi::Error::from(engine_object(env, err)?.to_unknown()))
+}
+
+/// The JS error object for a core error (`code`, `path`, and the diagnostics of a
+/// validation error).
+pub fn engine_object<'env>(env: &'env Env, err: &skilldeck::Error) -> napi::Result<Object<'env>> {
+    let mut object = error_object(env, err.to_string(), err.code(), err.path())?;
     if let skilldeck::Error::Validation { diagnostics, .. } = err {
         object.set("diagnostics", serde_json::to_value(diagnostics)?)?;
     }
-    Ok(napi::Error::from(object.to_unknown()))
+    Ok(object)
+}
+
+/// An `Error` with `message`, `code` and `path` (null when there is none).
+fn error_object<'env>(
+    env: &'env Env,
+    message: String,
+    code: &str,
+    path: Option<&Path>,
+) -> napi::Result<Object<'env>> {
+    let mut object = env.create_error(napi::Error::from_reason(message))?;
+    object.set("code", code)?;
+    match path {
+        Some(path) => object.set("path", path.to_string_lossy().as_ref())?,
+        None => object.set("path", Null)?,
+    }
+    Ok(object)
+}
+
+/// An install error: `name` `InstallError` (Python's class) and the install crate's code
+/// (`BAD_SOURCE`, `GIT_ERROR`, `DIGEST_MISMATCH`, `NOT_FOUND`, ...), with the path at fault.
+pub fn install_object<'env>(
+    env: &'env Env,
+    err: &skilldeck_install::InstallError,
+) -> napi::Result<Object<'env>> {
+    use skilldeck_install::InstallError as E;
+    let path = match err {
+        E::Io { path, .. }
+        | E::TooLarge { path, .. }
+        | E::InvalidName { path, .. }
+        | E::Modified { path, .. } => Some(path.as_path()),
+        E::Lock(inner) => inner.path(),
+        _ => None,
+    };
+    let mut object = error_object(env, err.to_string(), err.code(), path)?;
+    object.set("name", "InstallError")?;
+    Ok(object)
+}
+
+/// A run refusal (nothing ran): `name` `RunError` with the run crate's code, or
+/// `InvalidInputError` with every schema mismatch in `problems` (Python's classes).
+pub fn run_object<'env>(
+    env: &'env Env,
+    err: &skilldeck_run::RunError,
+) -> napi::Result<Object<'env>> {
+    use skilldeck_run::RunError as E;
+    let path = match err {
+        E::ScriptRefused { path, .. }
+        | E::NoInterpreter { path, .. }
+        | E::DestinationRefused { path, .. }
+        | E::Io { path, .. } => Some(path.as_path()),
+        E::Spawn { program, .. } => Some(program.as_path()),
+        E::Engine(inner) => inner.path(),
+        _ => None,
+    };
+    let mut object = error_object(env, err.to_string(), err.code(), path)?;
+    match err {
+        E::InvalidInput { problems, .. } => {
+            object.set("name", "InvalidInputError")?;
+            object.set("problems", problems.clone())?;
+        }
+        _ => object.set("name", "RunError")?,
+    }
+    Ok(object)
 }
 
 /// Convert a core result on the JS thread.

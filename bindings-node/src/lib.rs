@@ -6,11 +6,17 @@
 
 mod deck;
 mod error;
+// Public so the `--all-targets` (test) build, where napi registers nothing, still sees
+// these `#[napi]` functions as used.
+pub mod install;
 mod manifest;
 mod model;
 mod options;
 mod permissions;
+pub mod run;
 mod task;
+pub mod tools;
+mod worker;
 
 use crate::error::check;
 use crate::model::{Parsed, ValidationReport};

@@ -378,3 +378,118 @@ fn check_keys(what: &str, keys: &[String], known: &[&str]) -> skilldeck::Result<
         known.join(", ")
     )))
 }
+
+/// An options object of the install and run functions, as JSON: `main.cjs` has taken out
+/// what is not data (`onProgress`, `onEvent`, `signal`, `cancel`). Keys are camelCase;
+/// `undefined`/`null` values mean "the default" and are dropped.
+pub type JsonOptions = serde_json::Map<String, serde_json::Value>;
+
+/// `value` as [`JsonOptions`], refusing keys outside `known` (a typo must not leave an
+/// option silently at its default).
+pub fn json_options(
+    what: &str,
+    value: Option<serde_json::Value>,
+    known: &[&str],
+) -> skilldeck::Result<JsonOptions> {
+    let mut map = match value {
+        None | Some(serde_json::Value::Null) => return Ok(JsonOptions::new()),
+        Some(serde_json::Value::Object(map)) => map,
+        Some(other) => {
+            return Err(skilldeck::Error::invalid_options(format!(
+                "{what} must be an object, got {other}"
+            )))
+        }
+    };
+    map.retain(|_, v| !v.is_null());
+    let keys: Vec<String> = map.keys().cloned().collect();
+    check_keys(what, &keys, known)?;
+    Ok(map)
+}
+
+/// Deserialise a core record from JSON; the error names what was being read.
+pub fn from_json<T: serde::de::DeserializeOwned>(
+    what: &str,
+    value: serde_json::Value,
+) -> skilldeck::Result<T> {
+    serde_json::from_value(value)
+        .map_err(|e| skilldeck::Error::invalid_options(format!("{what}: {e}")))
+}
+
+/// `camelCase` → `snake_case` (`outputLimit` → `output_limit`).
+fn snake(key: &str) -> String {
+    let mut out = String::with_capacity(key.len() + 4);
+    for c in key.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `snake_case` → `camelCase`, to name a core field the way a JS caller writes it.
+fn camel(key: &str) -> String {
+    let mut out = String::with_capacity(key.len());
+    let mut upper = false;
+    for c in key.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `base` with the fields of `given` replaced, through serde: the field names and types
+/// are the core record's own (written camelCase by JS, whether the record serialises in
+/// snake or camel case), so no list of them is repeated here. An unknown field is refused
+/// (the core records ignore unknown fields, which would hide a misspelt limit).
+pub fn overridden<T: serde::Serialize + serde::de::DeserializeOwned>(
+    what: &str,
+    base: &T,
+    given: serde_json::Value,
+) -> skilldeck::Result<T> {
+    let invalid = |e: serde_json::Error| skilldeck::Error::invalid_options(format!("{what}: {e}"));
+    let serde_json::Value::Object(mut fields) = serde_json::to_value(base).map_err(invalid)? else {
+        return Err(skilldeck::Error::invalid_options(format!(
+            "{what} is not a record"
+        )));
+    };
+    let serde_json::Value::Object(given) = given else {
+        return Err(skilldeck::Error::invalid_options(format!(
+            "{what} must be an object of fields, got {given}"
+        )));
+    };
+    for (key, value) in given {
+        let name = if fields.contains_key(&key) {
+            key
+        } else if fields.contains_key(&snake(&key)) {
+            snake(&key)
+        } else {
+            let known: Vec<String> = fields.keys().map(|k| camel(k)).collect();
+            return Err(skilldeck::Error::invalid_options(format!(
+                "{what}: unknown field `{key}`; expected one of: {}",
+                known.join(", ")
+            )));
+        };
+        fields.insert(name, value);
+    }
+    serde_json::from_value(serde_json::Value::Object(fields)).map_err(invalid)
+}
+
+/// A path option (a string), removed from `options`.
+pub fn take_path(options: &mut JsonOptions, key: &str) -> skilldeck::Result<Option<PathBuf>> {
+    match options.remove(key) {
+        None => Ok(None),
+        Some(serde_json::Value::String(path)) => Ok(Some(PathBuf::from(path))),
+        Some(other) => Err(skilldeck::Error::invalid_options(format!(
+            "{key} must be a path (a string), got {other}"
+        ))),
+    }
+}

@@ -39,6 +39,39 @@ export type ErrorCode =
   | 'INVALID_OPTIONS'
   /** A bug in skilldeck: the engine panicked (reported instead of aborting the process). */
   | 'INTERNAL'
+  | InstallErrorCode
+  | RunErrorCode
+
+/**
+ * The codes of an `InstallError` (besides `NOT_FOUND`, `IO_ERROR`, and the lock file's
+ * `PARSE_ERROR` / `INVALID_OPTIONS`).
+ */
+export type InstallErrorCode =
+  | 'BAD_SOURCE'
+  | 'GIT_ERROR'
+  | 'HTTP_ERROR'
+  | 'DIGEST_MISMATCH'
+  | 'UNSAFE_ARCHIVE'
+  | 'TOO_LARGE'
+  | 'INVALID_NAME'
+  | 'MODIFIED'
+  | 'FROZEN_MISMATCH'
+
+/**
+ * The codes of a `RunError` (besides `NOT_FOUND`, `PERMISSION_DENIED` and `IO_ERROR`).
+ * A run that started and failed is not an error: see the outcome's `exit_code`,
+ * `timed_out` and `cancelled`.
+ */
+export type RunErrorCode =
+  | 'INVALID_INPUT'
+  | 'APPROVAL_REQUIRED'
+  | 'REQUIREMENTS_MISSING'
+  | 'NOT_RUNNABLE'
+  | 'SCRIPT_REFUSED'
+  | 'NO_INTERPRETER'
+  | 'DESTINATION_REFUSED'
+  | 'SANDBOX_UNAVAILABLE'
+  | 'SPAWN_FAILED'
 
 /** What every engine error thrown (or rejected) by skilldeck looks like. */
 export interface SkillError extends Error {
@@ -47,6 +80,30 @@ export interface SkillError extends Error {
   path: string | null
   /** Validation errors only: the diagnostics (canonical JSON). */
   diagnostics?: Array<Record<string, unknown>>
+}
+
+/**
+ * An install operation (`add`, `remove`, `update`, `installed`, `verify`, `installFrozen`)
+ * failed; nothing was changed. `code` is the engine's (`BAD_SOURCE`, `GIT_ERROR`,
+ * `NOT_FOUND`, `MODIFIED`, ...), as Python's `InstallError` carries it.
+ */
+export interface InstallError extends SkillError {
+  name: 'InstallError'
+}
+
+/** A skill did not run (`runCommand`, `runScript`, `callTool`): nothing was executed. */
+export interface RunError extends SkillError {
+  name: 'RunError' | 'InvalidInputError'
+}
+
+/**
+ * The input does not match the skill's `parameters` (or a tool call's arguments have the
+ * wrong shape); nothing was executed. `problems` lists every mismatch.
+ */
+export interface InvalidInputError extends RunError {
+  name: 'InvalidInputError'
+  code: 'INVALID_INPUT'
+  problems: string[]
 }
 
 /** One permission rule in canonical JSON. */
@@ -109,3 +166,351 @@ export interface SearchToolDefinition {
     additionalProperties: boolean
   }
 }
+
+// ---- install (the engine's JSON: camelCase keys, as `skills-lock.json` writes them) ----
+
+/** Which lock and directories an install operation works on. */
+export type Scope = 'project' | 'user'
+
+/** Caps on what one install operation may fetch and install (give any of them). */
+export interface InstallLimits {
+  maxFiles?: number
+  maxBytes?: number
+  maxDownloadBytes?: number
+  maxArchiveEntries?: number
+  maxArchiveBytes?: number
+  /** Whole-request HTTP timeout in seconds. */
+  timeout?: number
+}
+
+/** One step of an install operation, passed to `onProgress`. */
+export interface Progress {
+  /** `fetch`, `stage`, `install`, `verify` or `lock`. */
+  phase: string
+  message: string
+}
+
+/** Where an install operation works: every install function takes these. */
+export interface InstallContextOptions {
+  /** `project` (default): the project's `.agents/skills` and `skills-lock.json`; `user`: the home directory's. */
+  scope?: Scope
+  /** The project root, holding `skills-lock.json` (default `.`). */
+  projectDir?: string
+  /** The home directory for `scope: 'user'` (default: `$HOME`). */
+  homeDir?: string
+  /** The user-scope lock file (default under `$XDG_CONFIG_HOME`). */
+  userLock?: string
+  limits?: InstallLimits
+}
+
+/** Options of the install operations that report progress. */
+export interface InstallProgressOptions extends InstallContextOptions {
+  /** Called with each step, on the JS thread, every call before the Promise settles. An exception it throws is reported with `process.emitWarning`, not raised. */
+  onProgress?: (progress: Progress) => void
+}
+
+/** Options of `add()`. */
+export interface AddOptions extends InstallProgressOptions {
+  /** Only these skills (default: every skill the source holds). */
+  skills?: string[]
+  /** Branch, tag or commit (git sources). */
+  gitRef?: string
+  /** `sha256:<hex>` pin of an archive, checked before extracting. */
+  sha256?: string
+  /** Host profiles to install for (default: `.agents/skills` only); the others get symlinks. */
+  hosts?: string[]
+  /** Replace a skill modified since it was installed, or not installed by skilldeck. */
+  force?: boolean
+}
+
+/** Options of `update()`. */
+export interface UpdateOptions extends InstallProgressOptions {
+  /** Report what would change, apply nothing. */
+  dryRun?: boolean
+  force?: boolean
+}
+
+/** One skill's entry in `skills-lock.json` (other tools' extra keys are kept). */
+export interface LockEntry {
+  source: string
+  sourceType: string
+  computedHash: string
+  path: string
+  /** The skill digest, `sha256:<hex>`. */
+  digest: string
+  /** Every installed file (`/`-separated path) → `sha256:<hex>`. */
+  files: Record<string, string>
+  ref?: string
+  url?: string
+  subpath?: string
+  commit?: string
+  sha256?: string
+  links?: string[]
+  [key: string]: unknown
+}
+
+/** One installed skill as the lock records it. */
+export interface InstalledSkill {
+  name: string
+  entry: LockEntry
+}
+
+/** What `add()` did. */
+export interface AddReport {
+  installed: InstalledSkill[]
+  warnings: string[]
+}
+
+/** What `remove()` did. */
+export interface RemoveReport {
+  removed: string[]
+}
+
+/** What differs between an installed directory and its lock entry (sorted paths). */
+export interface TreeDiff {
+  changed: string[]
+  added: string[]
+  missing: string[]
+}
+
+/** One skill's verification. */
+export interface SkillVerify {
+  name: string
+  path: string
+  diff: TreeDiff
+}
+
+/** What `verify()` found: `clean` when every skill is exactly as locked. */
+export interface VerifyReport {
+  clean: boolean
+  skills: SkillVerify[]
+}
+
+/** One skill whose commit or digest changed. */
+export interface UpdateChange {
+  name: string
+  fromCommit: string | null
+  toCommit: string | null
+  fromDigest: string
+  toDigest: string
+  files: TreeDiff
+  /** False for `dryRun`. */
+  applied: boolean
+}
+
+/** What `update()` found and did. */
+export interface UpdateReport {
+  changes: UpdateChange[]
+  upToDate: string[]
+  warnings: string[]
+}
+
+/** What `installFrozen()` did. */
+export interface FrozenReport {
+  restored: string[]
+  unchanged: string[]
+}
+
+/**
+ * Install the skills of `source` (a directory, a git URL, `github:owner/repo[/path][@ref]`,
+ * an archive URL or a site with a well-known index) and record them, with sha256 digests,
+ * in the scope's `skills-lock.json`. Works off the JS thread; rejects with an `InstallError`.
+ */
+export declare function add(source: string, options?: AddOptions | null): Promise<AddReport>
+
+/**
+ * Remove installed skills (their directories, links and lock entries). Rejects with
+ * `InstallError` code `NOT_FOUND` when a name is not installed, before removing anything.
+ */
+export declare function remove(names: string[], options?: InstallContextOptions | null): Promise<RemoveReport>
+
+/**
+ * Re-fetch the named skills (every installed skill when `names` is omitted or empty) from
+ * their recorded sources and apply what changed, unless `dryRun`.
+ */
+export declare function update(names?: string[] | null, options?: UpdateOptions | null): Promise<UpdateReport>
+export declare function update(options: UpdateOptions): Promise<UpdateReport>
+
+/** The skills the scope's lock records. */
+export declare function installed(options?: InstallContextOptions | null): Promise<InstalledSkill[]>
+
+/** Re-hash every installed skill and compare it with the lock. */
+export declare function verify(options?: InstallContextOptions | null): Promise<VerifyReport>
+
+/**
+ * Restore exactly what the lock records (`install --frozen`): every skill fetched at its
+ * recorded commit or digest must hash to the recorded files, or nothing is installed
+ * (`InstallError` code `FROZEN_MISMATCH`).
+ */
+export declare function installFrozen(options?: InstallProgressOptions | null): Promise<FrozenReport>
+
+// ---- run (the runner's JSON: snake_case keys, as in every binding) ----
+
+/** `enforce`: Landlock + seccomp + rlimits, refused where unavailable; `none`: no confinement (only for skills you trust). */
+export type SandboxMode = 'enforce' | 'none'
+
+/** What the sandboxed process may read: the whole file system read-only, or only these paths. */
+export type FsView = 'read_only' | { only: string[] }
+
+/** Resource limits applied to a run's process (rlimits); give any of them. */
+export interface RunLimits {
+  memoryBytes?: number
+  fileSizeBytes?: number
+  processes?: number
+}
+
+/** Options of `runCommand`, `runScript` and `callTool` (the engine's `RunOptions`). */
+export interface RunOptions {
+  /** Seconds (as in every binding) before the process group is killed (default: the skill's `timeout`, else 30). */
+  timeout?: number
+  /** Bytes kept per stream (default 1 MiB); the rest is dropped (`truncated`). */
+  outputLimit?: number
+  sandbox?: SandboxMode
+  fsView?: FsView
+  /** Let the process open network sockets (off by default). */
+  allowNetwork?: boolean
+  limits?: RunLimits
+  /** The agent whose permission rules apply (else the deck's). */
+  agent?: string
+  /** The user approved a skill whose permission is `ask`. */
+  approved?: boolean
+  /** Where work directories are created (default: the system temporary directory). */
+  workRoot?: string
+  /** Keep the work directory after the run (its path is the outcome's `work_dir`). */
+  keepWorkDir?: boolean
+  /**
+   * Aborting it kills the run's whole process group; the Promise then rejects with
+   * `signal.reason` once the process is gone (an already aborted signal runs nothing).
+   */
+  signal?: AbortSignalLike
+  /** Cancels the run (and every other run sharing it); the outcome then says `cancelled: true`. */
+  cancel?: CancelToken
+  /**
+   * Called with each exec event on the JS thread, in order, every event before the Promise
+   * settles. An exception it throws is reported with `process.emitWarning`, not raised.
+   */
+  onEvent?: (event: ExecEvent) => void
+}
+
+/** What skilldeck uses of an `AbortSignal` (Node's and the DOM's fit; no lib needed). */
+export interface AbortSignalLike {
+  readonly aborted: boolean
+  readonly reason?: unknown
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void
+  removeEventListener(type: 'abort', listener: () => void): void
+}
+
+/** Options of `runScript`. */
+export interface RunScriptOptions extends RunOptions {
+  /** Text on the script's standard input. */
+  stdin?: string
+  /** Deliver the files the script wrote here (inside the deck's project directory); listed in `artifacts`. */
+  destination?: string
+}
+
+/** What the sandbox enforced, mechanism by mechanism. */
+export interface SandboxReport {
+  landlock_abi: number
+  filesystem: boolean
+  network_denied: boolean
+  seccomp: boolean
+  limits: { memory_bytes: number; file_size_bytes: number; processes: number }
+}
+
+/** What a run did. */
+export interface RunOutcome {
+  skill: string
+  /** Null when a signal ended the process (timeout, cancel, a crash). */
+  exit_code: number | null
+  signal: number | null
+  stdout: string
+  stderr: string
+  /** `stdout` parsed as JSON, when it is JSON. */
+  json?: unknown
+  truncated: boolean
+  timed_out: boolean
+  cancelled: boolean
+  duration_ms: number
+  sandboxed: boolean
+  sandbox?: SandboxReport
+  /** The files delivered to `destination` (absolute paths). */
+  artifacts?: string[]
+  /** The work directory, when `keepWorkDir`. */
+  work_dir?: string
+}
+
+/** Streamed to `onEvent` while a run goes on: `started`, output chunks, `finished`. */
+export type ExecEvent =
+  | { type: 'started'; skill: string; target: string }
+  | { type: 'stdout'; text: string }
+  | { type: 'stderr'; text: string }
+  | {
+      type: 'finished'
+      exit_code: number | null
+      duration_ms: number
+      timed_out: boolean
+      cancelled: boolean
+      truncated: boolean
+    }
+
+/**
+ * Run a command skill with `input` (its `parameters`) as JSON on standard input, on its own
+ * thread. The input is validated against the skill's parameters first (`InvalidInputError`,
+ * nothing run); a refusal is a `RunError`.
+ */
+export declare function runCommand(
+  deck: Deck,
+  skill: string,
+  input?: Record<string, unknown> | null,
+  options?: RunOptions | null,
+): Promise<RunOutcome>
+
+/**
+ * Run a file of the skill's `scripts/` with `args` (and `stdin` text); the files it writes
+ * are delivered to `destination` and listed in the outcome's `artifacts`.
+ */
+export declare function runScript(
+  deck: Deck,
+  skill: string,
+  script: string,
+  args?: string[] | null,
+  options?: RunScriptOptions | null,
+): Promise<RunOutcome>
+
+/**
+ * Run a model's tool call: `name` as `toolDefinitions`/`agentTools` gave it and the
+ * `arguments` object the model produced. An unknown name is a `RunError` (code
+ * `NOT_FOUND`); arguments of the wrong shape are an `InvalidInputError`.
+ */
+export declare function callTool(
+  deck: Deck,
+  name: string,
+  args?: Record<string, unknown> | null,
+  options?: RunOptions | null,
+): Promise<RunOutcome>
+
+// ---- tools ----
+
+/** A provider's tool JSON shape (`TOOL_FORMATS` lists them). */
+export type ToolFormat = 'openai' | 'anthropic' | 'vercel'
+
+/** Every tool format, in the engine's order. */
+export declare const TOOL_FORMATS: readonly ToolFormat[]
+
+/**
+ * A tool definition in its provider's shape: OpenAI `{ type: 'function', function: { name,
+ * description, parameters } }`, Anthropic `{ name, description, input_schema }`, Vercel
+ * `{ name, description, inputSchema }`.
+ */
+export type ToolDefinition = Record<string, unknown>
+
+/** A tool result message (part) in its provider's shape. */
+export type ToolResultMessage = Record<string, unknown>
+
+// ---- doctor ----
+
+/** `deck.doctor()`: the `skilldeck doctor --json` report. */
+export type DoctorReport = Record<string, unknown>
+
+/** `deck.compareProfiles()`: one row per skill file, one cell per profile. */
+export type ProfileComparison = Record<string, unknown>
