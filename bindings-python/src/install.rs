@@ -68,8 +68,8 @@ fn with_progress<T: Send>(
 #[pyfunction]
 #[pyo3(signature = (
     source, *, skills=None, git_ref=None, sha256=None, scope="project", hosts=None,
-    force=false, project_dir=PathBuf::from("."), home_dir=None, user_lock=None, limits=None,
-    progress=None
+    force=false, max_severity=None, project_dir=PathBuf::from("."), home_dir=None,
+    user_lock=None, limits=None, progress=None
 ))]
 #[allow(clippy::too_many_arguments)]
 fn add(
@@ -81,13 +81,20 @@ fn add(
     scope: &str,
     hosts: Option<Vec<String>>,
     force: bool,
+    max_severity: Option<String>,
     project_dir: PathBuf,
     home_dir: Option<PathBuf>,
     user_lock: Option<PathBuf>,
     limits: Option<Bound<'_, PyAny>>,
     progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let request: skilldeck_install::AddRequest = from_json(
+    // Parsed here for the engine's own message listing the levels.
+    let max_severity = max_severity
+        .as_deref()
+        .map(str::parse::<skilldeck::AuditSeverity>)
+        .transpose()
+        .py()?;
+    let mut request: skilldeck_install::AddRequest = from_json(
         "add request",
         json!({
             "source": source,
@@ -100,6 +107,7 @@ fn add(
         }),
     )
     .py()?;
+    request.max_severity = max_severity;
     let ctx = context(project_dir, home_dir, user_lock, limits)?;
     let progress = callback("progress", progress)?;
     let report = with_progress(py, progress, move |p| {

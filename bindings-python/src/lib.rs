@@ -5,6 +5,7 @@
 //! this crate converts values, maps errors to the Python exception classes of
 //! `skilldeck/_errors.py`, and releases the GIL around long calls.
 
+mod audit;
 mod compat;
 mod convert;
 mod deck;
@@ -79,6 +80,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     types::register(m)?;
     compat::register(m)?;
     install::register(m)?;
+    audit::register(m)?;
     run::register(m)?;
     tools::register(m)?;
     Ok(())

@@ -47,7 +47,11 @@ fn a_clean_skill_exits_0_and_a_critical_one_exits_1() {
     let skills = dir.path().join("project/.agents/skills");
     let clean = skilldeck(&["audit", skills.join("tidy").to_str().unwrap()]);
     assert_eq!(clean.status.code(), Some(0), "{}", text(&clean.stderr));
-    assert!(text(&clean.stdout).contains("no findings"), "{}", text(&clean.stdout));
+    assert!(
+        text(&clean.stdout).contains("no findings"),
+        "{}",
+        text(&clean.stdout)
+    );
 
     let bad = skilldeck(&["audit", skills.join("setup/SKILL.md").to_str().unwrap()]);
     assert_eq!(bad.status.code(), Some(1));
@@ -105,7 +109,11 @@ fn names_resolve_through_the_profile_and_unknown_ones_fail() {
 
     let missing = args("no-such-skill");
     assert_eq!(missing.status.code(), Some(1));
-    assert!(text(&missing.stderr).contains("no-such-skill"), "{}", text(&missing.stderr));
+    assert!(
+        text(&missing.stderr).contains("no-such-skill"),
+        "{}",
+        text(&missing.stderr)
+    );
 }
 
 #[test]

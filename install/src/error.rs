@@ -96,6 +96,18 @@ pub enum InstallError {
         /// Every difference, one per line.
         message: String,
     },
+    /// A skill's audit found something more severe than the installer was told to accept.
+    #[error("`{name}` from `{source_spec}` is refused: {}", audit_summary(findings, *threshold))]
+    AuditRefused {
+        /// The skill's name.
+        name: String,
+        /// The source as given.
+        source_spec: String,
+        /// The most severe level that was accepted.
+        threshold: skilldeck::AuditSeverity,
+        /// The findings above it, most severe first.
+        findings: Vec<skilldeck::AuditFinding>,
+    },
     /// The lock file could not be read or written.
     #[error(transparent)]
     Lock(#[from] skilldeck::Error),
@@ -116,6 +128,7 @@ impl InstallError {
             InstallError::NoSuchSkill { .. } => "NOT_FOUND",
             InstallError::Modified { .. } => "MODIFIED",
             InstallError::Frozen { .. } => "FROZEN_MISMATCH",
+            InstallError::AuditRefused { .. } => "AUDIT_REFUSED",
             InstallError::Lock(err) => err.code(),
         }
     }
@@ -126,6 +139,32 @@ impl InstallError {
             source,
         }
     }
+}
+
+/// The refusal message: how many findings, the first few with their place, what to do.
+fn audit_summary(
+    findings: &[skilldeck::AuditFinding],
+    threshold: skilldeck::AuditSeverity,
+) -> String {
+    let mut lines: Vec<String> = findings
+        .iter()
+        .take(3)
+        .map(|f| {
+            let at = match f.line {
+                Some(line) => format!("{}:{line}", f.path),
+                None => f.path.clone(),
+            };
+            format!("{} {} at {at}: {}", f.severity, f.code, f.message)
+        })
+        .collect();
+    if findings.len() > 3 {
+        lines.push(format!("and {} more", findings.len() - 3));
+    }
+    format!(
+        "{} audit finding(s) above {threshold}: {}; read the whole report with `skilldeck audit` on the source, and if you trust it pass --max-severity critical (Python `max_severity`, Node `maxSeverity`)",
+        findings.len(),
+        lines.join("; ")
+    )
 }
 
 /// Result of an install operation.

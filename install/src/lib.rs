@@ -46,7 +46,8 @@ mod stage;
 pub use error::{InstallError, Result};
 pub use ops::{
     add, install_frozen, installed, remove, update, verify, AddReport, AddRequest, FrozenReport,
-    InstalledSkill, RemoveReport, SkillVerify, UpdateChange, UpdateReport, VerifyReport,
+    InstalledSkill, RemoveReport, SkillAudit, SkillVerify, UpdateChange, UpdateReport,
+    VerifyReport,
 };
 pub use source::Source;
 

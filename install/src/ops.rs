@@ -10,6 +10,36 @@ use skilldeck::{LockEntry, LockFile, TreeDiff};
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;
 
+/// Audit one skill of a source before it is staged; refuse it above `threshold`.
+fn audit_skill(
+    skill: &Found,
+    source: &str,
+    threshold: skilldeck::AuditSeverity,
+) -> Result<Option<SkillAudit>> {
+    let report = skilldeck::audit(&skill.dir, &skilldeck::AuditOptions::default())
+        .map_err(|err| InstallError::io(&skill.dir, std::io::Error::other(err.to_string())))?;
+    // Links leaving the skill are never copied (staging skips them with a warning), so
+    // they cannot make the installed copy unsafe: reported, not refused.
+    let above: Vec<skilldeck::AuditFinding> = report
+        .above(threshold)
+        .into_iter()
+        .filter(|f| f.code != "symlink-escape")
+        .cloned()
+        .collect();
+    if !above.is_empty() {
+        return Err(InstallError::AuditRefused {
+            name: skill.name.clone(),
+            source_spec: source.to_string(),
+            threshold,
+            findings: above,
+        });
+    }
+    Ok((!report.findings.is_empty()).then(|| SkillAudit {
+        name: skill.name.clone(),
+        findings: report.findings,
+    }))
+}
+
 /// `skilldeck add`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
@@ -32,6 +62,19 @@ pub struct AddRequest {
     /// Replace a skill that was modified since it was installed, or that skilldeck did not
     /// install.
     pub force: bool,
+    /// Refuse a skill whose audit ([`skilldeck::audit`]) has a finding more severe than
+    /// this. `None` refuses `critical` findings only (as `Some(High)`); `Some(Critical)`
+    /// refuses nothing.
+    pub max_severity: Option<skilldeck::AuditSeverity>,
+}
+
+/// The audit findings of one installed skill (only skills with findings are listed).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SkillAudit {
+    /// The skill's name.
+    pub name: String,
+    /// Its findings, most severe first; paths are relative to the skill directory.
+    pub findings: Vec<skilldeck::AuditFinding>,
 }
 
 /// One installed skill, as the lock records it.
@@ -51,6 +94,9 @@ pub struct AddReport {
     pub installed: Vec<InstalledSkill>,
     /// What was skipped and why (symlinks leaving a skill, unverifiable index entries, …).
     pub warnings: Vec<String>,
+    /// What the audit of each installed skill found (at or below the refusal threshold).
+    #[serde(default)]
+    pub audit: Vec<SkillAudit>,
 }
 
 /// What `remove` did.
@@ -541,12 +587,19 @@ pub fn add(
     let found = select::find(&fetched.root, &fetched.start, &mut warnings)?;
     let found = select::pick(found, &request.skills, &request.source)?;
     // Every refusal happens before anything is staged.
+    let threshold = request
+        .max_severity
+        .unwrap_or(skilldeck::AuditSeverity::High);
+    let mut audits = Vec::new();
     for skill in &found {
         if let Some(problem) = skilldeck::skill_name_problem(&skill.name) {
             return Err(InstallError::InvalidName {
                 path: skill.dir.join("SKILL.md"),
                 message: problem,
             });
+        }
+        if let Some(audit) = audit_skill(skill, &request.source, threshold)? {
+            audits.push(audit);
         }
         let target = base.join(&dirs[0]).join(&skill.name);
         check_replaceable(&skill.name, &target, &lock, request.force)?;
@@ -594,6 +647,7 @@ pub fn add(
             })
             .collect(),
         warnings,
+        audit: audits,
     })
 }
 

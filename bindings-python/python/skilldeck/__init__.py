@@ -15,8 +15,9 @@ Install skills into a project with a verifiable ``skills-lock.json`` (``add``, `
 ``update``, ``installed``, ``verify``, ``install_frozen``), run command skills and scripts in
 a sandbox (``await run_command(...)``, ``run_script``, ``call_tool``, each with a ``_sync``
 variant, a ``CancelToken`` and streamed events), and hand a model its tool definitions
-(``tool_definitions``, ``agent_tools``, ``tool_result``); the dict shapes are in
-``skilldeck.types``.
+(``tool_definitions``, ``agent_tools``, ``tool_result``). ``audit`` reports what a skill
+or plugin would run or hide before you install it (``add`` refuses critical findings unless
+told otherwise with ``max_severity``); the dict shapes are in ``skilldeck.types``.
 
 All behaviour lives in the Rust core; this package is a thin binding over it.
 """
@@ -57,6 +58,7 @@ from ._native import (
     ValidationReport,
     add,
     agent_tools,
+    audit,
     call_tool_sync,
     install_frozen,
     installed,
@@ -115,6 +117,7 @@ __all__ = [
     "ValidationReport",
     "add",
     "agent_tools",
+    "audit",
     "call_tool",
     "call_tool_sync",
     "install_frozen",

@@ -22,6 +22,8 @@ from typing_extensions import Unpack
 
 from .types import (
     AddReport,
+    AuditReport,
+    AuditSeverity,
     ExecEvent,
     FrozenReport,
     InstalledSkill,
@@ -103,6 +105,7 @@ __all__ = [
     "TOOL_FORMATS",
     "tool_definitions",
     "agent_tools",
+    "audit",
     "skill_tool",
     "search_skills_tool",
     "run_skill_script_tool",
@@ -579,6 +582,7 @@ def add(
     scope: _Scope = "project",
     hosts: Optional[Sequence[str]] = None,
     force: bool = False,
+    max_severity: Optional[AuditSeverity] = None,
     project_dir: _Path = ...,
     home_dir: Optional[_Path] = None,
     user_lock: Optional[_Path] = None,
@@ -631,6 +635,16 @@ def install_frozen(
     limits: Optional[InstallLimits] = None,
     progress: _OnProgress = None,
 ) -> FrozenReport: ...
+
+# ---- audit (core); an unreadable path is IoError, a file other than SKILL.md InvalidOptionsError ----
+
+def audit(
+    path: _Path,
+    *,
+    max_file_bytes: Optional[int] = None,
+    max_files: Optional[int] = None,
+    max_depth: Optional[int] = None,
+) -> AuditReport: ...
 
 # ---- running (skilldeck-run); refusals are RunError / InvalidInputError ----
 

@@ -23,6 +23,41 @@ SandboxMode = Union[Literal["enforce"], Literal["none"]]
 """``enforce``: Landlock + seccomp + rlimits, refused where unavailable; ``none``: no
 confinement (only for skills you trust)."""
 
+# ---- audit ----
+
+AuditSeverity = Union[
+    Literal["info"], Literal["low"], Literal["medium"], Literal["high"], Literal["critical"]
+]
+"""How much a finding needs a human, lowest first (``add(max_severity=...)`` refuses above)."""
+
+
+class AuditFinding(TypedDict):
+    """One thing a reviewer should look at."""
+
+    severity: AuditSeverity
+    code: str
+    """Stable kebab-case check name (``pipe-to-shell``, ``bidi-control``, ...)."""
+    path: str
+    """Relative to the audited root, ``/``-separated (``""`` for the root itself)."""
+    line: Optional[int]
+    column: Optional[int]
+    message: str
+    hint: str
+    """What to do about it."""
+
+
+class AuditReport(TypedDict):
+    """What ``skilldeck.audit`` found."""
+
+    root: str
+    kind: Union[Literal["skill"], Literal["plugin"], Literal["directory"]]
+    skills: List[str]
+    """Directories holding a ``SKILL.md``, relative to ``root`` (``""`` for the root)."""
+    files: int
+    findings: List[AuditFinding]
+    """Most severe first, then by path and line."""
+
+
 # ---- install ----
 
 
@@ -81,6 +116,15 @@ class AddReport(TypedDict):
 
     installed: List[InstalledSkill]
     warnings: List[str]
+    audit: List[SkillAudit]
+    """What the audit of each installed skill found (skills without findings left out)."""
+
+
+class SkillAudit(TypedDict):
+    """One installed skill's audit findings (``AddReport.audit``)."""
+
+    name: str
+    findings: List[AuditFinding]
 
 
 class RemoveReport(TypedDict):
@@ -247,6 +291,9 @@ ExecEvent = Union[StartedEvent, StdoutEvent, StderrEvent, FinishedEvent]
 
 __all__ = [
     "AddReport",
+    "AuditFinding",
+    "AuditReport",
+    "AuditSeverity",
     "ExecEvent",
     "FinishedEvent",
     "FrozenReport",
@@ -263,6 +310,7 @@ __all__ = [
     "SandboxMode",
     "SandboxReport",
     "Scope",
+    "SkillAudit",
     "SkillVerify",
     "StartedEvent",
     "StderrEvent",

@@ -80,8 +80,16 @@ pub struct AddArgs {
     /// Replace a skill modified since it was installed, or not installed by skilldeck.
     #[arg(long)]
     pub force: bool,
+    /// Refuse a skill whose audit (`skilldeck audit`) has a finding above this level: info,
+    /// low, medium, high (default: refuse critical findings only) or critical (refuse nothing).
+    #[arg(long, value_name = "LEVEL", value_parser = severity)]
+    pub max_severity: Option<skilldeck::AuditSeverity>,
     #[command(flatten)]
     pub common: Common,
+}
+
+fn severity(text: &str) -> Result<skilldeck::AuditSeverity, String> {
+    text.parse().map_err(|e: skilldeck::Error| e.to_string())
 }
 
 #[derive(clap::Args, Debug)]
@@ -202,6 +210,7 @@ pub fn add(args: AddArgs) -> i32 {
         scope: args.common.scope(),
         hosts: args.hosts,
         force: args.force,
+        max_severity: args.max_severity,
     };
     let progress = progress();
     match skilldeck_install::add(&ctx, &request, progress.as_deref()) {
@@ -225,6 +234,23 @@ pub fn add(args: AddArgs) -> i32 {
                     skill.entry.files.len(),
                     skill.entry.digest
                 ));
+            }
+            for audit in &report.audit {
+                let notable: Vec<_> = audit
+                    .findings
+                    .iter()
+                    .filter(|f| f.severity > skilldeck::AuditSeverity::Info)
+                    .collect();
+                if let Some(worst) = notable.first() {
+                    text.push_str(&format!(
+                        "audit {}: {} finding(s), the most severe {} ({} at {}); `skilldeck audit` on the installed skill shows them all\n",
+                        audit.name,
+                        notable.len(),
+                        worst.severity,
+                        worst.code,
+                        worst.path
+                    ));
+                }
             }
             print(&text);
             crate::EXIT_OK

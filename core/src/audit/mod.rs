@@ -187,6 +187,17 @@ pub enum AuditError {
     NotADirectory { path: PathBuf },
 }
 
+impl From<AuditError> for crate::Error {
+    fn from(err: AuditError) -> Self {
+        match err {
+            AuditError::Io { path, source } => crate::Error::Io { path, source },
+            err @ AuditError::NotADirectory { .. } => {
+                crate::Error::invalid_options(err.to_string())
+            }
+        }
+    }
+}
+
 /// Audit the skill, plugin or directory at `path` (a `SKILL.md` file stands for its
 /// directory).
 pub fn audit(path: &Path, options: &AuditOptions) -> Result<AuditReport, AuditError> {
