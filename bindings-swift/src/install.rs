@@ -83,9 +83,10 @@ pub struct AddOptions {
     pub force: bool,
 }
 
-/// One step of an operation, for a progress display.
-#[uniffi::remote(Record)]
-pub struct Progress {
+/// One step of an install operation, for a progress display. (Not called `Progress`:
+/// Swift's Foundation has a class of that name.)
+#[derive(Clone, Debug, PartialEq, Eq, uniffi::Record)]
+pub struct InstallProgress {
     /// `fetch`, `stage`, `install`, `verify` or `lock`.
     pub phase: String,
     /// What is being done, e.g. the URL or the skill's name.
@@ -96,7 +97,7 @@ pub struct Progress {
 /// operation; anything it throws is ignored.
 #[uniffi::export(foreign)]
 pub trait ProgressListener: Send + Sync {
-    fn on_progress(&self, progress: Progress) -> Result<(), SkillError>;
+    fn on_progress(&self, progress: InstallProgress) -> Result<(), SkillError>;
 }
 
 /// One skill's entry in `skills-lock.json`.
@@ -307,7 +308,10 @@ fn with_progress<T>(
     let forward = |p: &Progress| {
         if let Some(listener) = &progress {
             // A failing display must not fail the install.
-            let _ = listener.on_progress(p.clone());
+            let _ = listener.on_progress(InstallProgress {
+                phase: p.phase.clone(),
+                message: p.message.clone(),
+            });
         }
     };
     let callback: Option<&skilldeck_install::ProgressFn<'_>> = match &progress {

@@ -8,7 +8,7 @@ import dev.skilldeck.Deck
 import dev.skilldeck.Event
 import dev.skilldeck.EventListener
 import dev.skilldeck.InstallOptions
-import dev.skilldeck.Progress
+import dev.skilldeck.InstallProgress
 import dev.skilldeck.ProgressListener
 import dev.skilldeck.RunOptions
 import dev.skilldeck.SkillException
@@ -61,7 +61,7 @@ fun git(cwd: Path, vararg args: String): String {
 
 class Phases : ProgressListener {
     val phases: MutableList<String> = Collections.synchronizedList(mutableListOf())
-    override fun onProgress(progress: Progress) {
+    override fun onProgress(progress: InstallProgress) {
         phases.add(progress.phase)
     }
 }
@@ -220,7 +220,13 @@ val engineChecks: List<Pair<String, () -> Unit>> = listOf(
             val t = InstallTree(temp)
             val userLock = temp.resolve("config/skills-lock.json")
             val user = t.options.copy(scope = "user", userLock = userLock.toString())
-            dev.skilldeck.add(t.source.toString(), options = user)
+            // A progress display that fails does not fail the install.
+            val failing = object : ProgressListener {
+                override fun onProgress(progress: InstallProgress) {
+                    throw IllegalStateException("a display that always fails")
+                }
+            }
+            dev.skilldeck.add(t.source.toString(), options = user, progress = failing)
             check(Files.isRegularFile(t.home.resolve(".agents/skills/hello/SKILL.md")) && Files.isRegularFile(userLock)) { "user install" }
             check(dev.skilldeck.installed(user).map { it.name } == listOf("hello")) { "user installed" }
             check(dev.skilldeck.installed(t.options).isEmpty()) { "project installed" }
@@ -269,6 +275,10 @@ val engineChecks: List<Pair<String, () -> Unit>> = listOf(
             val stdout = output.filterIsInstance<Event.ExecOutput>().filter { it.stream == "stdout" }.joinToString("") { it.text }
             check(stdout == outcome.stdout) { "streamed stdout $stdout" }
 
+            // A listener that throws changes nothing: the run goes on to its outcome.
+            val again = dev.skilldeck.runCommand(deck, "echo", """{"text": "hi"}""", mode, onEvent = Thrower())
+            check(again.exitCode == 0 && again.stdout == outcome.stdout) { "with a failing listener: $again" }
+
             val failed = dev.skilldeck.runCommand(deck, "fail", options = mode)
             check(failed.exitCode == 3 && failed.stderr == "failing\n" && failed.json == null) { "fail $failed" }
         }
@@ -306,6 +316,20 @@ val engineChecks: List<Pair<String, () -> Unit>> = listOf(
             check(unknown.code == "NOT_FOUND") { "code ${unknown.code}" }
             val notCommand = expectThrows<SkillException.RunException> { dev.skilldeck.runCommand(deck, "maker", options = mode) }
             check(notCommand.code == "NOT_RUNNABLE") { "code ${notCommand.code}" }
+        }
+    },
+    "run/concurrent-runs-from-threads" to {
+        withRunProject { _, deck, mode ->
+            val results = java.util.concurrent.ConcurrentHashMap<Int, String>()
+            val threads = (0 until 4).map { i ->
+                Thread {
+                    val outcome = dev.skilldeck.runCommand(deck, "echo", "{\"text\": \"t$i\"}", mode)
+                    results[i] = Json.parse(outcome.json ?: "null")["got"]["text"].str ?: "?"
+                }
+            }
+            threads.forEach { it.start() }
+            threads.forEach { it.join() }
+            check(results == (0 until 4).associateWith { "t$it" }) { "results $results" }
         }
     },
     "run/timeout-kills-the-process-group" to {

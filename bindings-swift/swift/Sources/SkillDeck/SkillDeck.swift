@@ -1869,7 +1869,7 @@ public func FfiConverterTypePermissionRules_lower(_ value: PermissionRules) -> U
  */
 public protocol ProgressListener: AnyObject, Sendable {
     
-    func onProgress(progress: Progress) throws 
+    func onProgress(progress: InstallProgress) throws 
     
 }
 /**
@@ -1929,11 +1929,11 @@ open class ProgressListenerImpl: ProgressListener, @unchecked Sendable {
     
 
     
-open func onProgress(progress: Progress)throws   {try rustCallWithError(FfiConverterTypeSkillError_lift) {
+open func onProgress(progress: InstallProgress)throws   {try rustCallWithError(FfiConverterTypeSkillError_lift) {
         uniffiCallStatus in
     uniffi_skilldeck_uniffi_fn_method_progresslistener_on_progress(
             self.uniffiCloneHandle(),
-        FfiConverterTypeProgress_lower(progress),uniffiCallStatus
+        FfiConverterTypeInstallProgress_lower(progress),uniffiCallStatus
     )
 }
 }
@@ -1978,7 +1978,7 @@ fileprivate struct UniffiCallbackInterfaceProgressListener {
                     throw UniffiInternalError.unexpectedStaleHandle
                 }
                 return try uniffiObj.onProgress(
-                     progress: try FfiConverterTypeProgress_lift(progress)
+                     progress: try FfiConverterTypeInstallProgress_lift(progress)
                 )
             }
 
@@ -2822,6 +2822,76 @@ public func FfiConverterTypeInstallOptions_lower(_ value: InstallOptions) -> Rus
 
 
 /**
+ * One step of an install operation, for a progress display. (Not called `Progress`:
+ * Swift's Foundation has a class of that name.)
+ */
+public struct InstallProgress: Equatable, Hashable {
+    /**
+     * `fetch`, `stage`, `install`, `verify` or `lock`.
+     */
+    public var phase: String
+    /**
+     * What is being done, e.g. the URL or the skill's name.
+     */
+    public var message: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `fetch`, `stage`, `install`, `verify` or `lock`.
+         */phase: String, 
+        /**
+         * What is being done, e.g. the URL or the skill's name.
+         */message: String) {
+        self.phase = phase
+        self.message = message
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension InstallProgress: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeInstallProgress: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> InstallProgress {
+        return
+            try InstallProgress(
+                phase: FfiConverterString.read(from: &buf), 
+                message: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: InstallProgress, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.phase, into: &buf)
+        FfiConverterString.write(value.message, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeInstallProgress_lift(_ buf: RustBuffer) throws -> InstallProgress {
+    return try FfiConverterTypeInstallProgress.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeInstallProgress_lower(_ value: InstallProgress) -> RustBuffer {
+    return FfiConverterTypeInstallProgress.lower(value)
+}
+
+
+/**
  * One entry of `install: [...]`: how to obtain a missing requirement.
  */
 public struct InstallSpec: Equatable, Hashable {
@@ -3601,75 +3671,6 @@ public func FfiConverterTypeParsed_lift(_ buf: RustBuffer) throws -> Parsed {
 #endif
 public func FfiConverterTypeParsed_lower(_ value: Parsed) -> RustBuffer {
     return FfiConverterTypeParsed.lower(value)
-}
-
-
-/**
- * One step of an operation, for a progress display.
- */
-public struct Progress: Equatable, Hashable {
-    /**
-     * `fetch`, `stage`, `install`, `verify` or `lock`.
-     */
-    public var phase: String
-    /**
-     * What is being done, e.g. the URL or the skill's name.
-     */
-    public var message: String
-
-    // Default memberwise initializers are never public by default, so we
-    // declare one manually.
-    public init(
-        /**
-         * `fetch`, `stage`, `install`, `verify` or `lock`.
-         */phase: String, 
-        /**
-         * What is being done, e.g. the URL or the skill's name.
-         */message: String) {
-        self.phase = phase
-        self.message = message
-    }
-
-    
-
-    
-}
-
-#if compiler(>=6)
-extension Progress: Sendable {}
-#endif
-
-#if swift(>=5.8)
-@_documentation(visibility: private)
-#endif
-public struct FfiConverterTypeProgress: FfiConverterRustBuffer {
-    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Progress {
-        return
-            try Progress(
-                phase: FfiConverterString.read(from: &buf), 
-                message: FfiConverterString.read(from: &buf)
-        )
-    }
-
-    public static func write(_ value: Progress, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.phase, into: &buf)
-        FfiConverterString.write(value.message, into: &buf)
-    }
-}
-
-
-#if swift(>=5.8)
-@_documentation(visibility: private)
-#endif
-public func FfiConverterTypeProgress_lift(_ buf: RustBuffer) throws -> Progress {
-    return try FfiConverterTypeProgress.lift(buf)
-}
-
-#if swift(>=5.8)
-@_documentation(visibility: private)
-#endif
-public func FfiConverterTypeProgress_lower(_ value: Progress) -> RustBuffer {
-    return FfiConverterTypeProgress.lower(value)
 }
 
 
@@ -8261,7 +8262,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_skilldeck_uniffi_checksum_method_eventlistener_on_event() != 484) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_skilldeck_uniffi_checksum_method_progresslistener_on_progress() != 21857) {
+    if (uniffi_skilldeck_uniffi_checksum_method_progresslistener_on_progress() != 52700) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_skilldeck_uniffi_checksum_method_permissionrules_evaluate() != 61194) {

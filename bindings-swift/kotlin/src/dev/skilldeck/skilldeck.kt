@@ -1278,7 +1278,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_skilldeck_uniffi_checksum_method_eventlistener_on_event() and 0xFFFF) != 484) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_skilldeck_uniffi_checksum_method_progresslistener_on_progress() and 0xFFFF) != 21857) {
+    if ((lib.uniffi_skilldeck_uniffi_checksum_method_progresslistener_on_progress() and 0xFFFF) != 52700) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_skilldeck_uniffi_checksum_method_permissionrules_evaluate() and 0xFFFF) != 61194) {
@@ -3802,7 +3802,7 @@ public object FfiConverterTypePermissionRules: FfiConverter<PermissionRules, Lon
  */
 public interface ProgressListener {
     
-    fun `onProgress`(`progress`: Progress)
+    fun `onProgress`(`progress`: InstallProgress)
     
     companion object
 }
@@ -3913,14 +3913,14 @@ open class ProgressListenerImpl: Disposable, AutoCloseable, ProgressListener
     }
 
     
-    @Throws(SkillException::class)override fun `onProgress`(`progress`: Progress)
+    @Throws(SkillException::class)override fun `onProgress`(`progress`: InstallProgress)
         = 
     callWithHandle {
     uniffiRustCallWithError(SkillException) { _status ->
     UniffiLib.uniffi_skilldeck_uniffi_fn_method_progresslistener_on_progress(
         it,
         
-        FfiConverterTypeProgress.lower(`progress`),_status)
+        FfiConverterTypeInstallProgress.lower(`progress`),_status)
 }
     }
     
@@ -3949,7 +3949,7 @@ internal object uniffiCallbackInterfaceProgressListener {
             val uniffiObj = FfiConverterTypeProgressListener.handleMap.get(uniffiHandle)
             val makeCall = { ->
                 uniffiObj.`onProgress`(
-                    FfiConverterTypeProgress.lift(`progress`),
+                    FfiConverterTypeInstallProgress.lift(`progress`),
                 )
             }
             val writeReturn = { _: Unit -> Unit }
@@ -4598,6 +4598,54 @@ public object FfiConverterTypeInstallOptions: FfiConverterRustBuffer<InstallOpti
 
 
 /**
+ * One step of an install operation, for a progress display. (Not called `Progress`:
+ * Swift's Foundation has a class of that name.)
+ */
+data class InstallProgress (
+    /**
+     * `fetch`, `stage`, `install`, `verify` or `lock`.
+     */
+    var `phase`: kotlin.String
+    , 
+    /**
+     * What is being done, e.g. the URL or the skill's name.
+     */
+    var `message`: kotlin.String
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeInstallProgress: FfiConverterRustBuffer<InstallProgress> {
+    override fun read(buf: ByteBuffer): InstallProgress {
+        return InstallProgress(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: InstallProgress) = (
+            FfiConverterString.allocationSize(value.`phase`) +
+            FfiConverterString.allocationSize(value.`message`)
+    )
+
+    override fun write(value: InstallProgress, buf: ByteBuffer) {
+            FfiConverterString.write(value.`phase`, buf)
+            FfiConverterString.write(value.`message`, buf)
+    }
+}
+
+
+
+/**
  * One entry of `install: [...]`: how to obtain a missing requirement.
  */
 data class InstallSpec (
@@ -5235,53 +5283,6 @@ public object FfiConverterTypeParsed: FfiConverterRustBuffer<Parsed> {
             FfiConverterTypeManifest.write(value.`manifest`, buf)
             FfiConverterSequenceTypeDiagnostic.write(value.`diagnostics`, buf)
             FfiConverterOptionalUInt.write(value.`bodyLine`, buf)
-    }
-}
-
-
-
-/**
- * One step of an operation, for a progress display.
- */
-data class Progress (
-    /**
-     * `fetch`, `stage`, `install`, `verify` or `lock`.
-     */
-    var `phase`: kotlin.String
-    , 
-    /**
-     * What is being done, e.g. the URL or the skill's name.
-     */
-    var `message`: kotlin.String
-    
-){
-    
-
-    
-
-    
-    companion object
-}
-
-/**
- * @suppress
- */
-public object FfiConverterTypeProgress: FfiConverterRustBuffer<Progress> {
-    override fun read(buf: ByteBuffer): Progress {
-        return Progress(
-            FfiConverterString.read(buf),
-            FfiConverterString.read(buf),
-        )
-    }
-
-    override fun allocationSize(value: Progress) = (
-            FfiConverterString.allocationSize(value.`phase`) +
-            FfiConverterString.allocationSize(value.`message`)
-    )
-
-    override fun write(value: Progress, buf: ByteBuffer) {
-            FfiConverterString.write(value.`phase`, buf)
-            FfiConverterString.write(value.`message`, buf)
     }
 }
 
