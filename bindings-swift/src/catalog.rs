@@ -8,7 +8,7 @@ use std::sync::Arc;
 /// Everything one load discovered: resolved skills, what they shadow, and every diagnostic.
 #[derive(uniffi::Object)]
 pub struct Catalog {
-    inner: Arc<skilldeck::Catalog>,
+    pub(crate) inner: Arc<skilldeck::Catalog>,
 }
 
 impl Catalog {

@@ -5,7 +5,7 @@ use crate::catalog::Catalog;
 use crate::error::SkillError;
 use crate::events::{Event, EventListener};
 use crate::permissions::PermissionRules;
-use crate::records::{Activation, Diff, Rendered, SearchResults, Skill};
+use crate::records::{canonical_json, Activation, Diff, Rendered, SearchResults, Skill};
 use skilldeck::{
     ActivateOptions, ActivationFormat, DeckOptions, RenderFormat, RenderOptions, SearchOptions,
 };
@@ -17,7 +17,7 @@ use std::sync::Arc;
 /// Discovers, resolves, filters, renders and activates skills, and caches what it loaded.
 #[derive(uniffi::Object)]
 pub struct Deck {
-    inner: skilldeck::Deck,
+    pub(crate) inner: skilldeck::Deck,
 }
 
 fn budget(name: &str, value: Option<u64>) -> Result<Option<usize>, SkillError> {
@@ -225,6 +225,40 @@ impl Deck {
             allow_commands: allow_commands.unwrap_or_default(),
         };
         Ok(self.inner.activate(&id, &options)?.into())
+    }
+
+    /// Why a skill is or is not visible, as JSON text (the `skilldeck doctor --json`
+    /// report): the roots searched, and for `target` (a skill name, a directory or a
+    /// `SKILL.md` path; relative paths against the current directory) each rule that
+    /// decided and what to change.
+    #[uniffi::method(default(target = None))]
+    pub fn doctor(&self, target: Option<String>) -> String {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let target = target.map(|t| skilldeck::DoctorTarget::parse(&t, &cwd));
+        canonical_json(&skilldeck::diagnose(&self.inner, target.as_ref()))
+    }
+
+    /// Which built-in profiles (all, or those named) see which skills of this deck's
+    /// project, as JSON text: one row per skill file, one cell per profile
+    /// (`skilldeck list --compare`). An unknown profile is `InvalidOptionsError`.
+    #[uniffi::method(default(profiles = None))]
+    pub fn compare_profiles(&self, profiles: Option<Vec<String>>) -> Result<String, SkillError> {
+        let names: Vec<String> = match profiles {
+            Some(names) => names,
+            None => skilldeck::Profile::builtin_names()
+                .map(str::to_string)
+                .collect(),
+        };
+        let decks = names
+            .into_iter()
+            .map(|name| {
+                let mut one = self.inner.options().clone();
+                one.profile = name;
+                one.profile_file = None;
+                skilldeck::Deck::new(one)
+            })
+            .collect::<skilldeck::Result<Vec<_>>>()?;
+        Ok(canonical_json(&skilldeck::compare_profiles(&decks)))
     }
 
     /// Register a listener; returns the id to pass to `unsubscribe`.

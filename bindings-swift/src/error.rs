@@ -72,6 +72,47 @@ pub enum SkillError {
         /// What went wrong and what to do about it.
         detail: String,
     },
+    /// An install operation (`add`, `remove`, `update`, `installed`, `verify`,
+    /// `installFrozen`) failed or refused. `code` is the install engine's: `BAD_SOURCE`,
+    /// `GIT_ERROR`, `HTTP_ERROR`, `DIGEST_MISMATCH`, `UNSAFE_ARCHIVE`, `TOO_LARGE`,
+    /// `INVALID_NAME`, `NOT_FOUND`, `MODIFIED`, `FROZEN_MISMATCH`, `IO_ERROR`, or a lock
+    /// file's engine code.
+    #[error("{detail}")]
+    InstallError {
+        /// The stable code, identical in every binding.
+        code: String,
+        /// The file the error is about, when there is one.
+        path: Option<String>,
+        /// What went wrong and what to do about it.
+        detail: String,
+    },
+    /// A run (`runCommand`, `runScript`, `callTool`) was refused: nothing ran. `code` is the
+    /// runner's (`NOT_RUNNABLE`, `SCRIPT_REFUSED`, `NO_INTERPRETER`, `DESTINATION_REFUSED`,
+    /// `APPROVAL_REQUIRED`, `SANDBOX_UNAVAILABLE`, `REQUIREMENTS_MISSING`, `SPAWN_FAILED`,
+    /// `IO_ERROR`) or the engine's (`NOT_FOUND`, `PERMISSION_DENIED`, ...). A run that
+    /// started and failed is a `RunOutcome`, not an error.
+    #[error("{detail}")]
+    RunError {
+        /// The stable code, identical in every binding.
+        code: String,
+        /// The file the error is about, when there is one.
+        path: Option<String>,
+        /// What went wrong and what to do about it.
+        detail: String,
+    },
+    /// A run's input does not match the skill's `parameters` (or a tool call's arguments
+    /// have the wrong shape); nothing ran. `code` is `INVALID_INPUT`.
+    #[error("{detail}")]
+    InvalidInputError {
+        /// The stable code, identical in every binding.
+        code: String,
+        /// The file the error is about, when there is one.
+        path: Option<String>,
+        /// What went wrong and what to do about it.
+        detail: String,
+        /// One line per mismatch, e.g. `` `text`: 5 is not of type "string" ``.
+        problems: Vec<String>,
+    },
     /// A bug in skilldeck (the engine's own `Internal` error). `code` is `INTERNAL`.
     ///
     /// A panic in a call is not this variant: uniffi's scaffolding catches every panic
@@ -108,6 +149,9 @@ impl SkillError {
             | SkillError::PermissionDeniedError { code, .. }
             | SkillError::IoError { code, .. }
             | SkillError::InvalidOptionsError { code, .. }
+            | SkillError::InstallError { code, .. }
+            | SkillError::RunError { code, .. }
+            | SkillError::InvalidInputError { code, .. }
             | SkillError::InternalError { code, .. } => code,
         }
     }
@@ -132,6 +176,51 @@ impl From<skilldeck::Error> for SkillError {
                 SkillError::InvalidOptionsError { code, path, detail }
             }
             skilldeck::Error::Internal { .. } => SkillError::InternalError { code, path, detail },
+        }
+    }
+}
+
+impl From<skilldeck_install::InstallError> for SkillError {
+    fn from(err: skilldeck_install::InstallError) -> Self {
+        use skilldeck_install::InstallError as E;
+        let path = match &err {
+            E::Io { path, .. }
+            | E::TooLarge { path, .. }
+            | E::InvalidName { path, .. }
+            | E::Modified { path, .. } => Some(path.to_string_lossy().into_owned()),
+            E::Lock(inner) => inner.path().map(|p| p.to_string_lossy().into_owned()),
+            _ => None,
+        };
+        SkillError::InstallError {
+            code: err.code().to_string(),
+            path,
+            detail: err.to_string(),
+        }
+    }
+}
+
+impl From<skilldeck_run::RunError> for SkillError {
+    fn from(err: skilldeck_run::RunError) -> Self {
+        use skilldeck_run::RunError as E;
+        let path = match &err {
+            E::ScriptRefused { path, .. }
+            | E::NoInterpreter { path, .. }
+            | E::DestinationRefused { path, .. }
+            | E::Io { path, .. } => Some(path.to_string_lossy().into_owned()),
+            E::Spawn { program, .. } => Some(program.to_string_lossy().into_owned()),
+            E::Engine(inner) => inner.path().map(|p| p.to_string_lossy().into_owned()),
+            _ => None,
+        };
+        let code = err.code().to_string();
+        let detail = err.to_string();
+        match err {
+            E::InvalidInput { problems, .. } => SkillError::InvalidInputError {
+                code,
+                path,
+                detail,
+                problems,
+            },
+            _ => SkillError::RunError { code, path, detail },
         }
     }
 }
@@ -166,6 +255,32 @@ mod tests {
         let err: SkillError = skilldeck::Error::NotFound { id: "a".into() }.into();
         assert_eq!(err.code(), "NOT_FOUND");
         assert!(matches!(err, SkillError::NotFoundError { path: None, .. }));
+    }
+
+    #[test]
+    fn run_errors_keep_their_code_and_problems() {
+        let err: SkillError = skilldeck_run::RunError::InvalidInput {
+            skill: "echo".into(),
+            problems: vec!["`text`: required".into()],
+        }
+        .into();
+        match &err {
+            SkillError::InvalidInputError { code, problems, .. } => {
+                assert_eq!(code, "INVALID_INPUT");
+                assert_eq!(problems, &["`text`: required".to_string()]);
+            }
+            other => panic!("wrong variant: {other:?}"),
+        }
+        let err: SkillError =
+            skilldeck_run::RunError::Engine(skilldeck::Error::NotFound { id: "x".into() }).into();
+        assert!(matches!(&err, SkillError::RunError { code, .. } if code == "NOT_FOUND"));
+        let err: SkillError = skilldeck_install::InstallError::Frozen {
+            message: "differs".into(),
+        }
+        .into();
+        assert!(
+            matches!(&err, SkillError::InstallError { code, detail, .. } if code == "FROZEN_MISMATCH" && detail == "differs")
+        );
     }
 
     #[test]

@@ -23,6 +23,14 @@ pub enum Event {
         kind: String,
         target: String,
     },
+    /// A chunk of a running skill's output (lossy UTF-8, within the output cap); `stream` is
+    /// `stdout` or `stderr`. Only sent to a run's own `onEvent` listener, never to the
+    /// deck's subscribers.
+    ExecOutput {
+        id: String,
+        stream: String,
+        text: String,
+    },
     /// A run ended; `exit_code` is absent when a signal ended it.
     ExecFinished {
         id: String,
@@ -91,7 +99,8 @@ impl From<&skilldeck::Event> for Event {
 
 /// Implemented by the host to receive events. Called on the thread that caused the event
 /// (the one calling `load`, `reload` or `activate`), after the engine released its locks, so
-/// calling back into the deck is safe. Anything it throws is ignored.
+/// calling back into the deck is safe; a run's `onEvent` listener is called on the runner's
+/// own threads (output chunks may arrive from two at once). Anything it throws is ignored.
 #[uniffi::export(foreign)]
 pub trait EventListener: Send + Sync {
     fn on_event(&self, event: Event) -> Result<(), SkillError>;

@@ -12,16 +12,23 @@ mod catalog;
 mod deck;
 mod error;
 mod events;
+mod install;
 mod json;
 mod manifest;
 mod permissions;
 mod records;
 mod remote;
+mod run;
+mod tools;
 
 pub use catalog::Catalog;
 pub use deck::Deck;
 pub use error::SkillError;
 pub use events::{Event, EventListener};
+pub use install::{
+    add, install_frozen, installed, remove, update, verify, AddOptions, AddReport, InstallLimits,
+    InstallOptions, InstalledSkill, LockEntry, ProgressListener,
+};
 pub use json::{diagnostic_to_json, manifest_to_json, shadowed_to_json, status_to_json};
 pub use manifest::Manifest;
 pub use permissions::PermissionRules;
@@ -30,6 +37,14 @@ pub use records::{
     ValidationReport,
 };
 pub use remote::{FsPath, JsonObject, JsonValue};
+pub use run::{
+    call_tool, run_command, run_script, CancelToken, RunLimits, RunOptions, RunOutcome,
+    SandboxReport,
+};
+pub use tools::{
+    agent_tools, run_skill_script_tool, search_skills_tool, skill_tool, tool_definitions,
+    tool_formats, tool_result,
+};
 
 /// The engine version (the same in every binding).
 #[uniffi::export]

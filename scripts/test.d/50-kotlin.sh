@@ -63,3 +63,20 @@ printf -- '---\nname: cwd-probe\ndescription: Found from a directory whose name 
   java -Djna.library.path="$target_dir/debug" \
   -cp "$JNA_JAR:$kotlin_home/lib/kotlin-stdlib.jar:$root/bindings-swift/kotlin/build/skilldeck.jar:$root/bindings-swift/kotlin/build/conformance.jar" \
   dev.skilldeck.conformance.ConformanceKt "$root/tests/vectors")
+
+echo "--- examples/agent-loop/Agent.kt (scripted model, sandboxed tool run)"
+"$KOTLINC" -Werror -cp "$JNA_JAR:$root/bindings-swift/kotlin/build/skilldeck.jar" \
+  -d "$root/bindings-swift/kotlin/build/agent-loop.jar" examples/agent-loop/Agent.kt
+agent_out="$(java -Djna.library.path="$target_dir/debug" \
+  -cp "$JNA_JAR:$kotlin_home/lib/kotlin-stdlib.jar:$root/bindings-swift/kotlin/build/skilldeck.jar:$root/bindings-swift/kotlin/build/agent-loop.jar" \
+  dev.skilldeck.examples.AgentKt examples/agent-loop/project)"
+echo "$agent_out"
+expected='The tool says: {"words": 9, "lines": 2, "chars": 43}'
+# Every tool was called on the way (search, load, run), then the model answered.
+for line in '^tool search_skills -> ' '^tool skill -> # Word count' '^tool word-count -> {"words": 9'; do
+  grep -q "$line" <<<"$agent_out" || { echo "examples/agent-loop/Agent.kt printed no line matching $line" >&2; exit 1; }
+done
+if [ "$(tail -n 1 <<<"$agent_out")" != "$expected" ]; then
+  echo "examples/agent-loop/Agent.kt answered $(tail -n 1 <<<"$agent_out"), expected $expected" >&2
+  exit 1
+fi

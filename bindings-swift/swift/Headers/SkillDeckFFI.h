@@ -250,6 +250,13 @@ typedef void (*UniffiCallbackInterfaceEventListenerMethod0)(uint64_t, RustBuffer
     );
 
 #endif
+#ifndef UNIFFI_FFIDEF_CALLBACK_INTERFACE_PROGRESS_LISTENER_METHOD0
+#define UNIFFI_FFIDEF_CALLBACK_INTERFACE_PROGRESS_LISTENER_METHOD0
+typedef void (*UniffiCallbackInterfaceProgressListenerMethod0)(uint64_t, RustBuffer, void* _Nonnull, 
+        RustCallStatus *_Nonnull uniffiCallStatus
+    );
+
+#endif
 #ifndef UNIFFI_FFIDEF_V_TABLE_CALLBACK_INTERFACE_EVENT_LISTENER
 #define UNIFFI_FFIDEF_V_TABLE_CALLBACK_INTERFACE_EVENT_LISTENER
 typedef struct UniffiVTableCallbackInterfaceEventListener {
@@ -257,6 +264,15 @@ typedef struct UniffiVTableCallbackInterfaceEventListener {
     UniffiCallbackInterfaceClone _Nonnull uniffiClone;
     UniffiCallbackInterfaceEventListenerMethod0 _Nonnull onEvent;
 } UniffiVTableCallbackInterfaceEventListener;
+
+#endif
+#ifndef UNIFFI_FFIDEF_V_TABLE_CALLBACK_INTERFACE_PROGRESS_LISTENER
+#define UNIFFI_FFIDEF_V_TABLE_CALLBACK_INTERFACE_PROGRESS_LISTENER
+typedef struct UniffiVTableCallbackInterfaceProgressListener {
+    UniffiCallbackInterfaceFree _Nonnull uniffiFree;
+    UniffiCallbackInterfaceClone _Nonnull uniffiClone;
+    UniffiCallbackInterfaceProgressListenerMethod0 _Nonnull onProgress;
+} UniffiVTableCallbackInterfaceProgressListener;
 
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_CLONE_CATALOG
@@ -344,6 +360,16 @@ uint64_t uniffi_skilldeck_uniffi_fn_constructor_deck_new(RustBuffer profile, Rus
 RustBuffer uniffi_skilldeck_uniffi_fn_method_deck_activate(uint64_t ptr, RustBuffer id, RustBuffer args, RustBuffer vars, RustBuffer format, RustBuffer agent, RustBuffer session_id, int8_t read_files, RustBuffer allow_commands, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_DECK_COMPARE_PROFILES
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_DECK_COMPARE_PROFILES
+RustBuffer uniffi_skilldeck_uniffi_fn_method_deck_compare_profiles(uint64_t ptr, RustBuffer profiles, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_DECK_DOCTOR
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_DECK_DOCTOR
+RustBuffer uniffi_skilldeck_uniffi_fn_method_deck_doctor(uint64_t ptr, RustBuffer target, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_DECK_GET
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_DECK_GET
 RustBuffer uniffi_skilldeck_uniffi_fn_method_deck_get(uint64_t ptr, RustBuffer id, RustCallStatus *_Nonnull out_status
@@ -404,6 +430,26 @@ void uniffi_skilldeck_uniffi_fn_init_callback_vtable_eventlistener(const UniffiV
 void uniffi_skilldeck_uniffi_fn_method_eventlistener_on_event(uint64_t ptr, RustBuffer event, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_CLONE_PROGRESSLISTENER
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_CLONE_PROGRESSLISTENER
+uint64_t uniffi_skilldeck_uniffi_fn_clone_progresslistener(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FREE_PROGRESSLISTENER
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FREE_PROGRESSLISTENER
+void uniffi_skilldeck_uniffi_fn_free_progresslistener(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_INIT_CALLBACK_VTABLE_PROGRESSLISTENER
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_INIT_CALLBACK_VTABLE_PROGRESSLISTENER
+void uniffi_skilldeck_uniffi_fn_init_callback_vtable_progresslistener(const UniffiVTableCallbackInterfaceProgressListener* _Nonnull vtable
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_PROGRESSLISTENER_ON_PROGRESS
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_PROGRESSLISTENER_ON_PROGRESS
+void uniffi_skilldeck_uniffi_fn_method_progresslistener_on_progress(uint64_t ptr, RustBuffer progress, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_CLONE_PERMISSIONRULES
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_CLONE_PERMISSIONRULES
 uint64_t uniffi_skilldeck_uniffi_fn_clone_permissionrules(uint64_t handle, RustCallStatus *_Nonnull out_status
@@ -432,6 +478,32 @@ RustBuffer uniffi_skilldeck_uniffi_fn_method_permissionrules_to_json(uint64_t pt
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_PERMISSIONRULES_TOOL_DISABLED
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_PERMISSIONRULES_TOOL_DISABLED
 int8_t uniffi_skilldeck_uniffi_fn_method_permissionrules_tool_disabled(uint64_t ptr, RustBuffer agent, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_CLONE_CANCELTOKEN
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_CLONE_CANCELTOKEN
+uint64_t uniffi_skilldeck_uniffi_fn_clone_canceltoken(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FREE_CANCELTOKEN
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FREE_CANCELTOKEN
+void uniffi_skilldeck_uniffi_fn_free_canceltoken(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_CONSTRUCTOR_CANCELTOKEN_NEW
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_CONSTRUCTOR_CANCELTOKEN_NEW
+uint64_t uniffi_skilldeck_uniffi_fn_constructor_canceltoken_new(RustCallStatus *_Nonnull out_status
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_CANCELTOKEN_CANCEL
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_CANCELTOKEN_CANCEL
+void uniffi_skilldeck_uniffi_fn_method_canceltoken_cancel(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_CANCELTOKEN_IS_CANCELLED
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_CANCELTOKEN_IS_CANCELLED
+int8_t uniffi_skilldeck_uniffi_fn_method_canceltoken_is_cancelled(uint64_t ptr, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_ACTIVATION_TO_JSON
@@ -506,6 +578,36 @@ RustBuffer uniffi_skilldeck_uniffi_fn_func_version(RustCallStatus *_Nonnull out_
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_ADD
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_ADD
+RustBuffer uniffi_skilldeck_uniffi_fn_func_add(RustBuffer source, RustBuffer select, RustBuffer options, RustBuffer progress, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_INSTALL_FROZEN
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_INSTALL_FROZEN
+RustBuffer uniffi_skilldeck_uniffi_fn_func_install_frozen(RustBuffer options, RustBuffer progress, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_INSTALLED
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_INSTALLED
+RustBuffer uniffi_skilldeck_uniffi_fn_func_installed(RustBuffer options, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_REMOVE
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_REMOVE
+RustBuffer uniffi_skilldeck_uniffi_fn_func_remove(RustBuffer names, RustBuffer options, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_UPDATE
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_UPDATE
+RustBuffer uniffi_skilldeck_uniffi_fn_func_update(RustBuffer names, int8_t dry_run, int8_t force, RustBuffer options, RustBuffer progress, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_VERIFY
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_VERIFY
+RustBuffer uniffi_skilldeck_uniffi_fn_func_verify(RustBuffer options, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_DIAGNOSTIC_TO_JSON
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_DIAGNOSTIC_TO_JSON
 RustBuffer uniffi_skilldeck_uniffi_fn_func_diagnostic_to_json(RustBuffer diagnostic, RustCallStatus *_Nonnull out_status
@@ -524,6 +626,57 @@ RustBuffer uniffi_skilldeck_uniffi_fn_func_shadowed_to_json(RustBuffer shadowed,
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_STATUS_TO_JSON
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_STATUS_TO_JSON
 RustBuffer uniffi_skilldeck_uniffi_fn_func_status_to_json(RustBuffer status, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_CALL_TOOL
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_CALL_TOOL
+RustBuffer uniffi_skilldeck_uniffi_fn_func_call_tool(uint64_t deck, RustBuffer name, RustBuffer arguments_json, RustBuffer options, RustBuffer cancel, RustBuffer on_event, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_RUN_COMMAND
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_RUN_COMMAND
+RustBuffer uniffi_skilldeck_uniffi_fn_func_run_command(uint64_t deck, RustBuffer skill, RustBuffer input_json, RustBuffer options, RustBuffer cancel, RustBuffer on_event, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_RUN_SCRIPT
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_RUN_SCRIPT
+RustBuffer uniffi_skilldeck_uniffi_fn_func_run_script(uint64_t deck, RustBuffer skill, RustBuffer script, RustBuffer args, RustBuffer stdin, RustBuffer destination, RustBuffer options, RustBuffer cancel, RustBuffer on_event, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_AGENT_TOOLS
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_AGENT_TOOLS
+RustBuffer uniffi_skilldeck_uniffi_fn_func_agent_tools(uint64_t catalog, RustBuffer format, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_RUN_SKILL_SCRIPT_TOOL
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_RUN_SKILL_SCRIPT_TOOL
+RustBuffer uniffi_skilldeck_uniffi_fn_func_run_skill_script_tool(RustBuffer format, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_SEARCH_SKILLS_TOOL
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_SEARCH_SKILLS_TOOL
+RustBuffer uniffi_skilldeck_uniffi_fn_func_search_skills_tool(RustBuffer format, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_SKILL_TOOL
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_SKILL_TOOL
+RustBuffer uniffi_skilldeck_uniffi_fn_func_skill_tool(RustBuffer format, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_TOOL_DEFINITIONS
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_TOOL_DEFINITIONS
+RustBuffer uniffi_skilldeck_uniffi_fn_func_tool_definitions(uint64_t catalog, RustBuffer format, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_TOOL_FORMATS
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_TOOL_FORMATS
+RustBuffer uniffi_skilldeck_uniffi_fn_func_tool_formats(RustCallStatus *_Nonnull out_status
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_TOOL_RESULT
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_TOOL_RESULT
+RustBuffer uniffi_skilldeck_uniffi_fn_func_tool_result(RustBuffer format, RustBuffer call_id, RustBuffer tool_name, RustBuffer content, int8_t is_error, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_FFI_SKILLDECK_UNIFFI_RUSTBUFFER_ALLOC
@@ -816,6 +969,42 @@ uint16_t uniffi_skilldeck_uniffi_checksum_func_version(void
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_ADD
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_ADD
+uint16_t uniffi_skilldeck_uniffi_checksum_func_add(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_INSTALL_FROZEN
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_INSTALL_FROZEN
+uint16_t uniffi_skilldeck_uniffi_checksum_func_install_frozen(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_INSTALLED
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_INSTALLED
+uint16_t uniffi_skilldeck_uniffi_checksum_func_installed(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_REMOVE
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_REMOVE
+uint16_t uniffi_skilldeck_uniffi_checksum_func_remove(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_UPDATE
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_UPDATE
+uint16_t uniffi_skilldeck_uniffi_checksum_func_update(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_VERIFY
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_VERIFY
+uint16_t uniffi_skilldeck_uniffi_checksum_func_verify(void
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_DIAGNOSTIC_TO_JSON
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_DIAGNOSTIC_TO_JSON
 uint16_t uniffi_skilldeck_uniffi_checksum_func_diagnostic_to_json(void
@@ -837,6 +1026,66 @@ uint16_t uniffi_skilldeck_uniffi_checksum_func_shadowed_to_json(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_STATUS_TO_JSON
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_STATUS_TO_JSON
 uint16_t uniffi_skilldeck_uniffi_checksum_func_status_to_json(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_CALL_TOOL
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_CALL_TOOL
+uint16_t uniffi_skilldeck_uniffi_checksum_func_call_tool(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_RUN_COMMAND
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_RUN_COMMAND
+uint16_t uniffi_skilldeck_uniffi_checksum_func_run_command(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_RUN_SCRIPT
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_RUN_SCRIPT
+uint16_t uniffi_skilldeck_uniffi_checksum_func_run_script(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_AGENT_TOOLS
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_AGENT_TOOLS
+uint16_t uniffi_skilldeck_uniffi_checksum_func_agent_tools(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_RUN_SKILL_SCRIPT_TOOL
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_RUN_SKILL_SCRIPT_TOOL
+uint16_t uniffi_skilldeck_uniffi_checksum_func_run_skill_script_tool(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_SEARCH_SKILLS_TOOL
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_SEARCH_SKILLS_TOOL
+uint16_t uniffi_skilldeck_uniffi_checksum_func_search_skills_tool(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_SKILL_TOOL
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_SKILL_TOOL
+uint16_t uniffi_skilldeck_uniffi_checksum_func_skill_tool(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_TOOL_DEFINITIONS
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_TOOL_DEFINITIONS
+uint16_t uniffi_skilldeck_uniffi_checksum_func_tool_definitions(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_TOOL_FORMATS
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_TOOL_FORMATS
+uint16_t uniffi_skilldeck_uniffi_checksum_func_tool_formats(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_TOOL_RESULT
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_TOOL_RESULT
+uint16_t uniffi_skilldeck_uniffi_checksum_func_tool_result(void
     
 );
 #endif
@@ -912,6 +1161,18 @@ uint16_t uniffi_skilldeck_uniffi_checksum_method_deck_activate(void
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_DECK_COMPARE_PROFILES
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_DECK_COMPARE_PROFILES
+uint16_t uniffi_skilldeck_uniffi_checksum_method_deck_compare_profiles(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_DECK_DOCTOR
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_DECK_DOCTOR
+uint16_t uniffi_skilldeck_uniffi_checksum_method_deck_doctor(void
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_DECK_GET
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_DECK_GET
 uint16_t uniffi_skilldeck_uniffi_checksum_method_deck_get(void
@@ -966,6 +1227,12 @@ uint16_t uniffi_skilldeck_uniffi_checksum_method_eventlistener_on_event(void
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_PROGRESSLISTENER_ON_PROGRESS
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_PROGRESSLISTENER_ON_PROGRESS
+uint16_t uniffi_skilldeck_uniffi_checksum_method_progresslistener_on_progress(void
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_PERMISSIONRULES_EVALUATE
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_PERMISSIONRULES_EVALUATE
 uint16_t uniffi_skilldeck_uniffi_checksum_method_permissionrules_evaluate(void
@@ -984,6 +1251,18 @@ uint16_t uniffi_skilldeck_uniffi_checksum_method_permissionrules_tool_disabled(v
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_CANCELTOKEN_CANCEL
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_CANCELTOKEN_CANCEL
+uint16_t uniffi_skilldeck_uniffi_checksum_method_canceltoken_cancel(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_CANCELTOKEN_IS_CANCELLED
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_CANCELTOKEN_IS_CANCELLED
+uint16_t uniffi_skilldeck_uniffi_checksum_method_canceltoken_is_cancelled(void
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_CONSTRUCTOR_DECK_NEW
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_CONSTRUCTOR_DECK_NEW
 uint16_t uniffi_skilldeck_uniffi_checksum_constructor_deck_new(void
@@ -993,6 +1272,12 @@ uint16_t uniffi_skilldeck_uniffi_checksum_constructor_deck_new(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_CONSTRUCTOR_PERMISSIONRULES_NEW
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_CONSTRUCTOR_PERMISSIONRULES_NEW
 uint16_t uniffi_skilldeck_uniffi_checksum_constructor_permissionrules_new(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_CONSTRUCTOR_CANCELTOKEN_NEW
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_CONSTRUCTOR_CANCELTOKEN_NEW
+uint16_t uniffi_skilldeck_uniffi_checksum_constructor_canceltoken_new(void
     
 );
 #endif

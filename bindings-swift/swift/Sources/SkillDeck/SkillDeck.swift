@@ -622,6 +622,164 @@ fileprivate struct FfiConverterString: FfiConverter {
 
 
 /**
+ * Cancels runs from any thread: `cancel()` kills each run's whole process group; the
+ * outcome then says `cancelled`. One token may be shared by several runs.
+ */
+public protocol CancelTokenProtocol: AnyObject, Sendable {
+    
+    /**
+     * Stop the run(s) using this token (safe from any thread, idempotent).
+     */
+    func cancel() 
+    
+    /**
+     * Whether `cancel()` was called.
+     */
+    func isCancelled()  -> Bool
+    
+}
+/**
+ * Cancels runs from any thread: `cancel()` kills each run's whole process group; the
+ * outcome then says `cancelled`. One token may be shared by several runs.
+ */
+open class CancelToken: CancelTokenProtocol, @unchecked Sendable {
+    fileprivate let handle: UInt64
+
+    /// Used to instantiate a [FFIObject] without an actual handle, for fakes in tests, mostly.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public struct NoHandle {
+        public init() {}
+    }
+
+    // TODO: We'd like this to be `private` but for Swifty reasons,
+    // we can't implement `FfiConverter` without making this `required` and we can't
+    // make it `required` without making it `public`.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    required public init(unsafeFromHandle handle: UInt64) {
+        self.handle = handle
+    }
+
+    // This constructor can be used to instantiate a fake object.
+    // - Parameter noHandle: Placeholder value so we can have a constructor separate from the default empty one that may be implemented for classes extending [FFIObject].
+    //
+    // - Warning:
+    //     Any object instantiated with this constructor cannot be passed to an actual Rust-backed object. Since there isn't a backing handle the FFI lower functions will crash.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public init(noHandle: NoHandle) {
+        self.handle = 0
+    }
+
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public func uniffiCloneHandle() -> UInt64 {
+        return try! rustCall { uniffi_skilldeck_uniffi_fn_clone_canceltoken(self.handle, $0) }
+    }
+    /**
+     * A token nobody has cancelled yet.
+     */
+public convenience init() {
+    let handle =
+        try! rustCall() {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_constructor_canceltoken_new(uniffiCallStatus
+    )
+}
+    self.init(unsafeFromHandle: handle)
+}
+
+    deinit {
+        if handle == 0 {
+            // Mock objects have handle=0 don't try to free them
+            return
+        }
+
+        try! rustCall { uniffi_skilldeck_uniffi_fn_free_canceltoken(handle, $0) }
+    }
+
+    
+
+    
+    /**
+     * Stop the run(s) using this token (safe from any thread, idempotent).
+     */
+open func cancel()  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_method_canceltoken_cancel(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Whether `cancel()` was called.
+     */
+open func isCancelled() -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_method_canceltoken_is_cancelled(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeCancelToken: FfiConverter {
+    typealias FfiType = UInt64
+    typealias SwiftType = CancelToken
+
+    public static func lift(_ handle: UInt64) throws -> CancelToken {
+        return CancelToken(unsafeFromHandle: handle)
+    }
+
+    public static func lower(_ value: CancelToken) -> UInt64 {
+        return value.uniffiCloneHandle()
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> CancelToken {
+        let handle: UInt64 = try readInt(&buf)
+        return try lift(handle)
+    }
+
+    public static func write(_ value: CancelToken, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCancelToken_lift(_ handle: UInt64) throws -> CancelToken {
+    return try FfiConverterTypeCancelToken.lift(handle)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCancelToken_lower(_ value: CancelToken) -> UInt64 {
+    return FfiConverterTypeCancelToken.lower(value)
+}
+
+
+
+
+
+
+/**
  * Everything one load discovered: resolved skills, what they shadow, and every diagnostic.
  */
 public protocol CatalogProtocol: AnyObject, Sendable {
@@ -933,6 +1091,21 @@ public protocol DeckProtocol: AnyObject, Sendable {
     func activate(id: String, args: String, vars: [String: String]?, format: String, agent: String?, sessionId: String?, readFiles: Bool, allowCommands: [String]?) throws  -> Activation
     
     /**
+     * Which built-in profiles (all, or those named) see which skills of this deck's
+     * project, as JSON text: one row per skill file, one cell per profile
+     * (`skilldeck list --compare`). An unknown profile is `InvalidOptionsError`.
+     */
+    func compareProfiles(profiles: [String]?) throws  -> String
+    
+    /**
+     * Why a skill is or is not visible, as JSON text (the `skilldeck doctor --json`
+     * report): the roots searched, and for `target` (a skill name, a directory or a
+     * `SKILL.md` path; relative paths against the current directory) each rule that
+     * decided and what to change.
+     */
+    func doctor(target: String?)  -> String
+    
+    /**
      * A skill by id or name; throws `NOT_FOUND` when there is none.
      */
     func get(id: String) throws  -> Skill
@@ -1085,6 +1258,37 @@ open func activate(id: String, args: String = "", vars: [String: String]? = nil,
         FfiConverterOptionString.lower(sessionId),
         FfiConverterBool.lower(readFiles),
         FfiConverterOptionSequenceString.lower(allowCommands),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Which built-in profiles (all, or those named) see which skills of this deck's
+     * project, as JSON text: one row per skill file, one cell per profile
+     * (`skilldeck list --compare`). An unknown profile is `InvalidOptionsError`.
+     */
+open func compareProfiles(profiles: [String]? = nil)throws  -> String  {
+    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_method_deck_compare_profiles(
+            self.uniffiCloneHandle(),
+        FfiConverterOptionSequenceString.lower(profiles),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Why a skill is or is not visible, as JSON text (the `skilldeck doctor --json`
+     * report): the roots searched, and for `target` (a skill name, a directory or a
+     * `SKILL.md` path; relative paths against the current directory) each rule that
+     * decided and what to change.
+     */
+open func doctor(target: String? = nil) -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_method_deck_doctor(
+            self.uniffiCloneHandle(),
+        FfiConverterOptionString.lower(target),uniffiCallStatus
     )
 })
 }
@@ -1267,7 +1471,8 @@ public func FfiConverterTypeDeck_lower(_ value: Deck) -> UInt64 {
 /**
  * Implemented by the host to receive events. Called on the thread that caused the event
  * (the one calling `load`, `reload` or `activate`), after the engine released its locks, so
- * calling back into the deck is safe. Anything it throws is ignored.
+ * calling back into the deck is safe; a run's `onEvent` listener is called on the runner's
+ * own threads (output chunks may arrive from two at once). Anything it throws is ignored.
  */
 public protocol EventListener: AnyObject, Sendable {
     
@@ -1277,7 +1482,8 @@ public protocol EventListener: AnyObject, Sendable {
 /**
  * Implemented by the host to receive events. Called on the thread that caused the event
  * (the one calling `load`, `reload` or `activate`), after the engine released its locks, so
- * calling back into the deck is safe. Anything it throws is ignored.
+ * calling back into the deck is safe; a run's `onEvent` listener is called on the runner's
+ * own threads (output chunks may arrive from two at once). Anything it throws is ignored.
  */
 open class EventListenerImpl: EventListener, @unchecked Sendable {
     fileprivate let handle: UInt64
@@ -1655,6 +1861,213 @@ public func FfiConverterTypePermissionRules_lower(_ value: PermissionRules) -> U
 
 
 
+
+
+/**
+ * Implemented by the host to follow an operation. Called on the thread running the
+ * operation; anything it throws is ignored.
+ */
+public protocol ProgressListener: AnyObject, Sendable {
+    
+    func onProgress(progress: InstallProgress) throws 
+    
+}
+/**
+ * Implemented by the host to follow an operation. Called on the thread running the
+ * operation; anything it throws is ignored.
+ */
+open class ProgressListenerImpl: ProgressListener, @unchecked Sendable {
+    fileprivate let handle: UInt64
+
+    /// Used to instantiate a [FFIObject] without an actual handle, for fakes in tests, mostly.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public struct NoHandle {
+        public init() {}
+    }
+
+    // TODO: We'd like this to be `private` but for Swifty reasons,
+    // we can't implement `FfiConverter` without making this `required` and we can't
+    // make it `required` without making it `public`.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    required public init(unsafeFromHandle handle: UInt64) {
+        self.handle = handle
+    }
+
+    // This constructor can be used to instantiate a fake object.
+    // - Parameter noHandle: Placeholder value so we can have a constructor separate from the default empty one that may be implemented for classes extending [FFIObject].
+    //
+    // - Warning:
+    //     Any object instantiated with this constructor cannot be passed to an actual Rust-backed object. Since there isn't a backing handle the FFI lower functions will crash.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public init(noHandle: NoHandle) {
+        self.handle = 0
+    }
+
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public func uniffiCloneHandle() -> UInt64 {
+        return try! rustCall { uniffi_skilldeck_uniffi_fn_clone_progresslistener(self.handle, $0) }
+    }
+    // No primary constructor declared for this class.
+
+    deinit {
+        if handle == 0 {
+            // Mock objects have handle=0 don't try to free them
+            return
+        }
+
+        try! rustCall { uniffi_skilldeck_uniffi_fn_free_progresslistener(handle, $0) }
+    }
+
+    
+
+    
+open func onProgress(progress: InstallProgress)throws   {try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_method_progresslistener_on_progress(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeInstallProgress_lower(progress),uniffiCallStatus
+    )
+}
+}
+    
+
+    
+}
+
+
+
+// Put the implementation in a struct so we don't pollute the top-level namespace
+fileprivate struct UniffiCallbackInterfaceProgressListener {
+
+    // Create the VTable using a series of closures.
+    // Swift automatically converts these into C callback functions.
+    //
+    // Store the vtable directly.
+    static let vtable: UniffiVTableCallbackInterfaceProgressListener = UniffiVTableCallbackInterfaceProgressListener(
+        uniffiFree: { (uniffiHandle: UInt64) -> () in
+            do {
+                try FfiConverterTypeProgressListener.handleMap.remove(handle: uniffiHandle)
+            } catch {
+                print("Uniffi callback interface ProgressListener: handle missing in uniffiFree")
+            }
+        },
+        uniffiClone: { (uniffiHandle: UInt64) -> UInt64 in
+            do {
+                return try FfiConverterTypeProgressListener.handleMap.clone(handle: uniffiHandle)
+            } catch {
+                fatalError("Uniffi callback interface ProgressListener: handle missing in uniffiClone")
+            }
+        },
+        onProgress: { (
+            uniffiHandle: UInt64,
+            progress: RustBuffer,
+            uniffiOutReturn: UnsafeMutableRawPointer,
+            uniffiCallStatus: UnsafeMutablePointer<RustCallStatus>
+        ) in
+            let makeCall = {
+                () throws -> () in
+                guard let uniffiObj = try? FfiConverterTypeProgressListener.handleMap.get(handle: uniffiHandle) else {
+                    throw UniffiInternalError.unexpectedStaleHandle
+                }
+                return try uniffiObj.onProgress(
+                     progress: try FfiConverterTypeInstallProgress_lift(progress)
+                )
+            }
+
+            
+            let writeReturn = { () }
+            uniffiTraitInterfaceCallWithError(
+                callStatus: uniffiCallStatus,
+                makeCall: makeCall,
+                writeReturn: writeReturn,
+                lowerError: FfiConverterTypeSkillError_lower
+            )
+        }
+    )
+
+    // Rust stores this pointer for future callback invocations, so it must live
+    // for the process lifetime (not just for the init function call).
+    //
+    // `nonisolated(unsafe)` is needed under Swift 6 strict concurrency.
+    // This is safe because the pointee is initialized once during static init
+    // and never mutated by either side of the FFI.  Its fields are C function pointers.
+    nonisolated(unsafe) static let vtablePtr: UnsafePointer<UniffiVTableCallbackInterfaceProgressListener> = {
+        let ptr = UnsafeMutablePointer<UniffiVTableCallbackInterfaceProgressListener>.allocate(capacity: 1)
+        ptr.initialize(to: vtable)
+        return UnsafePointer(ptr)
+    }()
+}
+
+private func uniffiCallbackInitProgressListener() {
+    uniffi_skilldeck_uniffi_fn_init_callback_vtable_progresslistener(UniffiCallbackInterfaceProgressListener.vtablePtr)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeProgressListener: FfiConverter {
+    fileprivate static let handleMap = UniffiHandleMap<ProgressListener>()
+
+    typealias FfiType = UInt64
+    typealias SwiftType = ProgressListener
+
+    public static func lift(_ handle: UInt64) throws -> ProgressListener {
+        if ((handle & 1) == 0) {
+            // Rust-generated handle, construct a new class that uses the handle to implement the
+            // interface
+            return ProgressListenerImpl(unsafeFromHandle: handle)
+        } else {
+            // Swift-generated handle, get the object from the handle map
+            return try handleMap.remove(handle: handle)
+        }
+    }
+
+    public static func lower(_ value: ProgressListener) -> UInt64 {
+         if let rustImpl = value as? ProgressListenerImpl {
+             // Rust-implemented object.  Clone the handle and return it
+            return rustImpl.uniffiCloneHandle()
+         } else {
+            // Swift object, generate a new vtable handle and return that.
+            return handleMap.insert(obj: value)
+         }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ProgressListener {
+        let handle: UInt64 = try readInt(&buf)
+        return try lift(handle)
+    }
+
+    public static func write(_ value: ProgressListener, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeProgressListener_lift(_ handle: UInt64) throws -> ProgressListener {
+    return try FfiConverterTypeProgressListener.lift(handle)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeProgressListener_lower(_ value: ProgressListener) -> UInt64 {
+    return FfiConverterTypeProgressListener.lower(value)
+}
+
+
+
+
 /**
  * An activated skill: the formatted text plus the structured parts for hosts that build
  * their own message.
@@ -1786,6 +2199,176 @@ public func FfiConverterTypeActivation_lift(_ buf: RustBuffer) throws -> Activat
 #endif
 public func FfiConverterTypeActivation_lower(_ value: Activation) -> RustBuffer {
     return FfiConverterTypeActivation.lower(value)
+}
+
+
+/**
+ * What to take from a source in `add`.
+ */
+public struct AddOptions: Equatable, Hashable {
+    /**
+     * Only these skills (all the source holds when empty).
+     */
+    public var skills: [String]
+    /**
+     * Branch, tag or commit (git sources).
+     */
+    public var gitRef: String?
+    /**
+     * `sha256:<hex>` or bare hex pin (archive sources), checked before extracting.
+     */
+    public var sha256: String?
+    /**
+     * Host profiles to install for (default: `.agents/skills` only); the first holds the
+     * real copy, the others get links.
+     */
+    public var hosts: [String]
+    /**
+     * Replace a skill modified since it was installed, or one skilldeck did not install.
+     */
+    public var force: Bool
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Only these skills (all the source holds when empty).
+         */skills: [String] = [], 
+        /**
+         * Branch, tag or commit (git sources).
+         */gitRef: String? = nil, 
+        /**
+         * `sha256:<hex>` or bare hex pin (archive sources), checked before extracting.
+         */sha256: String? = nil, 
+        /**
+         * Host profiles to install for (default: `.agents/skills` only); the first holds the
+         * real copy, the others get links.
+         */hosts: [String] = [], 
+        /**
+         * Replace a skill modified since it was installed, or one skilldeck did not install.
+         */force: Bool = false) {
+        self.skills = skills
+        self.gitRef = gitRef
+        self.sha256 = sha256
+        self.hosts = hosts
+        self.force = force
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension AddOptions: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAddOptions: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AddOptions {
+        return
+            try AddOptions(
+                skills: FfiConverterSequenceString.read(from: &buf), 
+                gitRef: FfiConverterOptionString.read(from: &buf), 
+                sha256: FfiConverterOptionString.read(from: &buf), 
+                hosts: FfiConverterSequenceString.read(from: &buf), 
+                force: FfiConverterBool.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: AddOptions, into buf: inout [UInt8]) {
+        FfiConverterSequenceString.write(value.skills, into: &buf)
+        FfiConverterOptionString.write(value.gitRef, into: &buf)
+        FfiConverterOptionString.write(value.sha256, into: &buf)
+        FfiConverterSequenceString.write(value.hosts, into: &buf)
+        FfiConverterBool.write(value.force, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAddOptions_lift(_ buf: RustBuffer) throws -> AddOptions {
+    return try FfiConverterTypeAddOptions.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAddOptions_lower(_ value: AddOptions) -> RustBuffer {
+    return FfiConverterTypeAddOptions.lower(value)
+}
+
+
+/**
+ * What `add` did.
+ */
+public struct AddReport: Equatable, Hashable {
+    /**
+     * The skills installed (or replaced).
+     */
+    public var installed: [InstalledSkill]
+    /**
+     * What was skipped and why.
+     */
+    public var warnings: [String]
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The skills installed (or replaced).
+         */installed: [InstalledSkill], 
+        /**
+         * What was skipped and why.
+         */warnings: [String]) {
+        self.installed = installed
+        self.warnings = warnings
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension AddReport: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAddReport: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AddReport {
+        return
+            try AddReport(
+                installed: FfiConverterSequenceTypeInstalledSkill.read(from: &buf), 
+                warnings: FfiConverterSequenceString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: AddReport, into buf: inout [UInt8]) {
+        FfiConverterSequenceTypeInstalledSkill.write(value.installed, into: &buf)
+        FfiConverterSequenceString.write(value.warnings, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAddReport_lift(_ buf: RustBuffer) throws -> AddReport {
+    return try FfiConverterTypeAddReport.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAddReport_lower(_ value: AddReport) -> RustBuffer {
+    return FfiConverterTypeAddReport.lower(value)
 }
 
 
@@ -1959,6 +2542,356 @@ public func FfiConverterTypeDiff_lower(_ value: Diff) -> RustBuffer {
 
 
 /**
+ * What `installFrozen` did.
+ */
+public struct FrozenReport: Equatable, Hashable {
+    /**
+     * Skills (re)installed from their sources.
+     */
+    public var restored: [String]
+    /**
+     * Skills already exactly as locked.
+     */
+    public var unchanged: [String]
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Skills (re)installed from their sources.
+         */restored: [String], 
+        /**
+         * Skills already exactly as locked.
+         */unchanged: [String]) {
+        self.restored = restored
+        self.unchanged = unchanged
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension FrozenReport: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeFrozenReport: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> FrozenReport {
+        return
+            try FrozenReport(
+                restored: FfiConverterSequenceString.read(from: &buf), 
+                unchanged: FfiConverterSequenceString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: FrozenReport, into buf: inout [UInt8]) {
+        FfiConverterSequenceString.write(value.restored, into: &buf)
+        FfiConverterSequenceString.write(value.unchanged, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeFrozenReport_lift(_ buf: RustBuffer) throws -> FrozenReport {
+    return try FfiConverterTypeFrozenReport.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeFrozenReport_lower(_ value: FrozenReport) -> RustBuffer {
+    return FfiConverterTypeFrozenReport.lower(value)
+}
+
+
+/**
+ * Caps on what one operation may fetch and install; `null` keeps the engine's default.
+ */
+public struct InstallLimits: Equatable, Hashable {
+    /**
+     * Files per skill (default 512).
+     */
+    public var maxFiles: UInt64?
+    /**
+     * Bytes per skill (default 16 MiB).
+     */
+    public var maxBytes: UInt64?
+    /**
+     * Bytes of one download, an archive or an index (default 64 MiB).
+     */
+    public var maxDownloadBytes: UInt64?
+    /**
+     * Entries of one archive (default 10,000).
+     */
+    public var maxArchiveEntries: UInt64?
+    /**
+     * Bytes one archive may expand to (default 256 MiB).
+     */
+    public var maxArchiveBytes: UInt64?
+    /**
+     * Whole-request HTTP timeout in seconds (default 60).
+     */
+    public var timeout: UInt64?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Files per skill (default 512).
+         */maxFiles: UInt64? = nil, 
+        /**
+         * Bytes per skill (default 16 MiB).
+         */maxBytes: UInt64? = nil, 
+        /**
+         * Bytes of one download, an archive or an index (default 64 MiB).
+         */maxDownloadBytes: UInt64? = nil, 
+        /**
+         * Entries of one archive (default 10,000).
+         */maxArchiveEntries: UInt64? = nil, 
+        /**
+         * Bytes one archive may expand to (default 256 MiB).
+         */maxArchiveBytes: UInt64? = nil, 
+        /**
+         * Whole-request HTTP timeout in seconds (default 60).
+         */timeout: UInt64? = nil) {
+        self.maxFiles = maxFiles
+        self.maxBytes = maxBytes
+        self.maxDownloadBytes = maxDownloadBytes
+        self.maxArchiveEntries = maxArchiveEntries
+        self.maxArchiveBytes = maxArchiveBytes
+        self.timeout = timeout
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension InstallLimits: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeInstallLimits: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> InstallLimits {
+        return
+            try InstallLimits(
+                maxFiles: FfiConverterOptionUInt64.read(from: &buf), 
+                maxBytes: FfiConverterOptionUInt64.read(from: &buf), 
+                maxDownloadBytes: FfiConverterOptionUInt64.read(from: &buf), 
+                maxArchiveEntries: FfiConverterOptionUInt64.read(from: &buf), 
+                maxArchiveBytes: FfiConverterOptionUInt64.read(from: &buf), 
+                timeout: FfiConverterOptionUInt64.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: InstallLimits, into buf: inout [UInt8]) {
+        FfiConverterOptionUInt64.write(value.maxFiles, into: &buf)
+        FfiConverterOptionUInt64.write(value.maxBytes, into: &buf)
+        FfiConverterOptionUInt64.write(value.maxDownloadBytes, into: &buf)
+        FfiConverterOptionUInt64.write(value.maxArchiveEntries, into: &buf)
+        FfiConverterOptionUInt64.write(value.maxArchiveBytes, into: &buf)
+        FfiConverterOptionUInt64.write(value.timeout, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeInstallLimits_lift(_ buf: RustBuffer) throws -> InstallLimits {
+    return try FfiConverterTypeInstallLimits.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeInstallLimits_lower(_ value: InstallLimits) -> RustBuffer {
+    return FfiConverterTypeInstallLimits.lower(value)
+}
+
+
+/**
+ * Where an operation works: the scope's lock and directories, and the caps. Every
+ * operation takes one (the defaults: the project in the current directory).
+ */
+public struct InstallOptions: Equatable, Hashable {
+    /**
+     * `project` (`<projectDir>/skills-lock.json`, skills under `.agents/skills`) or `user`
+     * (skills under `~/.agents/skills`, the lock under `$XDG_CONFIG_HOME/skilldeck`).
+     */
+    public var scope: String
+    /**
+     * The project root (holds `skills-lock.json`).
+     */
+    public var projectDir: String
+    /**
+     * The home directory for the `user` scope (default: `HOME`).
+     */
+    public var homeDir: String?
+    /**
+     * The user-scope lock (default `$XDG_CONFIG_HOME/skilldeck/skills-lock.json`).
+     */
+    public var userLock: String?
+    /**
+     * Caps on what is fetched and installed.
+     */
+    public var limits: InstallLimits
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `project` (`<projectDir>/skills-lock.json`, skills under `.agents/skills`) or `user`
+         * (skills under `~/.agents/skills`, the lock under `$XDG_CONFIG_HOME/skilldeck`).
+         */scope: String = "project", 
+        /**
+         * The project root (holds `skills-lock.json`).
+         */projectDir: String = ".", 
+        /**
+         * The home directory for the `user` scope (default: `HOME`).
+         */homeDir: String? = nil, 
+        /**
+         * The user-scope lock (default `$XDG_CONFIG_HOME/skilldeck/skills-lock.json`).
+         */userLock: String? = nil, 
+        /**
+         * Caps on what is fetched and installed.
+         */limits: InstallLimits = InstallLimits()) {
+        self.scope = scope
+        self.projectDir = projectDir
+        self.homeDir = homeDir
+        self.userLock = userLock
+        self.limits = limits
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension InstallOptions: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeInstallOptions: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> InstallOptions {
+        return
+            try InstallOptions(
+                scope: FfiConverterString.read(from: &buf), 
+                projectDir: FfiConverterString.read(from: &buf), 
+                homeDir: FfiConverterOptionString.read(from: &buf), 
+                userLock: FfiConverterOptionString.read(from: &buf), 
+                limits: FfiConverterTypeInstallLimits.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: InstallOptions, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.scope, into: &buf)
+        FfiConverterString.write(value.projectDir, into: &buf)
+        FfiConverterOptionString.write(value.homeDir, into: &buf)
+        FfiConverterOptionString.write(value.userLock, into: &buf)
+        FfiConverterTypeInstallLimits.write(value.limits, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeInstallOptions_lift(_ buf: RustBuffer) throws -> InstallOptions {
+    return try FfiConverterTypeInstallOptions.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeInstallOptions_lower(_ value: InstallOptions) -> RustBuffer {
+    return FfiConverterTypeInstallOptions.lower(value)
+}
+
+
+/**
+ * One step of an install operation, for a progress display. (Not called `Progress`:
+ * Swift's Foundation has a class of that name.)
+ */
+public struct InstallProgress: Equatable, Hashable {
+    /**
+     * `fetch`, `stage`, `install`, `verify` or `lock`.
+     */
+    public var phase: String
+    /**
+     * What is being done, e.g. the URL or the skill's name.
+     */
+    public var message: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `fetch`, `stage`, `install`, `verify` or `lock`.
+         */phase: String, 
+        /**
+         * What is being done, e.g. the URL or the skill's name.
+         */message: String) {
+        self.phase = phase
+        self.message = message
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension InstallProgress: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeInstallProgress: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> InstallProgress {
+        return
+            try InstallProgress(
+                phase: FfiConverterString.read(from: &buf), 
+                message: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: InstallProgress, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.phase, into: &buf)
+        FfiConverterString.write(value.message, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeInstallProgress_lift(_ buf: RustBuffer) throws -> InstallProgress {
+    return try FfiConverterTypeInstallProgress.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeInstallProgress_lower(_ value: InstallProgress) -> RustBuffer {
+    return FfiConverterTypeInstallProgress.lower(value)
+}
+
+
+/**
  * One entry of `install: [...]`: how to obtain a missing requirement.
  */
 public struct InstallSpec: Equatable, Hashable {
@@ -2028,6 +2961,242 @@ public func FfiConverterTypeInstallSpec_lift(_ buf: RustBuffer) throws -> Instal
 #endif
 public func FfiConverterTypeInstallSpec_lower(_ value: InstallSpec) -> RustBuffer {
     return FfiConverterTypeInstallSpec.lower(value)
+}
+
+
+/**
+ * One installed skill as the lock records it.
+ */
+public struct InstalledSkill: Equatable, Hashable {
+    public var name: String
+    public var entry: LockEntry
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(name: String, entry: LockEntry) {
+        self.name = name
+        self.entry = entry
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension InstalledSkill: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeInstalledSkill: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> InstalledSkill {
+        return
+            try InstalledSkill(
+                name: FfiConverterString.read(from: &buf), 
+                entry: FfiConverterTypeLockEntry.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: InstalledSkill, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterTypeLockEntry.write(value.entry, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeInstalledSkill_lift(_ buf: RustBuffer) throws -> InstalledSkill {
+    return try FfiConverterTypeInstalledSkill.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeInstalledSkill_lower(_ value: InstalledSkill) -> RustBuffer {
+    return FfiConverterTypeInstalledSkill.lower(value)
+}
+
+
+/**
+ * One skill's entry in `skills-lock.json`.
+ */
+public struct LockEntry: Equatable, Hashable {
+    /**
+     * Where the skill came from as the user wrote it (`owner/repo`, a URL, a path).
+     */
+    public var source: String
+    /**
+     * The branch, tag or commit asked for (`ref` in the file).
+     */
+    public var gitRef: String?
+    /**
+     * `github`, `git`, `local`, `archive` or `well-known`.
+     */
+    public var sourceType: String
+    /**
+     * The `skills` CLI's folder hash.
+     */
+    public var computedHash: String
+    /**
+     * The URL actually fetched; absent for local sources.
+     */
+    public var url: String?
+    /**
+     * The skill's directory inside the source; absent when it is the root.
+     */
+    public var subpath: String?
+    /**
+     * The resolved git commit (full SHA), for git sources.
+     */
+    public var commit: String?
+    /**
+     * The archive's pinned `sha256:<hex>`, for archive sources.
+     */
+    public var sha256: String?
+    /**
+     * Where the real copy is, relative to the scope's base, `/`-separated.
+     */
+    public var path: String
+    /**
+     * Other install locations pointing at the real copy.
+     */
+    public var links: [String]
+    /**
+     * The skill digest, `sha256:<hex>`.
+     */
+    public var digest: String
+    /**
+     * Every installed file (`/`-separated path) → `sha256:<hex>`.
+     */
+    public var files: [String: String]
+    /**
+     * Keys other tools wrote on this entry (kept on rewrite), each value as JSON text.
+     */
+    public var extra: [String: JsonValue]
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Where the skill came from as the user wrote it (`owner/repo`, a URL, a path).
+         */source: String, 
+        /**
+         * The branch, tag or commit asked for (`ref` in the file).
+         */gitRef: String?, 
+        /**
+         * `github`, `git`, `local`, `archive` or `well-known`.
+         */sourceType: String, 
+        /**
+         * The `skills` CLI's folder hash.
+         */computedHash: String, 
+        /**
+         * The URL actually fetched; absent for local sources.
+         */url: String?, 
+        /**
+         * The skill's directory inside the source; absent when it is the root.
+         */subpath: String?, 
+        /**
+         * The resolved git commit (full SHA), for git sources.
+         */commit: String?, 
+        /**
+         * The archive's pinned `sha256:<hex>`, for archive sources.
+         */sha256: String?, 
+        /**
+         * Where the real copy is, relative to the scope's base, `/`-separated.
+         */path: String, 
+        /**
+         * Other install locations pointing at the real copy.
+         */links: [String], 
+        /**
+         * The skill digest, `sha256:<hex>`.
+         */digest: String, 
+        /**
+         * Every installed file (`/`-separated path) → `sha256:<hex>`.
+         */files: [String: String], 
+        /**
+         * Keys other tools wrote on this entry (kept on rewrite), each value as JSON text.
+         */extra: [String: JsonValue]) {
+        self.source = source
+        self.gitRef = gitRef
+        self.sourceType = sourceType
+        self.computedHash = computedHash
+        self.url = url
+        self.subpath = subpath
+        self.commit = commit
+        self.sha256 = sha256
+        self.path = path
+        self.links = links
+        self.digest = digest
+        self.files = files
+        self.extra = extra
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension LockEntry: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeLockEntry: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> LockEntry {
+        return
+            try LockEntry(
+                source: FfiConverterString.read(from: &buf), 
+                gitRef: FfiConverterOptionString.read(from: &buf), 
+                sourceType: FfiConverterString.read(from: &buf), 
+                computedHash: FfiConverterString.read(from: &buf), 
+                url: FfiConverterOptionString.read(from: &buf), 
+                subpath: FfiConverterOptionString.read(from: &buf), 
+                commit: FfiConverterOptionString.read(from: &buf), 
+                sha256: FfiConverterOptionString.read(from: &buf), 
+                path: FfiConverterString.read(from: &buf), 
+                links: FfiConverterSequenceString.read(from: &buf), 
+                digest: FfiConverterString.read(from: &buf), 
+                files: FfiConverterDictionaryStringString.read(from: &buf), 
+                extra: FfiConverterDictionaryStringTypeJsonValue.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: LockEntry, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.source, into: &buf)
+        FfiConverterOptionString.write(value.gitRef, into: &buf)
+        FfiConverterString.write(value.sourceType, into: &buf)
+        FfiConverterString.write(value.computedHash, into: &buf)
+        FfiConverterOptionString.write(value.url, into: &buf)
+        FfiConverterOptionString.write(value.subpath, into: &buf)
+        FfiConverterOptionString.write(value.commit, into: &buf)
+        FfiConverterOptionString.write(value.sha256, into: &buf)
+        FfiConverterString.write(value.path, into: &buf)
+        FfiConverterSequenceString.write(value.links, into: &buf)
+        FfiConverterString.write(value.digest, into: &buf)
+        FfiConverterDictionaryStringString.write(value.files, into: &buf)
+        FfiConverterDictionaryStringTypeJsonValue.write(value.extra, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeLockEntry_lift(_ buf: RustBuffer) throws -> LockEntry {
+    return try FfiConverterTypeLockEntry.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeLockEntry_lower(_ value: LockEntry) -> RustBuffer {
+    return FfiConverterTypeLockEntry.lower(value)
 }
 
 
@@ -2506,6 +3675,65 @@ public func FfiConverterTypeParsed_lower(_ value: Parsed) -> RustBuffer {
 
 
 /**
+ * What `remove` did.
+ */
+public struct RemoveReport: Equatable, Hashable {
+    /**
+     * The skills removed.
+     */
+    public var removed: [String]
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The skills removed.
+         */removed: [String]) {
+        self.removed = removed
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension RemoveReport: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeRemoveReport: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> RemoveReport {
+        return
+            try RemoveReport(
+                removed: FfiConverterSequenceString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: RemoveReport, into buf: inout [UInt8]) {
+        FfiConverterSequenceString.write(value.removed, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRemoveReport_lift(_ buf: RustBuffer) throws -> RemoveReport {
+    return try FfiConverterTypeRemoveReport.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRemoveReport_lower(_ value: RemoveReport) -> RustBuffer {
+    return FfiConverterTypeRemoveReport.lower(value)
+}
+
+
+/**
  * What a render kept, shortened and dropped.
  */
 public struct RenderReport: Equatable, Hashable {
@@ -2788,6 +4016,472 @@ public func FfiConverterTypeRootSpec_lift(_ buf: RustBuffer) throws -> RootSpec 
 #endif
 public func FfiConverterTypeRootSpec_lower(_ value: RootSpec) -> RustBuffer {
     return FfiConverterTypeRootSpec.lower(value)
+}
+
+
+/**
+ * Resource limits of a run's process (rlimits); `null` keeps the engine's default.
+ */
+public struct RunLimits: Equatable, Hashable {
+    /**
+     * Address space in bytes (default 8 GiB).
+     */
+    public var memoryBytes: UInt64?
+    /**
+     * Largest file the process may write (default 256 MiB).
+     */
+    public var fileSizeBytes: UInt64?
+    /**
+     * Processes of the user (default 4096).
+     */
+    public var processes: UInt64?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Address space in bytes (default 8 GiB).
+         */memoryBytes: UInt64? = nil, 
+        /**
+         * Largest file the process may write (default 256 MiB).
+         */fileSizeBytes: UInt64? = nil, 
+        /**
+         * Processes of the user (default 4096).
+         */processes: UInt64? = nil) {
+        self.memoryBytes = memoryBytes
+        self.fileSizeBytes = fileSizeBytes
+        self.processes = processes
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension RunLimits: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeRunLimits: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> RunLimits {
+        return
+            try RunLimits(
+                memoryBytes: FfiConverterOptionUInt64.read(from: &buf), 
+                fileSizeBytes: FfiConverterOptionUInt64.read(from: &buf), 
+                processes: FfiConverterOptionUInt64.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: RunLimits, into buf: inout [UInt8]) {
+        FfiConverterOptionUInt64.write(value.memoryBytes, into: &buf)
+        FfiConverterOptionUInt64.write(value.fileSizeBytes, into: &buf)
+        FfiConverterOptionUInt64.write(value.processes, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRunLimits_lift(_ buf: RustBuffer) throws -> RunLimits {
+    return try FfiConverterTypeRunLimits.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRunLimits_lower(_ value: RunLimits) -> RustBuffer {
+    return FfiConverterTypeRunLimits.lower(value)
+}
+
+
+/**
+ * How to run (the engine's `RunOptions`; every field has its default).
+ */
+public struct RunOptions: Equatable, Hashable {
+    /**
+     * Seconds before the process group is killed (default: the skill's `timeout`, else 30).
+     */
+    public var timeout: Double?
+    /**
+     * Bytes kept per stream (default 1 MiB); the rest is dropped (`truncated`).
+     */
+    public var outputLimit: UInt64?
+    /**
+     * `enforce` (Landlock + seccomp + rlimits, refused where unavailable) or `none` (no
+     * confinement: only for skills you trust).
+     */
+    public var sandbox: String
+    /**
+     * Only these paths (and what is below them) are readable in the sandbox; `null`: the
+     * whole file system, read-only.
+     */
+    public var fsViewOnly: [String]?
+    /**
+     * Let the process open network sockets.
+     */
+    public var allowNetwork: Bool
+    public var limits: RunLimits
+    /**
+     * The agent whose permission rules apply (else the deck's).
+     */
+    public var agent: String?
+    /**
+     * The user approved a skill whose permission is `ask`.
+     */
+    public var approved: Bool
+    /**
+     * Where work directories are created (default: the system temporary directory).
+     */
+    public var workRoot: String?
+    /**
+     * Keep the work directory after the run (its path is in the outcome).
+     */
+    public var keepWorkDir: Bool
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Seconds before the process group is killed (default: the skill's `timeout`, else 30).
+         */timeout: Double? = nil, 
+        /**
+         * Bytes kept per stream (default 1 MiB); the rest is dropped (`truncated`).
+         */outputLimit: UInt64? = nil, 
+        /**
+         * `enforce` (Landlock + seccomp + rlimits, refused where unavailable) or `none` (no
+         * confinement: only for skills you trust).
+         */sandbox: String = "enforce", 
+        /**
+         * Only these paths (and what is below them) are readable in the sandbox; `null`: the
+         * whole file system, read-only.
+         */fsViewOnly: [String]? = nil, 
+        /**
+         * Let the process open network sockets.
+         */allowNetwork: Bool = false, limits: RunLimits = RunLimits(), 
+        /**
+         * The agent whose permission rules apply (else the deck's).
+         */agent: String? = nil, 
+        /**
+         * The user approved a skill whose permission is `ask`.
+         */approved: Bool = false, 
+        /**
+         * Where work directories are created (default: the system temporary directory).
+         */workRoot: String? = nil, 
+        /**
+         * Keep the work directory after the run (its path is in the outcome).
+         */keepWorkDir: Bool = false) {
+        self.timeout = timeout
+        self.outputLimit = outputLimit
+        self.sandbox = sandbox
+        self.fsViewOnly = fsViewOnly
+        self.allowNetwork = allowNetwork
+        self.limits = limits
+        self.agent = agent
+        self.approved = approved
+        self.workRoot = workRoot
+        self.keepWorkDir = keepWorkDir
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension RunOptions: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeRunOptions: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> RunOptions {
+        return
+            try RunOptions(
+                timeout: FfiConverterOptionDouble.read(from: &buf), 
+                outputLimit: FfiConverterOptionUInt64.read(from: &buf), 
+                sandbox: FfiConverterString.read(from: &buf), 
+                fsViewOnly: FfiConverterOptionSequenceString.read(from: &buf), 
+                allowNetwork: FfiConverterBool.read(from: &buf), 
+                limits: FfiConverterTypeRunLimits.read(from: &buf), 
+                agent: FfiConverterOptionString.read(from: &buf), 
+                approved: FfiConverterBool.read(from: &buf), 
+                workRoot: FfiConverterOptionString.read(from: &buf), 
+                keepWorkDir: FfiConverterBool.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: RunOptions, into buf: inout [UInt8]) {
+        FfiConverterOptionDouble.write(value.timeout, into: &buf)
+        FfiConverterOptionUInt64.write(value.outputLimit, into: &buf)
+        FfiConverterString.write(value.sandbox, into: &buf)
+        FfiConverterOptionSequenceString.write(value.fsViewOnly, into: &buf)
+        FfiConverterBool.write(value.allowNetwork, into: &buf)
+        FfiConverterTypeRunLimits.write(value.limits, into: &buf)
+        FfiConverterOptionString.write(value.agent, into: &buf)
+        FfiConverterBool.write(value.approved, into: &buf)
+        FfiConverterOptionString.write(value.workRoot, into: &buf)
+        FfiConverterBool.write(value.keepWorkDir, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRunOptions_lift(_ buf: RustBuffer) throws -> RunOptions {
+    return try FfiConverterTypeRunOptions.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRunOptions_lower(_ value: RunOptions) -> RustBuffer {
+    return FfiConverterTypeRunOptions.lower(value)
+}
+
+
+/**
+ * What a run did.
+ */
+public struct RunOutcome: Equatable, Hashable {
+    public var skill: String
+    /**
+     * `null` when a signal ended the process (timeout, cancel, a crash).
+     */
+    public var exitCode: Int32?
+    public var signal: Int32?
+    public var stdout: String
+    public var stderr: String
+    /**
+     * `stdout` parsed as JSON (as JSON text), when it is JSON.
+     */
+    public var json: JsonValue?
+    /**
+     * Output beyond the cap was dropped (from either stream).
+     */
+    public var truncated: Bool
+    public var timedOut: Bool
+    public var cancelled: Bool
+    public var durationMs: UInt64
+    /**
+     * Whether the sandbox confined the process.
+     */
+    public var sandboxed: Bool
+    /**
+     * What the sandbox enforced (absent without a sandbox).
+     */
+    public var sandbox: SandboxReport?
+    /**
+     * The files delivered to `destination` (absolute paths).
+     */
+    public var artifacts: [FsPath]
+    /**
+     * The work directory, when `keepWorkDir`.
+     */
+    public var workDir: FsPath?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(skill: String, 
+        /**
+         * `null` when a signal ended the process (timeout, cancel, a crash).
+         */exitCode: Int32?, signal: Int32?, stdout: String, stderr: String, 
+        /**
+         * `stdout` parsed as JSON (as JSON text), when it is JSON.
+         */json: JsonValue?, 
+        /**
+         * Output beyond the cap was dropped (from either stream).
+         */truncated: Bool, timedOut: Bool, cancelled: Bool, durationMs: UInt64, 
+        /**
+         * Whether the sandbox confined the process.
+         */sandboxed: Bool, 
+        /**
+         * What the sandbox enforced (absent without a sandbox).
+         */sandbox: SandboxReport?, 
+        /**
+         * The files delivered to `destination` (absolute paths).
+         */artifacts: [FsPath], 
+        /**
+         * The work directory, when `keepWorkDir`.
+         */workDir: FsPath?) {
+        self.skill = skill
+        self.exitCode = exitCode
+        self.signal = signal
+        self.stdout = stdout
+        self.stderr = stderr
+        self.json = json
+        self.truncated = truncated
+        self.timedOut = timedOut
+        self.cancelled = cancelled
+        self.durationMs = durationMs
+        self.sandboxed = sandboxed
+        self.sandbox = sandbox
+        self.artifacts = artifacts
+        self.workDir = workDir
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension RunOutcome: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeRunOutcome: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> RunOutcome {
+        return
+            try RunOutcome(
+                skill: FfiConverterString.read(from: &buf), 
+                exitCode: FfiConverterOptionInt32.read(from: &buf), 
+                signal: FfiConverterOptionInt32.read(from: &buf), 
+                stdout: FfiConverterString.read(from: &buf), 
+                stderr: FfiConverterString.read(from: &buf), 
+                json: FfiConverterOptionTypeJsonValue.read(from: &buf), 
+                truncated: FfiConverterBool.read(from: &buf), 
+                timedOut: FfiConverterBool.read(from: &buf), 
+                cancelled: FfiConverterBool.read(from: &buf), 
+                durationMs: FfiConverterUInt64.read(from: &buf), 
+                sandboxed: FfiConverterBool.read(from: &buf), 
+                sandbox: FfiConverterOptionTypeSandboxReport.read(from: &buf), 
+                artifacts: FfiConverterSequenceTypeFsPath.read(from: &buf), 
+                workDir: FfiConverterOptionTypeFsPath.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: RunOutcome, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.skill, into: &buf)
+        FfiConverterOptionInt32.write(value.exitCode, into: &buf)
+        FfiConverterOptionInt32.write(value.signal, into: &buf)
+        FfiConverterString.write(value.stdout, into: &buf)
+        FfiConverterString.write(value.stderr, into: &buf)
+        FfiConverterOptionTypeJsonValue.write(value.json, into: &buf)
+        FfiConverterBool.write(value.truncated, into: &buf)
+        FfiConverterBool.write(value.timedOut, into: &buf)
+        FfiConverterBool.write(value.cancelled, into: &buf)
+        FfiConverterUInt64.write(value.durationMs, into: &buf)
+        FfiConverterBool.write(value.sandboxed, into: &buf)
+        FfiConverterOptionTypeSandboxReport.write(value.sandbox, into: &buf)
+        FfiConverterSequenceTypeFsPath.write(value.artifacts, into: &buf)
+        FfiConverterOptionTypeFsPath.write(value.workDir, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRunOutcome_lift(_ buf: RustBuffer) throws -> RunOutcome {
+    return try FfiConverterTypeRunOutcome.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRunOutcome_lower(_ value: RunOutcome) -> RustBuffer {
+    return FfiConverterTypeRunOutcome.lower(value)
+}
+
+
+/**
+ * What the sandbox enforced, mechanism by mechanism.
+ */
+public struct SandboxReport: Equatable, Hashable {
+    /**
+     * The kernel's Landlock ABI version (file system rules need 1; TCP rules need 4).
+     */
+    public var landlockAbi: UInt32
+    /**
+     * Writes only in the work directory; reads as `fsViewOnly` says.
+     */
+    public var filesystem: Bool
+    /**
+     * Sockets denied (seccomp, and Landlock TCP rules from ABI 4).
+     */
+    public var networkDenied: Bool
+    /**
+     * seccomp also keeps the process in its group.
+     */
+    public var seccomp: Bool
+    public var limits: RunLimits
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The kernel's Landlock ABI version (file system rules need 1; TCP rules need 4).
+         */landlockAbi: UInt32, 
+        /**
+         * Writes only in the work directory; reads as `fsViewOnly` says.
+         */filesystem: Bool, 
+        /**
+         * Sockets denied (seccomp, and Landlock TCP rules from ABI 4).
+         */networkDenied: Bool, 
+        /**
+         * seccomp also keeps the process in its group.
+         */seccomp: Bool, limits: RunLimits) {
+        self.landlockAbi = landlockAbi
+        self.filesystem = filesystem
+        self.networkDenied = networkDenied
+        self.seccomp = seccomp
+        self.limits = limits
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension SandboxReport: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeSandboxReport: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SandboxReport {
+        return
+            try SandboxReport(
+                landlockAbi: FfiConverterUInt32.read(from: &buf), 
+                filesystem: FfiConverterBool.read(from: &buf), 
+                networkDenied: FfiConverterBool.read(from: &buf), 
+                seccomp: FfiConverterBool.read(from: &buf), 
+                limits: FfiConverterTypeRunLimits.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: SandboxReport, into buf: inout [UInt8]) {
+        FfiConverterUInt32.write(value.landlockAbi, into: &buf)
+        FfiConverterBool.write(value.filesystem, into: &buf)
+        FfiConverterBool.write(value.networkDenied, into: &buf)
+        FfiConverterBool.write(value.seccomp, into: &buf)
+        FfiConverterTypeRunLimits.write(value.limits, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSandboxReport_lift(_ buf: RustBuffer) throws -> SandboxReport {
+    return try FfiConverterTypeSandboxReport.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSandboxReport_lower(_ value: SandboxReport) -> RustBuffer {
+    return FfiConverterTypeSandboxReport.lower(value)
 }
 
 
@@ -3427,6 +5121,79 @@ public func FfiConverterTypeSkill_lower(_ value: Skill) -> RustBuffer {
 
 
 /**
+ * One skill's verification.
+ */
+public struct SkillVerify: Equatable, Hashable {
+    public var name: String
+    /**
+     * Its directory, relative to the scope's base.
+     */
+    public var path: String
+    /**
+     * What differs from the lock.
+     */
+    public var diff: TreeDiff
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(name: String, 
+        /**
+         * Its directory, relative to the scope's base.
+         */path: String, 
+        /**
+         * What differs from the lock.
+         */diff: TreeDiff) {
+        self.name = name
+        self.path = path
+        self.diff = diff
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension SkillVerify: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeSkillVerify: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SkillVerify {
+        return
+            try SkillVerify(
+                name: FfiConverterString.read(from: &buf), 
+                path: FfiConverterString.read(from: &buf), 
+                diff: FfiConverterTypeTreeDiff.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: SkillVerify, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterString.write(value.path, into: &buf)
+        FfiConverterTypeTreeDiff.write(value.diff, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSkillVerify_lift(_ buf: RustBuffer) throws -> SkillVerify {
+    return try FfiConverterTypeSkillVerify.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSkillVerify_lower(_ value: SkillVerify) -> RustBuffer {
+    return FfiConverterTypeSkillVerify.lower(value)
+}
+
+
+/**
  * What the filter stage decided about a skill. Every `false`/`DENY` has a line in `reasons`.
  */
 public struct Status: Equatable, Hashable {
@@ -3556,6 +5323,85 @@ public func FfiConverterTypeStatus_lower(_ value: Status) -> RustBuffer {
 
 
 /**
+ * What differs between an installed directory and its lock entry (sorted paths).
+ */
+public struct TreeDiff: Equatable, Hashable {
+    /**
+     * Files whose bytes differ from the recorded digest.
+     */
+    public var changed: [String]
+    /**
+     * Files present but not recorded.
+     */
+    public var added: [String]
+    /**
+     * Files recorded but absent.
+     */
+    public var missing: [String]
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Files whose bytes differ from the recorded digest.
+         */changed: [String], 
+        /**
+         * Files present but not recorded.
+         */added: [String], 
+        /**
+         * Files recorded but absent.
+         */missing: [String]) {
+        self.changed = changed
+        self.added = added
+        self.missing = missing
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension TreeDiff: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeTreeDiff: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> TreeDiff {
+        return
+            try TreeDiff(
+                changed: FfiConverterSequenceString.read(from: &buf), 
+                added: FfiConverterSequenceString.read(from: &buf), 
+                missing: FfiConverterSequenceString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: TreeDiff, into buf: inout [UInt8]) {
+        FfiConverterSequenceString.write(value.changed, into: &buf)
+        FfiConverterSequenceString.write(value.added, into: &buf)
+        FfiConverterSequenceString.write(value.missing, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeTreeDiff_lift(_ buf: RustBuffer) throws -> TreeDiff {
+    return try FfiConverterTypeTreeDiff.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeTreeDiff_lower(_ value: TreeDiff) -> RustBuffer {
+    return FfiConverterTypeTreeDiff.lower(value)
+}
+
+
+/**
  * A skill whose description was shortened to fit the budget.
  */
 public struct Truncation: Equatable, Hashable {
@@ -3609,6 +5455,180 @@ public func FfiConverterTypeTruncation_lift(_ buf: RustBuffer) throws -> Truncat
 #endif
 public func FfiConverterTypeTruncation_lower(_ value: Truncation) -> RustBuffer {
     return FfiConverterTypeTruncation.lower(value)
+}
+
+
+/**
+ * One skill whose commit or digest changed.
+ */
+public struct UpdateChange: Equatable, Hashable {
+    public var name: String
+    /**
+     * The commit recorded (git sources).
+     */
+    public var fromCommit: String?
+    /**
+     * The commit the source gives now.
+     */
+    public var toCommit: String?
+    public var fromDigest: String
+    public var toDigest: String
+    /**
+     * Files that change, appear or disappear.
+     */
+    public var files: TreeDiff
+    /**
+     * False for `dryRun`.
+     */
+    public var applied: Bool
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(name: String, 
+        /**
+         * The commit recorded (git sources).
+         */fromCommit: String?, 
+        /**
+         * The commit the source gives now.
+         */toCommit: String?, fromDigest: String, toDigest: String, 
+        /**
+         * Files that change, appear or disappear.
+         */files: TreeDiff, 
+        /**
+         * False for `dryRun`.
+         */applied: Bool) {
+        self.name = name
+        self.fromCommit = fromCommit
+        self.toCommit = toCommit
+        self.fromDigest = fromDigest
+        self.toDigest = toDigest
+        self.files = files
+        self.applied = applied
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension UpdateChange: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeUpdateChange: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> UpdateChange {
+        return
+            try UpdateChange(
+                name: FfiConverterString.read(from: &buf), 
+                fromCommit: FfiConverterOptionString.read(from: &buf), 
+                toCommit: FfiConverterOptionString.read(from: &buf), 
+                fromDigest: FfiConverterString.read(from: &buf), 
+                toDigest: FfiConverterString.read(from: &buf), 
+                files: FfiConverterTypeTreeDiff.read(from: &buf), 
+                applied: FfiConverterBool.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: UpdateChange, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterOptionString.write(value.fromCommit, into: &buf)
+        FfiConverterOptionString.write(value.toCommit, into: &buf)
+        FfiConverterString.write(value.fromDigest, into: &buf)
+        FfiConverterString.write(value.toDigest, into: &buf)
+        FfiConverterTypeTreeDiff.write(value.files, into: &buf)
+        FfiConverterBool.write(value.applied, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeUpdateChange_lift(_ buf: RustBuffer) throws -> UpdateChange {
+    return try FfiConverterTypeUpdateChange.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeUpdateChange_lower(_ value: UpdateChange) -> RustBuffer {
+    return FfiConverterTypeUpdateChange.lower(value)
+}
+
+
+/**
+ * What `update` found and did.
+ */
+public struct UpdateReport: Equatable, Hashable {
+    /**
+     * Skills whose commit or digest changed.
+     */
+    public var changes: [UpdateChange]
+    /**
+     * Skills already current.
+     */
+    public var upToDate: [String]
+    public var warnings: [String]
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Skills whose commit or digest changed.
+         */changes: [UpdateChange], 
+        /**
+         * Skills already current.
+         */upToDate: [String], warnings: [String]) {
+        self.changes = changes
+        self.upToDate = upToDate
+        self.warnings = warnings
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension UpdateReport: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeUpdateReport: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> UpdateReport {
+        return
+            try UpdateReport(
+                changes: FfiConverterSequenceTypeUpdateChange.read(from: &buf), 
+                upToDate: FfiConverterSequenceString.read(from: &buf), 
+                warnings: FfiConverterSequenceString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: UpdateReport, into buf: inout [UInt8]) {
+        FfiConverterSequenceTypeUpdateChange.write(value.changes, into: &buf)
+        FfiConverterSequenceString.write(value.upToDate, into: &buf)
+        FfiConverterSequenceString.write(value.warnings, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeUpdateReport_lift(_ buf: RustBuffer) throws -> UpdateReport {
+    return try FfiConverterTypeUpdateReport.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeUpdateReport_lower(_ value: UpdateReport) -> RustBuffer {
+    return FfiConverterTypeUpdateReport.lower(value)
 }
 
 
@@ -3692,6 +5712,69 @@ public func FfiConverterTypeValidationReport_lift(_ buf: RustBuffer) throws -> V
 #endif
 public func FfiConverterTypeValidationReport_lower(_ value: ValidationReport) -> RustBuffer {
     return FfiConverterTypeValidationReport.lower(value)
+}
+
+
+/**
+ * What `verify` found: `clean` when every skill is exactly as locked.
+ */
+public struct VerifyReport: Equatable, Hashable {
+    public var clean: Bool
+    /**
+     * Every skill in the lock.
+     */
+    public var skills: [SkillVerify]
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(clean: Bool, 
+        /**
+         * Every skill in the lock.
+         */skills: [SkillVerify]) {
+        self.clean = clean
+        self.skills = skills
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension VerifyReport: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeVerifyReport: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> VerifyReport {
+        return
+            try VerifyReport(
+                clean: FfiConverterBool.read(from: &buf), 
+                skills: FfiConverterSequenceTypeSkillVerify.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: VerifyReport, into buf: inout [UInt8]) {
+        FfiConverterBool.write(value.clean, into: &buf)
+        FfiConverterSequenceTypeSkillVerify.write(value.skills, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeVerifyReport_lift(_ buf: RustBuffer) throws -> VerifyReport {
+    return try FfiConverterTypeVerifyReport.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeVerifyReport_lower(_ value: VerifyReport) -> RustBuffer {
+    return FfiConverterTypeVerifyReport.lower(value)
 }
 
 
@@ -3808,6 +5891,13 @@ public enum Event: Equatable, Hashable {
     case execStarted(id: String, kind: String, target: String
     )
     /**
+     * A chunk of a running skill's output (lossy UTF-8, within the output cap); `stream` is
+     * `stdout` or `stderr`. Only sent to a run's own `onEvent` listener, never to the
+     * deck's subscribers.
+     */
+    case execOutput(id: String, stream: String, text: String
+    )
+    /**
      * A run ended; `exit_code` is absent when a signal ended it.
      */
     case execFinished(id: String, kind: String, exitCode: Int32?, durationMs: UInt64, timedOut: Bool, cancelled: Bool, truncated: Bool
@@ -3851,7 +5941,10 @@ public struct FfiConverterTypeEvent: FfiConverterRustBuffer {
         case 6: return .execStarted(id: try FfiConverterString.read(from: &buf), kind: try FfiConverterString.read(from: &buf), target: try FfiConverterString.read(from: &buf)
         )
         
-        case 7: return .execFinished(id: try FfiConverterString.read(from: &buf), kind: try FfiConverterString.read(from: &buf), exitCode: try FfiConverterOptionInt32.read(from: &buf), durationMs: try FfiConverterUInt64.read(from: &buf), timedOut: try FfiConverterBool.read(from: &buf), cancelled: try FfiConverterBool.read(from: &buf), truncated: try FfiConverterBool.read(from: &buf)
+        case 7: return .execOutput(id: try FfiConverterString.read(from: &buf), stream: try FfiConverterString.read(from: &buf), text: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 8: return .execFinished(id: try FfiConverterString.read(from: &buf), kind: try FfiConverterString.read(from: &buf), exitCode: try FfiConverterOptionInt32.read(from: &buf), durationMs: try FfiConverterUInt64.read(from: &buf), timedOut: try FfiConverterBool.read(from: &buf), cancelled: try FfiConverterBool.read(from: &buf), truncated: try FfiConverterBool.read(from: &buf)
         )
         
         default: throw UniffiInternalError.unexpectedEnumCase
@@ -3896,8 +5989,15 @@ public struct FfiConverterTypeEvent: FfiConverterRustBuffer {
             FfiConverterString.write(target, into: &buf)
             
         
-        case let .execFinished(id,kind,exitCode,durationMs,timedOut,cancelled,truncated):
+        case let .execOutput(id,stream,text):
             writeInt(&buf, Int32(7))
+            FfiConverterString.write(id, into: &buf)
+            FfiConverterString.write(stream, into: &buf)
+            FfiConverterString.write(text, into: &buf)
+            
+        
+        case let .execFinished(id,kind,exitCode,durationMs,timedOut,cancelled,truncated):
+            writeInt(&buf, Int32(8))
             FfiConverterString.write(id, into: &buf)
             FfiConverterString.write(kind, into: &buf)
             FfiConverterOptionInt32.write(exitCode, into: &buf)
@@ -4223,6 +6323,60 @@ enum SkillError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
          */detail: String
     )
     /**
+     * An install operation (`add`, `remove`, `update`, `installed`, `verify`,
+     * `installFrozen`) failed or refused. `code` is the install engine's: `BAD_SOURCE`,
+     * `GIT_ERROR`, `HTTP_ERROR`, `DIGEST_MISMATCH`, `UNSAFE_ARCHIVE`, `TOO_LARGE`,
+     * `INVALID_NAME`, `NOT_FOUND`, `MODIFIED`, `FROZEN_MISMATCH`, `IO_ERROR`, or a lock
+     * file's engine code.
+     */
+    case InstallError(
+        /**
+         * The stable code, identical in every binding.
+         */code: String, 
+        /**
+         * The file the error is about, when there is one.
+         */path: String?, 
+        /**
+         * What went wrong and what to do about it.
+         */detail: String
+    )
+    /**
+     * A run (`runCommand`, `runScript`, `callTool`) was refused: nothing ran. `code` is the
+     * runner's (`NOT_RUNNABLE`, `SCRIPT_REFUSED`, `NO_INTERPRETER`, `DESTINATION_REFUSED`,
+     * `APPROVAL_REQUIRED`, `SANDBOX_UNAVAILABLE`, `REQUIREMENTS_MISSING`, `SPAWN_FAILED`,
+     * `IO_ERROR`) or the engine's (`NOT_FOUND`, `PERMISSION_DENIED`, ...). A run that
+     * started and failed is a `RunOutcome`, not an error.
+     */
+    case RunError(
+        /**
+         * The stable code, identical in every binding.
+         */code: String, 
+        /**
+         * The file the error is about, when there is one.
+         */path: String?, 
+        /**
+         * What went wrong and what to do about it.
+         */detail: String
+    )
+    /**
+     * A run's input does not match the skill's `parameters` (or a tool call's arguments
+     * have the wrong shape); nothing ran. `code` is `INVALID_INPUT`.
+     */
+    case InvalidInputError(
+        /**
+         * The stable code, identical in every binding.
+         */code: String, 
+        /**
+         * The file the error is about, when there is one.
+         */path: String?, 
+        /**
+         * What went wrong and what to do about it.
+         */detail: String, 
+        /**
+         * One line per mismatch, e.g. `` `text`: 5 is not of type "string" ``.
+         */problems: [String]
+    )
+    /**
      * A bug in skilldeck (the engine's own `Internal` error). `code` is `INTERNAL`.
      *
      * A panic in a call is not this variant: uniffi's scaffolding catches every panic
@@ -4300,7 +6454,23 @@ public struct FfiConverterTypeSkillError: FfiConverterRustBuffer {
             path: try FfiConverterOptionString.read(from: &buf), 
             detail: try FfiConverterString.read(from: &buf)
             )
-        case 7: return .InternalError(
+        case 7: return .InstallError(
+            code: try FfiConverterString.read(from: &buf), 
+            path: try FfiConverterOptionString.read(from: &buf), 
+            detail: try FfiConverterString.read(from: &buf)
+            )
+        case 8: return .RunError(
+            code: try FfiConverterString.read(from: &buf), 
+            path: try FfiConverterOptionString.read(from: &buf), 
+            detail: try FfiConverterString.read(from: &buf)
+            )
+        case 9: return .InvalidInputError(
+            code: try FfiConverterString.read(from: &buf), 
+            path: try FfiConverterOptionString.read(from: &buf), 
+            detail: try FfiConverterString.read(from: &buf), 
+            problems: try FfiConverterSequenceString.read(from: &buf)
+            )
+        case 10: return .InternalError(
             code: try FfiConverterString.read(from: &buf), 
             path: try FfiConverterOptionString.read(from: &buf), 
             detail: try FfiConverterString.read(from: &buf)
@@ -4359,8 +6529,30 @@ public struct FfiConverterTypeSkillError: FfiConverterRustBuffer {
             FfiConverterString.write(detail, into: &buf)
             
         
-        case let .InternalError(code,path,detail):
+        case let .InstallError(code,path,detail):
             writeInt(&buf, Int32(7))
+            FfiConverterString.write(code, into: &buf)
+            FfiConverterOptionString.write(path, into: &buf)
+            FfiConverterString.write(detail, into: &buf)
+            
+        
+        case let .RunError(code,path,detail):
+            writeInt(&buf, Int32(8))
+            FfiConverterString.write(code, into: &buf)
+            FfiConverterOptionString.write(path, into: &buf)
+            FfiConverterString.write(detail, into: &buf)
+            
+        
+        case let .InvalidInputError(code,path,detail,problems):
+            writeInt(&buf, Int32(9))
+            FfiConverterString.write(code, into: &buf)
+            FfiConverterOptionString.write(path, into: &buf)
+            FfiConverterString.write(detail, into: &buf)
+            FfiConverterSequenceString.write(problems, into: &buf)
+            
+        
+        case let .InternalError(code,path,detail):
+            writeInt(&buf, Int32(10))
             FfiConverterString.write(code, into: &buf)
             FfiConverterOptionString.write(path, into: &buf)
             FfiConverterString.write(detail, into: &buf)
@@ -4600,6 +6792,54 @@ fileprivate struct FfiConverterOptionString: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionTypeCancelToken: FfiConverterRustBuffer {
+    typealias SwiftType = CancelToken?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeCancelToken.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeCancelToken.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeEventListener: FfiConverterRustBuffer {
+    typealias SwiftType = EventListener?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeEventListener.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeEventListener.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionTypePermissionRules: FfiConverterRustBuffer {
     typealias SwiftType = PermissionRules?
 
@@ -4616,6 +6856,30 @@ fileprivate struct FfiConverterOptionTypePermissionRules: FfiConverterRustBuffer
         switch try readInt(&buf) as Int8 {
         case 0: return nil
         case 1: return try FfiConverterTypePermissionRules.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeProgressListener: FfiConverterRustBuffer {
+    typealias SwiftType = ProgressListener?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeProgressListener.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeProgressListener.read(from: &buf)
         default: throw UniffiInternalError.unexpectedOptionalTag
         }
     }
@@ -4664,6 +6928,30 @@ fileprivate struct FfiConverterOptionTypeRequirements: FfiConverterRustBuffer {
         switch try readInt(&buf) as Int8 {
         case 0: return nil
         case 1: return try FfiConverterTypeRequirements.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeSandboxReport: FfiConverterRustBuffer {
+    typealias SwiftType = SandboxReport?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeSandboxReport.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeSandboxReport.read(from: &buf)
         default: throw UniffiInternalError.unexpectedOptionalTag
         }
     }
@@ -4964,6 +7252,31 @@ fileprivate struct FfiConverterSequenceTypeInstallSpec: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterSequenceTypeInstalledSkill: FfiConverterRustBuffer {
+    typealias SwiftType = [InstalledSkill]
+
+    public static func write(_ value: [InstalledSkill], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeInstalledSkill.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [InstalledSkill] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [InstalledSkill]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeInstalledSkill.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterSequenceTypeParameter: FfiConverterRustBuffer {
     typealias SwiftType = [Parameter]
 
@@ -5089,6 +7402,31 @@ fileprivate struct FfiConverterSequenceTypeSkill: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterSequenceTypeSkillVerify: FfiConverterRustBuffer {
+    typealias SwiftType = [SkillVerify]
+
+    public static func write(_ value: [SkillVerify], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeSkillVerify.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [SkillVerify] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [SkillVerify]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeSkillVerify.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterSequenceTypeTruncation: FfiConverterRustBuffer {
     typealias SwiftType = [Truncation]
 
@@ -5114,6 +7452,31 @@ fileprivate struct FfiConverterSequenceTypeTruncation: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterSequenceTypeUpdateChange: FfiConverterRustBuffer {
+    typealias SwiftType = [UpdateChange]
+
+    public static func write(_ value: [UpdateChange], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeUpdateChange.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [UpdateChange] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [UpdateChange]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeUpdateChange.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterSequenceTypeValidationReport: FfiConverterRustBuffer {
     typealias SwiftType = [ValidationReport]
 
@@ -5131,6 +7494,31 @@ fileprivate struct FfiConverterSequenceTypeValidationReport: FfiConverterRustBuf
         seq.reserveCapacity(Int(len))
         for _ in 0 ..< len {
             seq.append(try FfiConverterTypeValidationReport.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeFsPath: FfiConverterRustBuffer {
+    typealias SwiftType = [FsPath]
+
+    public static func write(_ value: [FsPath], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeFsPath.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [FsPath] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [FsPath]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeFsPath.read(from: &buf))
         }
         return seq
     }
@@ -5233,6 +7621,32 @@ fileprivate struct FfiConverterDictionaryStringSequenceFloat: FfiConverterRustBu
         for _ in 0..<len {
             let key = try FfiConverterString.read(from: &buf)
             let value = try FfiConverterSequenceFloat.read(from: &buf)
+            dict[key] = value
+        }
+        return dict
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterDictionaryStringTypeJsonValue: FfiConverterRustBuffer {
+    public static func write(_ value: [String: JsonValue], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for (key, value) in value {
+            FfiConverterString.write(key, into: &buf)
+            FfiConverterTypeJsonValue.write(value, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [String: JsonValue] {
+        let len: Int32 = try readInt(&buf)
+        var dict = [String: JsonValue]()
+        dict.reserveCapacity(Int(len))
+        for _ in 0..<len {
+            let key = try FfiConverterString.read(from: &buf)
+            let value = try FfiConverterTypeJsonValue.read(from: &buf)
             dict[key] = value
         }
         return dict
@@ -5417,6 +7831,88 @@ public func version() -> String  {
 })
 }
 /**
+ * Install the skills of `source` (a directory, a git URL, `github:owner/repo[/path][@ref]`,
+ * an archive URL or a site with a well-known index) and record them, with sha256 digests,
+ * in the scope's `skills-lock.json`. Blocks until done.
+ */
+public func add(source: String, select: AddOptions = AddOptions(), options: InstallOptions = InstallOptions(), progress: ProgressListener? = nil)throws  -> AddReport  {
+    return try  FfiConverterTypeAddReport_lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_add(
+        FfiConverterString.lower(source),
+        FfiConverterTypeAddOptions_lower(select),
+        FfiConverterTypeInstallOptions_lower(options),
+        FfiConverterOptionTypeProgressListener.lower(progress),uniffiCallStatus
+    )
+})
+}
+/**
+ * Restore exactly what the lock records (`install --frozen`): every skill fetched at its
+ * recorded commit or digest must hash to the recorded files, or nothing is installed
+ * (`InstallError`, code `FROZEN_MISMATCH`).
+ */
+public func installFrozen(options: InstallOptions = InstallOptions(), progress: ProgressListener? = nil)throws  -> FrozenReport  {
+    return try  FfiConverterTypeFrozenReport_lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_install_frozen(
+        FfiConverterTypeInstallOptions_lower(options),
+        FfiConverterOptionTypeProgressListener.lower(progress),uniffiCallStatus
+    )
+})
+}
+/**
+ * The skills the scope's lock records.
+ */
+public func installed(options: InstallOptions = InstallOptions())throws  -> [InstalledSkill]  {
+    return try  FfiConverterSequenceTypeInstalledSkill.lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_installed(
+        FfiConverterTypeInstallOptions_lower(options),uniffiCallStatus
+    )
+})
+}
+/**
+ * Remove installed skills (their directories, links and lock entries). Throws
+ * `InstallError` (code `NOT_FOUND`) when a name is not installed, before removing anything.
+ */
+public func remove(names: [String], options: InstallOptions = InstallOptions())throws  -> RemoveReport  {
+    return try  FfiConverterTypeRemoveReport_lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_remove(
+        FfiConverterSequenceString.lower(names),
+        FfiConverterTypeInstallOptions_lower(options),uniffiCallStatus
+    )
+})
+}
+/**
+ * Re-fetch the named skills (all when empty) from their recorded sources and apply what
+ * changed, unless `dryRun`; `force` replaces skills modified since they were installed.
+ */
+public func update(names: [String] = [], dryRun: Bool = false, force: Bool = false, options: InstallOptions = InstallOptions(), progress: ProgressListener? = nil)throws  -> UpdateReport  {
+    return try  FfiConverterTypeUpdateReport_lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_update(
+        FfiConverterSequenceString.lower(names),
+        FfiConverterBool.lower(dryRun),
+        FfiConverterBool.lower(force),
+        FfiConverterTypeInstallOptions_lower(options),
+        FfiConverterOptionTypeProgressListener.lower(progress),uniffiCallStatus
+    )
+})
+}
+/**
+ * Re-hash every installed skill and compare it with the lock: `clean`, and per skill the
+ * `changed`/`added`/`missing` files.
+ */
+public func verify(options: InstallOptions = InstallOptions())throws  -> VerifyReport  {
+    return try  FfiConverterTypeVerifyReport_lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_verify(
+        FfiConverterTypeInstallOptions_lower(options),uniffiCallStatus
+    )
+})
+}
+/**
  * Canonical JSON of a diagnostic (prefer `diagnostic.toJson()`).
  */
 public func diagnosticToJson(diagnostic: Diagnostic) -> String  {
@@ -5460,6 +7956,152 @@ public func statusToJson(status: Status) -> String  {
     )
 })
 }
+/**
+ * Run a model's tool call: `name` as `toolDefinitions`/`agentTools` gave it
+ * (`run_skill_script` or a command skill's tool) and the arguments object the model
+ * produced, as JSON text. An unknown name is `RunError` code `NOT_FOUND`; arguments of the
+ * wrong shape are `InvalidInputError`.
+ */
+public func callTool(deck: Deck, name: String, argumentsJson: String = "{}", options: RunOptions = RunOptions(), cancel: CancelToken? = nil, onEvent: EventListener? = nil)throws  -> RunOutcome  {
+    return try  FfiConverterTypeRunOutcome_lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_call_tool(
+        FfiConverterTypeDeck_lower(deck),
+        FfiConverterString.lower(name),
+        FfiConverterString.lower(argumentsJson),
+        FfiConverterTypeRunOptions_lower(options),
+        FfiConverterOptionTypeCancelToken.lower(cancel),
+        FfiConverterOptionTypeEventListener.lower(onEvent),uniffiCallStatus
+    )
+})
+}
+/**
+ * Run a command skill with `inputJson` (its `parameters` as a JSON object) on standard
+ * input, blocking until the process is gone. The input is validated against the skill's
+ * parameters first (`InvalidInputError`, nothing run). `onEvent` receives `ExecStarted`,
+ * `ExecOutput` chunks and `ExecFinished` on the runner's threads.
+ */
+public func runCommand(deck: Deck, skill: String, inputJson: String = "{}", options: RunOptions = RunOptions(), cancel: CancelToken? = nil, onEvent: EventListener? = nil)throws  -> RunOutcome  {
+    return try  FfiConverterTypeRunOutcome_lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_run_command(
+        FfiConverterTypeDeck_lower(deck),
+        FfiConverterString.lower(skill),
+        FfiConverterString.lower(inputJson),
+        FfiConverterTypeRunOptions_lower(options),
+        FfiConverterOptionTypeCancelToken.lower(cancel),
+        FfiConverterOptionTypeEventListener.lower(onEvent),uniffiCallStatus
+    )
+})
+}
+/**
+ * Run a file of the skill's `scripts/` with `args` (and `stdin` text), blocking until the
+ * process is gone; `destination` (inside the deck's project directory) receives the files
+ * it wrote (`artifacts` in the outcome).
+ */
+public func runScript(deck: Deck, skill: String, script: String, args: [String] = [], stdin: String? = nil, destination: String? = nil, options: RunOptions = RunOptions(), cancel: CancelToken? = nil, onEvent: EventListener? = nil)throws  -> RunOutcome  {
+    return try  FfiConverterTypeRunOutcome_lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_run_script(
+        FfiConverterTypeDeck_lower(deck),
+        FfiConverterString.lower(skill),
+        FfiConverterString.lower(script),
+        FfiConverterSequenceString.lower(args),
+        FfiConverterOptionString.lower(stdin),
+        FfiConverterOptionString.lower(destination),
+        FfiConverterTypeRunOptions_lower(options),
+        FfiConverterOptionTypeCancelToken.lower(cancel),
+        FfiConverterOptionTypeEventListener.lower(onEvent),uniffiCallStatus
+    )
+})
+}
+/**
+ * Every tool an agent needs for `catalog`'s skills, as a JSON array in `format`'s shape:
+ * `skill` and `search_skills`, then `toolDefinitions`, names unique.
+ */
+public func agentTools(catalog: Catalog, format: String = "openai")throws  -> String  {
+    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_agent_tools(
+        FfiConverterTypeCatalog_lower(catalog),
+        FfiConverterString.lower(format),uniffiCallStatus
+    )
+})
+}
+/**
+ * The `run_skill_script` tool, as a JSON object.
+ */
+public func runSkillScriptTool(format: String = "openai")throws  -> String  {
+    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_run_skill_script_tool(
+        FfiConverterString.lower(format),uniffiCallStatus
+    )
+})
+}
+/**
+ * The `search_skills` tool, as a JSON object.
+ */
+public func searchSkillsTool(format: String = "openai")throws  -> String  {
+    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_search_skills_tool(
+        FfiConverterString.lower(format),uniffiCallStatus
+    )
+})
+}
+/**
+ * The `skill` tool (load a skill's instructions by name), as a JSON object.
+ */
+public func skillTool(format: String = "openai")throws  -> String  {
+    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_skill_tool(
+        FfiConverterString.lower(format),uniffiCallStatus
+    )
+})
+}
+/**
+ * The tools that run `catalog`'s model-visible skills, as a JSON array in `format`'s
+ * shape: `run_skill_script` (when a skill has a `scripts/` directory), then one per
+ * command skill.
+ */
+public func toolDefinitions(catalog: Catalog, format: String = "openai")throws  -> String  {
+    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_tool_definitions(
+        FfiConverterTypeCatalog_lower(catalog),
+        FfiConverterString.lower(format),uniffiCallStatus
+    )
+})
+}
+/**
+ * The tool formats, in the engine's order: `openai`, `anthropic`, `vercel`.
+ */
+public func toolFormats() -> [String]  {
+    return try!  FfiConverterSequenceString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_tool_formats(uniffiCallStatus
+    )
+})
+}
+/**
+ * A tool's result as the message (part) `format` expects back, as a JSON object: OpenAI's
+ * `role: tool` message, Anthropic's `tool_result` block, the Vercel AI SDK's `tool-result`
+ * part. `callId` is the id the model gave the call; `toolName` is used by the Vercel shape.
+ */
+public func toolResult(format: String, callId: String, toolName: String, content: String, isError: Bool = false)throws  -> String  {
+    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_tool_result(
+        FfiConverterString.lower(format),
+        FfiConverterString.lower(callId),
+        FfiConverterString.lower(toolName),
+        FfiConverterString.lower(content),
+        FfiConverterBool.lower(isError),uniffiCallStatus
+    )
+})
+}
 
 private enum InitializationResult {
     case ok
@@ -5491,6 +8133,24 @@ private let initializationResult: InitializationResult = {
     if (uniffi_skilldeck_uniffi_checksum_func_version() != 58211) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_skilldeck_uniffi_checksum_func_add() != 8218) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_install_frozen() != 19814) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_installed() != 52130) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_remove() != 3412) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_update() != 50396) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_verify() != 58245) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_skilldeck_uniffi_checksum_func_diagnostic_to_json() != 40716) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -5501,6 +8161,36 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_skilldeck_uniffi_checksum_func_status_to_json() != 45716) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_call_tool() != 37124) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_run_command() != 49173) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_run_script() != 60305) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_agent_tools() != 53978) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_run_skill_script_tool() != 4873) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_search_skills_tool() != 59351) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_skill_tool() != 43384) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_tool_definitions() != 36039) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_tool_formats() != 40002) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_tool_result() != 51544) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_skilldeck_uniffi_checksum_method_catalog_diagnostics() != 11991) {
@@ -5539,6 +8229,12 @@ private let initializationResult: InitializationResult = {
     if (uniffi_skilldeck_uniffi_checksum_method_deck_activate() != 18446) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_skilldeck_uniffi_checksum_method_deck_compare_profiles() != 17040) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_method_deck_doctor() != 51859) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_skilldeck_uniffi_checksum_method_deck_get() != 1602) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -5566,6 +8262,9 @@ private let initializationResult: InitializationResult = {
     if (uniffi_skilldeck_uniffi_checksum_method_eventlistener_on_event() != 484) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_skilldeck_uniffi_checksum_method_progresslistener_on_progress() != 52700) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_skilldeck_uniffi_checksum_method_permissionrules_evaluate() != 61194) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -5575,14 +8274,24 @@ private let initializationResult: InitializationResult = {
     if (uniffi_skilldeck_uniffi_checksum_method_permissionrules_tool_disabled() != 11089) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_skilldeck_uniffi_checksum_method_canceltoken_cancel() != 27053) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_method_canceltoken_is_cancelled() != 51252) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_skilldeck_uniffi_checksum_constructor_deck_new() != 26739) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_skilldeck_uniffi_checksum_constructor_permissionrules_new() != 27258) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_skilldeck_uniffi_checksum_constructor_canceltoken_new() != 40185) {
+        return InitializationResult.apiChecksumMismatch
+    }
 
     uniffiCallbackInitEventListener()
+    uniffiCallbackInitProgressListener()
     return InitializationResult.ok
 }()
 

@@ -13,6 +13,9 @@ val SkillException.code: String
         is SkillException.PermissionDeniedException -> code
         is SkillException.IoException -> code
         is SkillException.InvalidOptionsException -> code
+        is SkillException.InstallException -> code
+        is SkillException.RunException -> code
+        is SkillException.InvalidInputException -> code
         is SkillException.InternalException -> code
     }
 
@@ -25,6 +28,9 @@ val SkillException.path: String?
         is SkillException.PermissionDeniedException -> path
         is SkillException.IoException -> path
         is SkillException.InvalidOptionsException -> path
+        is SkillException.InstallException -> path
+        is SkillException.RunException -> path
+        is SkillException.InvalidInputException -> path
         is SkillException.InternalException -> path
     }
 
@@ -37,6 +43,9 @@ val SkillException.detail: String
         is SkillException.PermissionDeniedException -> detail
         is SkillException.IoException -> detail
         is SkillException.InvalidOptionsException -> detail
+        is SkillException.InstallException -> detail
+        is SkillException.RunException -> detail
+        is SkillException.InvalidInputException -> detail
         is SkillException.InternalException -> detail
     }
 

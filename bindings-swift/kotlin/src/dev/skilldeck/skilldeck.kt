@@ -653,6 +653,9 @@ internal interface UniffiForeignFutureCompleteVoid : com.sun.jna.Callback {
 internal interface UniffiCallbackInterfaceEventListenerMethod0 : com.sun.jna.Callback {
     fun callback(`uniffiHandle`: Long,`event`: RustBuffer.ByValue,`uniffiOutReturn`: Pointer,uniffiCallStatus: UniffiRustCallStatus,)
 }
+internal interface UniffiCallbackInterfaceProgressListenerMethod0 : com.sun.jna.Callback {
+    fun callback(`uniffiHandle`: Long,`progress`: RustBuffer.ByValue,`uniffiOutReturn`: Pointer,uniffiCallStatus: UniffiRustCallStatus,)
+}
 @Structure.FieldOrder("uniffiFree", "uniffiClone", "onEvent")
 internal open class UniffiVTableCallbackInterfaceEventListener(
     @JvmField internal var `uniffiFree`: UniffiCallbackInterfaceFree? = null,
@@ -669,6 +672,25 @@ internal open class UniffiVTableCallbackInterfaceEventListener(
         `uniffiFree` = other.`uniffiFree`
         `uniffiClone` = other.`uniffiClone`
         `onEvent` = other.`onEvent`
+    }
+
+}
+@Structure.FieldOrder("uniffiFree", "uniffiClone", "onProgress")
+internal open class UniffiVTableCallbackInterfaceProgressListener(
+    @JvmField internal var `uniffiFree`: UniffiCallbackInterfaceFree? = null,
+    @JvmField internal var `uniffiClone`: UniffiCallbackInterfaceClone? = null,
+    @JvmField internal var `onProgress`: UniffiCallbackInterfaceProgressListenerMethod0? = null,
+) : Structure() {
+    class UniffiByValue(
+        `uniffiFree`: UniffiCallbackInterfaceFree? = null,
+        `uniffiClone`: UniffiCallbackInterfaceClone? = null,
+        `onProgress`: UniffiCallbackInterfaceProgressListenerMethod0? = null,
+    ): UniffiVTableCallbackInterfaceProgressListener(`uniffiFree`,`uniffiClone`,`onProgress`,), Structure.ByValue
+
+   internal fun uniffiSetValue(other: UniffiVTableCallbackInterfaceProgressListener) {
+        `uniffiFree` = other.`uniffiFree`
+        `uniffiClone` = other.`uniffiClone`
+        `onProgress` = other.`onProgress`
     }
 
 }
@@ -707,6 +729,18 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_skilldeck_uniffi_checksum_func_version(
     ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_add(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_install_frozen(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_installed(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_remove(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_update(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_verify(
+    ): Int
     external fun uniffi_skilldeck_uniffi_checksum_func_diagnostic_to_json(
     ): Int
     external fun uniffi_skilldeck_uniffi_checksum_func_manifest_to_json(
@@ -714,6 +748,26 @@ internal object IntegrityCheckingUniffiLib {
     external fun uniffi_skilldeck_uniffi_checksum_func_shadowed_to_json(
     ): Int
     external fun uniffi_skilldeck_uniffi_checksum_func_status_to_json(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_call_tool(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_run_command(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_run_script(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_agent_tools(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_run_skill_script_tool(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_search_skills_tool(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_skill_tool(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_tool_definitions(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_tool_formats(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_tool_result(
     ): Int
     external fun uniffi_skilldeck_uniffi_checksum_method_catalog_diagnostics(
     ): Int
@@ -739,6 +793,10 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_skilldeck_uniffi_checksum_method_deck_activate(
     ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_method_deck_compare_profiles(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_method_deck_doctor(
+    ): Int
     external fun uniffi_skilldeck_uniffi_checksum_method_deck_get(
     ): Int
     external fun uniffi_skilldeck_uniffi_checksum_method_deck_load(
@@ -757,15 +815,23 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_skilldeck_uniffi_checksum_method_eventlistener_on_event(
     ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_method_progresslistener_on_progress(
+    ): Int
     external fun uniffi_skilldeck_uniffi_checksum_method_permissionrules_evaluate(
     ): Int
     external fun uniffi_skilldeck_uniffi_checksum_method_permissionrules_to_json(
     ): Int
     external fun uniffi_skilldeck_uniffi_checksum_method_permissionrules_tool_disabled(
     ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_method_canceltoken_cancel(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_method_canceltoken_is_cancelled(
+    ): Int
     external fun uniffi_skilldeck_uniffi_checksum_constructor_deck_new(
     ): Int
     external fun uniffi_skilldeck_uniffi_checksum_constructor_permissionrules_new(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_constructor_canceltoken_new(
     ): Int
     external fun ffi_skilldeck_uniffi_uniffi_contract_version(
     ): Int
@@ -784,6 +850,7 @@ internal object UniffiLib {
     init {
         Native.register(UniffiLib::class.java, findLibraryName(componentName = "skilldeck"))
         uniffiCallbackInterfaceEventListener.register(this)
+        uniffiCallbackInterfaceProgressListener.register(this)
         
     }
 
@@ -822,6 +889,10 @@ internal object UniffiLib {
     ): Long
     external fun uniffi_skilldeck_uniffi_fn_method_deck_activate(`ptr`: Long,`id`: RustBuffer.ByValue,`args`: RustBuffer.ByValue,`vars`: RustBuffer.ByValue,`format`: RustBuffer.ByValue,`agent`: RustBuffer.ByValue,`sessionId`: RustBuffer.ByValue,`readFiles`: Byte,`allowCommands`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_method_deck_compare_profiles(`ptr`: Long,`profiles`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_method_deck_doctor(`ptr`: Long,`target`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_skilldeck_uniffi_fn_method_deck_get(`ptr`: Long,`id`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_skilldeck_uniffi_fn_method_deck_load(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
@@ -846,6 +917,14 @@ internal object UniffiLib {
     ): Unit
     external fun uniffi_skilldeck_uniffi_fn_method_eventlistener_on_event(`ptr`: Long,`event`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): Unit
+    external fun uniffi_skilldeck_uniffi_fn_clone_progresslistener(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_skilldeck_uniffi_fn_free_progresslistener(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_skilldeck_uniffi_fn_init_callback_vtable_progresslistener(`vtable`: UniffiVTableCallbackInterfaceProgressListener,
+    ): Unit
+    external fun uniffi_skilldeck_uniffi_fn_method_progresslistener_on_progress(`ptr`: Long,`progress`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
     external fun uniffi_skilldeck_uniffi_fn_clone_permissionrules(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
     external fun uniffi_skilldeck_uniffi_fn_free_permissionrules(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
@@ -857,6 +936,16 @@ internal object UniffiLib {
     external fun uniffi_skilldeck_uniffi_fn_method_permissionrules_to_json(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_skilldeck_uniffi_fn_method_permissionrules_tool_disabled(`ptr`: Long,`agent`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Byte
+    external fun uniffi_skilldeck_uniffi_fn_clone_canceltoken(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_skilldeck_uniffi_fn_free_canceltoken(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_skilldeck_uniffi_fn_constructor_canceltoken_new(uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_skilldeck_uniffi_fn_method_canceltoken_cancel(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_skilldeck_uniffi_fn_method_canceltoken_is_cancelled(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Byte
     external fun uniffi_skilldeck_uniffi_fn_method_activation_to_json(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -886,6 +975,18 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_skilldeck_uniffi_fn_func_version(uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_add(`source`: RustBuffer.ByValue,`select`: RustBuffer.ByValue,`options`: RustBuffer.ByValue,`progress`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_install_frozen(`options`: RustBuffer.ByValue,`progress`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_installed(`options`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_remove(`names`: RustBuffer.ByValue,`options`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_update(`names`: RustBuffer.ByValue,`dryRun`: Byte,`force`: Byte,`options`: RustBuffer.ByValue,`progress`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_verify(`options`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_skilldeck_uniffi_fn_func_diagnostic_to_json(`diagnostic`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_skilldeck_uniffi_fn_func_manifest_to_json(`manifest`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -893,6 +994,26 @@ internal object UniffiLib {
     external fun uniffi_skilldeck_uniffi_fn_func_shadowed_to_json(`shadowed`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_skilldeck_uniffi_fn_func_status_to_json(`status`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_call_tool(`deck`: Long,`name`: RustBuffer.ByValue,`argumentsJson`: RustBuffer.ByValue,`options`: RustBuffer.ByValue,`cancel`: RustBuffer.ByValue,`onEvent`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_run_command(`deck`: Long,`skill`: RustBuffer.ByValue,`inputJson`: RustBuffer.ByValue,`options`: RustBuffer.ByValue,`cancel`: RustBuffer.ByValue,`onEvent`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_run_script(`deck`: Long,`skill`: RustBuffer.ByValue,`script`: RustBuffer.ByValue,`args`: RustBuffer.ByValue,`stdin`: RustBuffer.ByValue,`destination`: RustBuffer.ByValue,`options`: RustBuffer.ByValue,`cancel`: RustBuffer.ByValue,`onEvent`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_agent_tools(`catalog`: Long,`format`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_run_skill_script_tool(`format`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_search_skills_tool(`format`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_skill_tool(`format`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_tool_definitions(`catalog`: Long,`format`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_tool_formats(uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_tool_result(`format`: RustBuffer.ByValue,`callId`: RustBuffer.ByValue,`toolName`: RustBuffer.ByValue,`content`: RustBuffer.ByValue,`isError`: Byte,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun ffi_skilldeck_uniffi_rustbuffer_alloc(`size`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -1028,6 +1149,24 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_skilldeck_uniffi_checksum_func_version() and 0xFFFF) != 58211) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_add() and 0xFFFF) != 8218) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_install_frozen() and 0xFFFF) != 19814) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_installed() and 0xFFFF) != 52130) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_remove() and 0xFFFF) != 3412) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_update() and 0xFFFF) != 50396) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_verify() and 0xFFFF) != 58245) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_skilldeck_uniffi_checksum_func_diagnostic_to_json() and 0xFFFF) != 40716) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
@@ -1038,6 +1177,36 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_skilldeck_uniffi_checksum_func_status_to_json() and 0xFFFF) != 45716) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_call_tool() and 0xFFFF) != 37124) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_run_command() and 0xFFFF) != 49173) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_run_script() and 0xFFFF) != 60305) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_agent_tools() and 0xFFFF) != 53978) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_run_skill_script_tool() and 0xFFFF) != 4873) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_search_skills_tool() and 0xFFFF) != 59351) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_skill_tool() and 0xFFFF) != 43384) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_tool_definitions() and 0xFFFF) != 36039) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_tool_formats() and 0xFFFF) != 40002) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_tool_result() and 0xFFFF) != 51544) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_skilldeck_uniffi_checksum_method_catalog_diagnostics() and 0xFFFF) != 11991) {
@@ -1076,6 +1245,12 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_skilldeck_uniffi_checksum_method_deck_activate() and 0xFFFF) != 18446) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_method_deck_compare_profiles() and 0xFFFF) != 17040) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_method_deck_doctor() and 0xFFFF) != 51859) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_skilldeck_uniffi_checksum_method_deck_get() and 0xFFFF) != 1602) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
@@ -1103,6 +1278,9 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_skilldeck_uniffi_checksum_method_eventlistener_on_event() and 0xFFFF) != 484) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_method_progresslistener_on_progress() and 0xFFFF) != 52700) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_skilldeck_uniffi_checksum_method_permissionrules_evaluate() and 0xFFFF) != 61194) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
@@ -1112,10 +1290,19 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_skilldeck_uniffi_checksum_method_permissionrules_tool_disabled() and 0xFFFF) != 11089) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_method_canceltoken_cancel() and 0xFFFF) != 27053) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_method_canceltoken_is_cancelled() and 0xFFFF) != 51252) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_skilldeck_uniffi_checksum_constructor_deck_new() and 0xFFFF) != 26739) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_skilldeck_uniffi_checksum_constructor_permissionrules_new() and 0xFFFF) != 27258) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_constructor_canceltoken_new() and 0xFFFF) != 40185) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
 }
@@ -1498,6 +1685,306 @@ public object FfiConverterString: FfiConverter<String, RustBuffer.ByValue> {
         val byteBuf = toUtf8(value)
         buf.putInt(byteBuf.limit())
         buf.put(byteBuf)
+    }
+}
+
+
+// This template implements a class for working with a Rust struct via a handle
+// to the live Rust struct on the other side of the FFI.
+//
+// There's some subtlety here, because we have to be careful not to operate on a Rust
+// struct after it has been dropped, and because we must expose a public API for freeing
+// theq Kotlin wrapper object in lieu of reliable finalizers. The core requirements are:
+//
+//   * Each instance holds an opaque handle to the underlying Rust struct.
+//     Method calls need to read this handle from the object's state and pass it in to
+//     the Rust FFI.
+//
+//   * When an instance is no longer needed, its handle should be passed to a
+//     special destructor function provided by the Rust FFI, which will drop the
+//     underlying Rust struct.
+//
+//   * Given an instance, calling code is expected to call the special
+//     `destroy` method in order to free it after use, either by calling it explicitly
+//     or by using a higher-level helper like the `use` method. Failing to do so risks
+//     leaking the underlying Rust struct.
+//
+//   * We can't assume that calling code will do the right thing, and must be prepared
+//     to handle Kotlin method calls executing concurrently with or even after a call to
+//     `destroy`, and to handle multiple (possibly concurrent!) calls to `destroy`.
+//
+//   * We must never allow Rust code to operate on the underlying Rust struct after
+//     the destructor has been called, and must never call the destructor more than once.
+//     Doing so may trigger memory unsafety.
+//
+//   * To mitigate many of the risks of leaking memory and use-after-free unsafety, a `Cleaner`
+//     is implemented to call the destructor when the Kotlin object becomes unreachable.
+//     This is done in a background thread. This is not a panacea, and client code should be aware that
+//      1. the thread may starve if some there are objects that have poorly performing
+//     `drop` methods or do significant work in their `drop` methods.
+//      2. the thread is shared across the whole library. This can be tuned by using `android_cleaner = true`,
+//         or `android = true` in the [`kotlin` section of the `uniffi.toml` file](https://mozilla.github.io/uniffi-rs/kotlin/configuration.html).
+//
+// If we try to implement this with mutual exclusion on access to the handle, there is the
+// possibility of a race between a method call and a concurrent call to `destroy`:
+//
+//    * Thread A starts a method call, reads the value of the handle, but is interrupted
+//      before it can pass the handle over the FFI to Rust.
+//    * Thread B calls `destroy` and frees the underlying Rust struct.
+//    * Thread A resumes, passing the already-read handle value to Rust and triggering
+//      a use-after-free.
+//
+// One possible solution would be to use a `ReadWriteLock`, with each method call taking
+// a read lock (and thus allowed to run concurrently) and the special `destroy` method
+// taking a write lock (and thus blocking on live method calls). However, we aim not to
+// generate methods with any hidden blocking semantics, and a `destroy` method that might
+// block if called incorrectly seems to meet that bar.
+//
+// So, we achieve our goals by giving each instance an associated `AtomicLong` counter to track
+// the number of in-flight method calls, and an `AtomicBoolean` flag to indicate whether `destroy`
+// has been called. These are updated according to the following rules:
+//
+//    * The initial value of the counter is 1, indicating a live object with no in-flight calls.
+//      The initial value for the flag is false.
+//
+//    * At the start of each method call, we atomically check the counter.
+//      If it is 0 then the underlying Rust struct has already been destroyed and the call is aborted.
+//      If it is nonzero them we atomically increment it by 1 and proceed with the method call.
+//
+//    * At the end of each method call, we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+//    * When `destroy` is called, we atomically flip the flag from false to true.
+//      If the flag was already true we silently fail.
+//      Otherwise we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+// Astute readers may observe that this all sounds very similar to the way that Rust's `Arc<T>` works,
+// and indeed it is, with the addition of a flag to guard against multiple calls to `destroy`.
+//
+// The overall effect is that the underlying Rust struct is destroyed only when `destroy` has been
+// called *and* all in-flight method calls have completed, avoiding violating any of the expectations
+// of the underlying Rust code.
+//
+// This makes a cleaner a better alternative to _not_ calling `destroy()` as
+// and when the object is finished with, but the abstraction is not perfect: if the Rust object's `drop`
+// method is slow, and/or there are many objects to cleanup, and it's on a low end Android device, then the cleaner
+// thread may be starved, and the app will leak memory.
+//
+// In this case, `destroy`ing manually may be a better solution.
+//
+// The cleaner can live side by side with the manual calling of `destroy`. In the order of responsiveness, uniffi objects
+// with Rust peers are reclaimed:
+//
+// 1. By calling the `destroy` method of the object, which calls `rustObject.free()`. If that doesn't happen:
+// 2. When the object becomes unreachable, AND the Cleaner thread gets to call `rustObject.free()`. If the thread is starved then:
+// 3. The memory is reclaimed when the process terminates.
+//
+// [1] https://stackoverflow.com/questions/24376768/can-java-finalize-an-object-when-it-is-still-in-scope/24380219
+//
+
+
+/**
+ * Cancels runs from any thread: `cancel()` kills each run's whole process group; the
+ * outcome then says `cancelled`. One token may be shared by several runs.
+ */
+public interface CancelTokenInterface {
+    
+    /**
+     * Stop the run(s) using this token (safe from any thread, idempotent).
+     */
+    fun `cancel`()
+    
+    /**
+     * Whether `cancel()` was called.
+     */
+    fun `isCancelled`(): kotlin.Boolean
+    
+    companion object
+}
+
+/**
+ * Cancels runs from any thread: `cancel()` kills each run's whole process group; the
+ * outcome then says `cancelled`. One token may be shared by several runs.
+ */
+open class CancelToken: Disposable, AutoCloseable, CancelTokenInterface
+{
+
+    @Suppress("UNUSED_PARAMETER")
+    /**
+     * @suppress
+     */
+    constructor(withHandle: UniffiWithHandle, handle: Long) {
+        this.handle = handle
+        this.cleanable = UniffiLib.CLEANER.register(this, UniffiCleanAction(handle))
+    }
+
+    /**
+     * @suppress
+     *
+     * This constructor can be used to instantiate a fake object. Only used for tests. Any
+     * attempt to actually use an object constructed this way will fail as there is no
+     * connected Rust object.
+     */
+    @Suppress("UNUSED_PARAMETER")
+    constructor(noHandle: NoHandle) {
+        this.handle = 0
+        this.cleanable = null
+    }
+    /**
+     * A token nobody has cancelled yet.
+     */
+    constructor() :
+        this(UniffiWithHandle, 
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_constructor_canceltoken_new(
+    
+        _status)
+}
+    )
+
+    protected val handle: Long
+    protected val cleanable: UniffiCleaner.Cleanable?
+
+    private val wasDestroyed = AtomicBoolean(false)
+    private val callCounter = AtomicLong(1)
+
+    /**
+     * Whether the current object has been destroyed and its reference is gone in the Rust side.
+     */
+    val uniffiIsDestroyed: Boolean get() = wasDestroyed.get()
+
+    override fun destroy() {
+        // Only allow a single call to this method.
+        // TODO: maybe we should log a warning if called more than once?
+        if (this.wasDestroyed.compareAndSet(false, true)) {
+            // This decrement always matches the initial count of 1 given at creation time.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    @Synchronized
+    override fun close() {
+        this.destroy()
+    }
+
+    internal inline fun <R> callWithHandle(block: (handle: Long) -> R): R {
+        // Check and increment the call counter, to keep the object alive.
+        // This needs a compare-and-set retry loop in case of concurrent updates.
+        do {
+            val c = this.callCounter.get()
+            if (c == 0L) {
+                throw IllegalStateException("${this.javaClass.simpleName} object has already been destroyed")
+            }
+            if (c == Long.MAX_VALUE) {
+                throw IllegalStateException("${this.javaClass.simpleName} call counter would overflow")
+            }
+        } while (! this.callCounter.compareAndSet(c, c + 1L))
+        // Now we can safely do the method call without the handle being freed concurrently.
+        try {
+            return block(this.uniffiCloneHandle())
+        } finally {
+            // This decrement always matches the increment we performed above.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    // Use a static inner class instead of a closure so as not to accidentally
+    // capture `this` as part of the cleanable's action.
+    private class UniffiCleanAction(private val handle: Long) : Runnable {
+        override fun run() {
+            if (handle == 0.toLong()) {
+                // Fake object created with `NoHandle`, don't try to free.
+                return;
+            }
+            uniffiRustCall { status ->
+                UniffiLib.uniffi_skilldeck_uniffi_fn_free_canceltoken(handle, status)
+            }
+        }
+    }
+
+    /**
+     * @suppress
+     */
+    fun uniffiCloneHandle(): Long {
+        if (handle == 0.toLong()) {
+            throw InternalException("uniffiCloneHandle() called on NoHandle object");
+        }
+        return uniffiRustCall() { status ->
+            UniffiLib.uniffi_skilldeck_uniffi_fn_clone_canceltoken(handle, status)
+        }
+    }
+
+    
+    /**
+     * Stop the run(s) using this token (safe from any thread, idempotent).
+     */override fun `cancel`()
+        = 
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_method_canceltoken_cancel(
+        it,
+        _status)
+}
+    }
+    
+    
+
+    
+    /**
+     * Whether `cancel()` was called.
+     */override fun `isCancelled`(): kotlin.Boolean {
+            return FfiConverterBoolean.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_method_canceltoken_is_cancelled(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+
+    
+
+
+    
+    
+    /**
+     * @suppress
+     */
+    companion object
+    
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeCancelToken: FfiConverter<CancelToken, Long> {
+    override fun lower(value: CancelToken): Long {
+        return value.uniffiCloneHandle()
+    }
+
+    override fun lift(value: Long): CancelToken {
+        return CancelToken(UniffiWithHandle, value)
+    }
+
+    override fun read(buf: ByteBuffer): CancelToken {
+        return lift(buf.getLong())
+    }
+
+    override fun allocationSize(value: CancelToken) = 8UL
+
+    override fun write(value: CancelToken, buf: ByteBuffer) {
+        buf.putLong(lower(value))
     }
 }
 
@@ -2087,6 +2574,21 @@ public interface DeckInterface {
     fun `activate`(`id`: kotlin.String, `args`: kotlin.String = "", `vars`: Map<kotlin.String, kotlin.String>? = null, `format`: kotlin.String = "raw", `agent`: kotlin.String? = null, `sessionId`: kotlin.String? = null, `readFiles`: kotlin.Boolean = false, `allowCommands`: List<kotlin.String>? = null): Activation
     
     /**
+     * Which built-in profiles (all, or those named) see which skills of this deck's
+     * project, as JSON text: one row per skill file, one cell per profile
+     * (`skilldeck list --compare`). An unknown profile is `InvalidOptionsError`.
+     */
+    fun `compareProfiles`(`profiles`: List<kotlin.String>? = null): kotlin.String
+    
+    /**
+     * Why a skill is or is not visible, as JSON text (the `skilldeck doctor --json`
+     * report): the roots searched, and for `target` (a skill name, a directory or a
+     * `SKILL.md` path; relative paths against the current directory) each rule that
+     * decided and what to change.
+     */
+    fun `doctor`(`target`: kotlin.String? = null): kotlin.String
+    
+    /**
      * A skill by id or name; throws `NOT_FOUND` when there is none.
      */
     fun `get`(`id`: kotlin.String): Skill
@@ -2292,6 +2794,46 @@ open class Deck: Disposable, AutoCloseable, DeckInterface
         FfiConverterOptionalString.lower(`sessionId`),
         FfiConverterBoolean.lower(`readFiles`),
         FfiConverterOptionalSequenceString.lower(`allowCommands`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Which built-in profiles (all, or those named) see which skills of this deck's
+     * project, as JSON text: one row per skill file, one cell per profile
+     * (`skilldeck list --compare`). An unknown profile is `InvalidOptionsError`.
+     */
+    @Throws(SkillException::class)override fun `compareProfiles`(`profiles`: List<kotlin.String>?): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_method_deck_compare_profiles(
+        it,
+        
+        FfiConverterOptionalSequenceString.lower(`profiles`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Why a skill is or is not visible, as JSON text (the `skilldeck doctor --json`
+     * report): the roots searched, and for `target` (a skill name, a directory or a
+     * `SKILL.md` path; relative paths against the current directory) each rule that
+     * decided and what to change.
+     */override fun `doctor`(`target`: kotlin.String?): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_method_deck_doctor(
+        it,
+        
+        FfiConverterOptionalString.lower(`target`),_status)
 }
     }
     )
@@ -2598,7 +3140,8 @@ public object FfiConverterTypeDeck: FfiConverter<Deck, Long> {
 /**
  * Implemented by the host to receive events. Called on the thread that caused the event
  * (the one calling `load`, `reload` or `activate`), after the engine released its locks, so
- * calling back into the deck is safe. Anything it throws is ignored.
+ * calling back into the deck is safe; a run's `onEvent` listener is called on the runner's
+ * own threads (output chunks may arrive from two at once). Anything it throws is ignored.
  */
 public interface EventListener {
     
@@ -2610,7 +3153,8 @@ public interface EventListener {
 /**
  * Implemented by the host to receive events. Called on the thread that caused the event
  * (the one calling `load`, `reload` or `activate`), after the engine released its locks, so
- * calling back into the deck is safe. Anything it throws is ignored.
+ * calling back into the deck is safe; a run's `onEvent` listener is called on the runner's
+ * own threads (output chunks may arrive from two at once). Anything it throws is ignored.
  */
 open class EventListenerImpl: Disposable, AutoCloseable, EventListener
 {
@@ -3157,6 +3701,331 @@ public object FfiConverterTypePermissionRules: FfiConverter<PermissionRules, Lon
 }
 
 
+// This template implements a class for working with a Rust struct via a handle
+// to the live Rust struct on the other side of the FFI.
+//
+// There's some subtlety here, because we have to be careful not to operate on a Rust
+// struct after it has been dropped, and because we must expose a public API for freeing
+// theq Kotlin wrapper object in lieu of reliable finalizers. The core requirements are:
+//
+//   * Each instance holds an opaque handle to the underlying Rust struct.
+//     Method calls need to read this handle from the object's state and pass it in to
+//     the Rust FFI.
+//
+//   * When an instance is no longer needed, its handle should be passed to a
+//     special destructor function provided by the Rust FFI, which will drop the
+//     underlying Rust struct.
+//
+//   * Given an instance, calling code is expected to call the special
+//     `destroy` method in order to free it after use, either by calling it explicitly
+//     or by using a higher-level helper like the `use` method. Failing to do so risks
+//     leaking the underlying Rust struct.
+//
+//   * We can't assume that calling code will do the right thing, and must be prepared
+//     to handle Kotlin method calls executing concurrently with or even after a call to
+//     `destroy`, and to handle multiple (possibly concurrent!) calls to `destroy`.
+//
+//   * We must never allow Rust code to operate on the underlying Rust struct after
+//     the destructor has been called, and must never call the destructor more than once.
+//     Doing so may trigger memory unsafety.
+//
+//   * To mitigate many of the risks of leaking memory and use-after-free unsafety, a `Cleaner`
+//     is implemented to call the destructor when the Kotlin object becomes unreachable.
+//     This is done in a background thread. This is not a panacea, and client code should be aware that
+//      1. the thread may starve if some there are objects that have poorly performing
+//     `drop` methods or do significant work in their `drop` methods.
+//      2. the thread is shared across the whole library. This can be tuned by using `android_cleaner = true`,
+//         or `android = true` in the [`kotlin` section of the `uniffi.toml` file](https://mozilla.github.io/uniffi-rs/kotlin/configuration.html).
+//
+// If we try to implement this with mutual exclusion on access to the handle, there is the
+// possibility of a race between a method call and a concurrent call to `destroy`:
+//
+//    * Thread A starts a method call, reads the value of the handle, but is interrupted
+//      before it can pass the handle over the FFI to Rust.
+//    * Thread B calls `destroy` and frees the underlying Rust struct.
+//    * Thread A resumes, passing the already-read handle value to Rust and triggering
+//      a use-after-free.
+//
+// One possible solution would be to use a `ReadWriteLock`, with each method call taking
+// a read lock (and thus allowed to run concurrently) and the special `destroy` method
+// taking a write lock (and thus blocking on live method calls). However, we aim not to
+// generate methods with any hidden blocking semantics, and a `destroy` method that might
+// block if called incorrectly seems to meet that bar.
+//
+// So, we achieve our goals by giving each instance an associated `AtomicLong` counter to track
+// the number of in-flight method calls, and an `AtomicBoolean` flag to indicate whether `destroy`
+// has been called. These are updated according to the following rules:
+//
+//    * The initial value of the counter is 1, indicating a live object with no in-flight calls.
+//      The initial value for the flag is false.
+//
+//    * At the start of each method call, we atomically check the counter.
+//      If it is 0 then the underlying Rust struct has already been destroyed and the call is aborted.
+//      If it is nonzero them we atomically increment it by 1 and proceed with the method call.
+//
+//    * At the end of each method call, we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+//    * When `destroy` is called, we atomically flip the flag from false to true.
+//      If the flag was already true we silently fail.
+//      Otherwise we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+// Astute readers may observe that this all sounds very similar to the way that Rust's `Arc<T>` works,
+// and indeed it is, with the addition of a flag to guard against multiple calls to `destroy`.
+//
+// The overall effect is that the underlying Rust struct is destroyed only when `destroy` has been
+// called *and* all in-flight method calls have completed, avoiding violating any of the expectations
+// of the underlying Rust code.
+//
+// This makes a cleaner a better alternative to _not_ calling `destroy()` as
+// and when the object is finished with, but the abstraction is not perfect: if the Rust object's `drop`
+// method is slow, and/or there are many objects to cleanup, and it's on a low end Android device, then the cleaner
+// thread may be starved, and the app will leak memory.
+//
+// In this case, `destroy`ing manually may be a better solution.
+//
+// The cleaner can live side by side with the manual calling of `destroy`. In the order of responsiveness, uniffi objects
+// with Rust peers are reclaimed:
+//
+// 1. By calling the `destroy` method of the object, which calls `rustObject.free()`. If that doesn't happen:
+// 2. When the object becomes unreachable, AND the Cleaner thread gets to call `rustObject.free()`. If the thread is starved then:
+// 3. The memory is reclaimed when the process terminates.
+//
+// [1] https://stackoverflow.com/questions/24376768/can-java-finalize-an-object-when-it-is-still-in-scope/24380219
+//
+
+
+/**
+ * Implemented by the host to follow an operation. Called on the thread running the
+ * operation; anything it throws is ignored.
+ */
+public interface ProgressListener {
+    
+    fun `onProgress`(`progress`: InstallProgress)
+    
+    companion object
+}
+
+/**
+ * Implemented by the host to follow an operation. Called on the thread running the
+ * operation; anything it throws is ignored.
+ */
+open class ProgressListenerImpl: Disposable, AutoCloseable, ProgressListener
+{
+
+    @Suppress("UNUSED_PARAMETER")
+    /**
+     * @suppress
+     */
+    constructor(withHandle: UniffiWithHandle, handle: Long) {
+        this.handle = handle
+        this.cleanable = UniffiLib.CLEANER.register(this, UniffiCleanAction(handle))
+    }
+
+    /**
+     * @suppress
+     *
+     * This constructor can be used to instantiate a fake object. Only used for tests. Any
+     * attempt to actually use an object constructed this way will fail as there is no
+     * connected Rust object.
+     */
+    @Suppress("UNUSED_PARAMETER")
+    constructor(noHandle: NoHandle) {
+        this.handle = 0
+        this.cleanable = null
+    }
+
+    protected val handle: Long
+    protected val cleanable: UniffiCleaner.Cleanable?
+
+    private val wasDestroyed = AtomicBoolean(false)
+    private val callCounter = AtomicLong(1)
+
+    /**
+     * Whether the current object has been destroyed and its reference is gone in the Rust side.
+     */
+    val uniffiIsDestroyed: Boolean get() = wasDestroyed.get()
+
+    override fun destroy() {
+        // Only allow a single call to this method.
+        // TODO: maybe we should log a warning if called more than once?
+        if (this.wasDestroyed.compareAndSet(false, true)) {
+            // This decrement always matches the initial count of 1 given at creation time.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    @Synchronized
+    override fun close() {
+        this.destroy()
+    }
+
+    internal inline fun <R> callWithHandle(block: (handle: Long) -> R): R {
+        // Check and increment the call counter, to keep the object alive.
+        // This needs a compare-and-set retry loop in case of concurrent updates.
+        do {
+            val c = this.callCounter.get()
+            if (c == 0L) {
+                throw IllegalStateException("${this.javaClass.simpleName} object has already been destroyed")
+            }
+            if (c == Long.MAX_VALUE) {
+                throw IllegalStateException("${this.javaClass.simpleName} call counter would overflow")
+            }
+        } while (! this.callCounter.compareAndSet(c, c + 1L))
+        // Now we can safely do the method call without the handle being freed concurrently.
+        try {
+            return block(this.uniffiCloneHandle())
+        } finally {
+            // This decrement always matches the increment we performed above.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    // Use a static inner class instead of a closure so as not to accidentally
+    // capture `this` as part of the cleanable's action.
+    private class UniffiCleanAction(private val handle: Long) : Runnable {
+        override fun run() {
+            if (handle == 0.toLong()) {
+                // Fake object created with `NoHandle`, don't try to free.
+                return;
+            }
+            uniffiRustCall { status ->
+                UniffiLib.uniffi_skilldeck_uniffi_fn_free_progresslistener(handle, status)
+            }
+        }
+    }
+
+    /**
+     * @suppress
+     */
+    fun uniffiCloneHandle(): Long {
+        if (handle == 0.toLong()) {
+            throw InternalException("uniffiCloneHandle() called on NoHandle object");
+        }
+        return uniffiRustCall() { status ->
+            UniffiLib.uniffi_skilldeck_uniffi_fn_clone_progresslistener(handle, status)
+        }
+    }
+
+    
+    @Throws(SkillException::class)override fun `onProgress`(`progress`: InstallProgress)
+        = 
+    callWithHandle {
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_method_progresslistener_on_progress(
+        it,
+        
+        FfiConverterTypeInstallProgress.lower(`progress`),_status)
+}
+    }
+    
+    
+
+    
+
+    
+
+
+    
+    
+    /**
+     * @suppress
+     */
+    companion object
+    
+}
+
+
+
+// Put the implementation in an object so we don't pollute the top-level namespace
+internal object uniffiCallbackInterfaceProgressListener {
+    internal object `onProgress`: UniffiCallbackInterfaceProgressListenerMethod0 {
+        override fun callback(`uniffiHandle`: Long,`progress`: RustBuffer.ByValue,`uniffiOutReturn`: Pointer,uniffiCallStatus: UniffiRustCallStatus,) {
+            val uniffiObj = FfiConverterTypeProgressListener.handleMap.get(uniffiHandle)
+            val makeCall = { ->
+                uniffiObj.`onProgress`(
+                    FfiConverterTypeInstallProgress.lift(`progress`),
+                )
+            }
+            val writeReturn = { _: Unit -> Unit }
+            uniffiTraitInterfaceCallWithError(
+                uniffiCallStatus,
+                makeCall,
+                writeReturn,
+                { e: SkillException -> FfiConverterTypeSkillError.lower(e) }
+            )
+        }
+    }
+
+    internal object uniffiFree: UniffiCallbackInterfaceFree {
+        override fun callback(handle: Long) {
+            FfiConverterTypeProgressListener.handleMap.remove(handle)
+        }
+    }
+
+    internal object uniffiClone: UniffiCallbackInterfaceClone {
+        override fun callback(handle: Long): Long {
+            return FfiConverterTypeProgressListener.handleMap.clone(handle)
+        }
+    }
+
+    internal var vtable = UniffiVTableCallbackInterfaceProgressListener.UniffiByValue(
+        uniffiFree,
+        uniffiClone,
+        `onProgress`,
+    )
+
+    // Registers the foreign callback with the Rust side.
+    // This method is generated for each callback interface.
+    internal fun register(lib: UniffiLib) {
+        lib.uniffi_skilldeck_uniffi_fn_init_callback_vtable_progresslistener(vtable)
+    }
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeProgressListener: FfiConverter<ProgressListener, Long> {
+    internal val handleMap = UniffiHandleMap<ProgressListener>()
+
+    override fun lower(value: ProgressListener): Long {
+        if (value is ProgressListenerImpl) {
+             // Rust-implemented object.  Clone the handle and return it
+            return value.uniffiCloneHandle()
+         } else {
+            // Kotlin object, generate a new vtable handle and return that.
+            return handleMap.insert(value)
+         }
+    }
+
+    override fun lift(value: Long): ProgressListener {
+        if ((value and 1.toLong()) == 0.toLong()) {
+            // Rust-generated handle, construct a new class that uses the handle to implement the
+            // interface
+            return ProgressListenerImpl(UniffiWithHandle, value)
+        } else {
+            // Kotlin-generated handle, get the object from the handle map
+            return handleMap.remove(value)
+        }
+    }
+
+    override fun read(buf: ByteBuffer): ProgressListener {
+        return lift(buf.getLong())
+    }
+
+    override fun allocationSize(value: ProgressListener) = 8UL
+
+    override fun write(value: ProgressListener, buf: ByteBuffer) {
+        buf.putLong(lower(value))
+    }
+}
+
+
 
 /**
  * An activated skill: the formatted text plus the structured parts for hosts that build
@@ -3270,6 +4139,125 @@ public object FfiConverterTypeActivation: FfiConverterRustBuffer<Activation> {
             FfiConverterOptionalString.write(value.`context`, buf)
             FfiConverterOptionalString.write(value.`agent`, buf)
             FfiConverterTypeDecision.write(value.`permission`, buf)
+    }
+}
+
+
+
+/**
+ * What to take from a source in `add`.
+ */
+data class AddOptions (
+    /**
+     * Only these skills (all the source holds when empty).
+     */
+    var `skills`: List<kotlin.String> = listOf() 
+    , 
+    /**
+     * Branch, tag or commit (git sources).
+     */
+    var `gitRef`: kotlin.String? = null 
+    , 
+    /**
+     * `sha256:<hex>` or bare hex pin (archive sources), checked before extracting.
+     */
+    var `sha256`: kotlin.String? = null 
+    , 
+    /**
+     * Host profiles to install for (default: `.agents/skills` only); the first holds the
+     * real copy, the others get links.
+     */
+    var `hosts`: List<kotlin.String> = listOf() 
+    , 
+    /**
+     * Replace a skill modified since it was installed, or one skilldeck did not install.
+     */
+    var `force`: kotlin.Boolean = false 
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAddOptions: FfiConverterRustBuffer<AddOptions> {
+    override fun read(buf: ByteBuffer): AddOptions {
+        return AddOptions(
+            FfiConverterSequenceString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterSequenceString.read(buf),
+            FfiConverterBoolean.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: AddOptions) = (
+            FfiConverterSequenceString.allocationSize(value.`skills`) +
+            FfiConverterOptionalString.allocationSize(value.`gitRef`) +
+            FfiConverterOptionalString.allocationSize(value.`sha256`) +
+            FfiConverterSequenceString.allocationSize(value.`hosts`) +
+            FfiConverterBoolean.allocationSize(value.`force`)
+    )
+
+    override fun write(value: AddOptions, buf: ByteBuffer) {
+            FfiConverterSequenceString.write(value.`skills`, buf)
+            FfiConverterOptionalString.write(value.`gitRef`, buf)
+            FfiConverterOptionalString.write(value.`sha256`, buf)
+            FfiConverterSequenceString.write(value.`hosts`, buf)
+            FfiConverterBoolean.write(value.`force`, buf)
+    }
+}
+
+
+
+/**
+ * What `add` did.
+ */
+data class AddReport (
+    /**
+     * The skills installed (or replaced).
+     */
+    var `installed`: List<InstalledSkill>
+    , 
+    /**
+     * What was skipped and why.
+     */
+    var `warnings`: List<kotlin.String>
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAddReport: FfiConverterRustBuffer<AddReport> {
+    override fun read(buf: ByteBuffer): AddReport {
+        return AddReport(
+            FfiConverterSequenceTypeInstalledSkill.read(buf),
+            FfiConverterSequenceString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: AddReport) = (
+            FfiConverterSequenceTypeInstalledSkill.allocationSize(value.`installed`) +
+            FfiConverterSequenceString.allocationSize(value.`warnings`)
+    )
+
+    override fun write(value: AddReport, buf: ByteBuffer) {
+            FfiConverterSequenceTypeInstalledSkill.write(value.`installed`, buf)
+            FfiConverterSequenceString.write(value.`warnings`, buf)
     }
 }
 
@@ -3411,6 +4399,253 @@ public object FfiConverterTypeDiff: FfiConverterRustBuffer<Diff> {
 
 
 /**
+ * What `installFrozen` did.
+ */
+data class FrozenReport (
+    /**
+     * Skills (re)installed from their sources.
+     */
+    var `restored`: List<kotlin.String>
+    , 
+    /**
+     * Skills already exactly as locked.
+     */
+    var `unchanged`: List<kotlin.String>
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeFrozenReport: FfiConverterRustBuffer<FrozenReport> {
+    override fun read(buf: ByteBuffer): FrozenReport {
+        return FrozenReport(
+            FfiConverterSequenceString.read(buf),
+            FfiConverterSequenceString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: FrozenReport) = (
+            FfiConverterSequenceString.allocationSize(value.`restored`) +
+            FfiConverterSequenceString.allocationSize(value.`unchanged`)
+    )
+
+    override fun write(value: FrozenReport, buf: ByteBuffer) {
+            FfiConverterSequenceString.write(value.`restored`, buf)
+            FfiConverterSequenceString.write(value.`unchanged`, buf)
+    }
+}
+
+
+
+/**
+ * Caps on what one operation may fetch and install; `null` keeps the engine's default.
+ */
+data class InstallLimits (
+    /**
+     * Files per skill (default 512).
+     */
+    var `maxFiles`: kotlin.ULong? = null 
+    , 
+    /**
+     * Bytes per skill (default 16 MiB).
+     */
+    var `maxBytes`: kotlin.ULong? = null 
+    , 
+    /**
+     * Bytes of one download, an archive or an index (default 64 MiB).
+     */
+    var `maxDownloadBytes`: kotlin.ULong? = null 
+    , 
+    /**
+     * Entries of one archive (default 10,000).
+     */
+    var `maxArchiveEntries`: kotlin.ULong? = null 
+    , 
+    /**
+     * Bytes one archive may expand to (default 256 MiB).
+     */
+    var `maxArchiveBytes`: kotlin.ULong? = null 
+    , 
+    /**
+     * Whole-request HTTP timeout in seconds (default 60).
+     */
+    var `timeout`: kotlin.ULong? = null 
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeInstallLimits: FfiConverterRustBuffer<InstallLimits> {
+    override fun read(buf: ByteBuffer): InstallLimits {
+        return InstallLimits(
+            FfiConverterOptionalULong.read(buf),
+            FfiConverterOptionalULong.read(buf),
+            FfiConverterOptionalULong.read(buf),
+            FfiConverterOptionalULong.read(buf),
+            FfiConverterOptionalULong.read(buf),
+            FfiConverterOptionalULong.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: InstallLimits) = (
+            FfiConverterOptionalULong.allocationSize(value.`maxFiles`) +
+            FfiConverterOptionalULong.allocationSize(value.`maxBytes`) +
+            FfiConverterOptionalULong.allocationSize(value.`maxDownloadBytes`) +
+            FfiConverterOptionalULong.allocationSize(value.`maxArchiveEntries`) +
+            FfiConverterOptionalULong.allocationSize(value.`maxArchiveBytes`) +
+            FfiConverterOptionalULong.allocationSize(value.`timeout`)
+    )
+
+    override fun write(value: InstallLimits, buf: ByteBuffer) {
+            FfiConverterOptionalULong.write(value.`maxFiles`, buf)
+            FfiConverterOptionalULong.write(value.`maxBytes`, buf)
+            FfiConverterOptionalULong.write(value.`maxDownloadBytes`, buf)
+            FfiConverterOptionalULong.write(value.`maxArchiveEntries`, buf)
+            FfiConverterOptionalULong.write(value.`maxArchiveBytes`, buf)
+            FfiConverterOptionalULong.write(value.`timeout`, buf)
+    }
+}
+
+
+
+/**
+ * Where an operation works: the scope's lock and directories, and the caps. Every
+ * operation takes one (the defaults: the project in the current directory).
+ */
+data class InstallOptions (
+    /**
+     * `project` (`<projectDir>/skills-lock.json`, skills under `.agents/skills`) or `user`
+     * (skills under `~/.agents/skills`, the lock under `$XDG_CONFIG_HOME/skilldeck`).
+     */
+    var `scope`: kotlin.String = "project" 
+    , 
+    /**
+     * The project root (holds `skills-lock.json`).
+     */
+    var `projectDir`: kotlin.String = "." 
+    , 
+    /**
+     * The home directory for the `user` scope (default: `HOME`).
+     */
+    var `homeDir`: kotlin.String? = null 
+    , 
+    /**
+     * The user-scope lock (default `$XDG_CONFIG_HOME/skilldeck/skills-lock.json`).
+     */
+    var `userLock`: kotlin.String? = null 
+    , 
+    /**
+     * Caps on what is fetched and installed.
+     */
+    var `limits`: InstallLimits = InstallLimits() 
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeInstallOptions: FfiConverterRustBuffer<InstallOptions> {
+    override fun read(buf: ByteBuffer): InstallOptions {
+        return InstallOptions(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterTypeInstallLimits.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: InstallOptions) = (
+            FfiConverterString.allocationSize(value.`scope`) +
+            FfiConverterString.allocationSize(value.`projectDir`) +
+            FfiConverterOptionalString.allocationSize(value.`homeDir`) +
+            FfiConverterOptionalString.allocationSize(value.`userLock`) +
+            FfiConverterTypeInstallLimits.allocationSize(value.`limits`)
+    )
+
+    override fun write(value: InstallOptions, buf: ByteBuffer) {
+            FfiConverterString.write(value.`scope`, buf)
+            FfiConverterString.write(value.`projectDir`, buf)
+            FfiConverterOptionalString.write(value.`homeDir`, buf)
+            FfiConverterOptionalString.write(value.`userLock`, buf)
+            FfiConverterTypeInstallLimits.write(value.`limits`, buf)
+    }
+}
+
+
+
+/**
+ * One step of an install operation, for a progress display. (Not called `Progress`:
+ * Swift's Foundation has a class of that name.)
+ */
+data class InstallProgress (
+    /**
+     * `fetch`, `stage`, `install`, `verify` or `lock`.
+     */
+    var `phase`: kotlin.String
+    , 
+    /**
+     * What is being done, e.g. the URL or the skill's name.
+     */
+    var `message`: kotlin.String
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeInstallProgress: FfiConverterRustBuffer<InstallProgress> {
+    override fun read(buf: ByteBuffer): InstallProgress {
+        return InstallProgress(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: InstallProgress) = (
+            FfiConverterString.allocationSize(value.`phase`) +
+            FfiConverterString.allocationSize(value.`message`)
+    )
+
+    override fun write(value: InstallProgress, buf: ByteBuffer) {
+            FfiConverterString.write(value.`phase`, buf)
+            FfiConverterString.write(value.`message`, buf)
+    }
+}
+
+
+
+/**
  * One entry of `install: [...]`: how to obtain a missing requirement.
  */
 data class InstallSpec (
@@ -3466,6 +4701,182 @@ public object FfiConverterTypeInstallSpec: FfiConverterRustBuffer<InstallSpec> {
             FfiConverterOptionalString.write(value.`formula`, buf)
             FfiConverterOptionalString.write(value.`label`, buf)
             FfiConverterSequenceString.write(value.`os`, buf)
+    }
+}
+
+
+
+/**
+ * One installed skill as the lock records it.
+ */
+data class InstalledSkill (
+    var `name`: kotlin.String
+    , 
+    var `entry`: LockEntry
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeInstalledSkill: FfiConverterRustBuffer<InstalledSkill> {
+    override fun read(buf: ByteBuffer): InstalledSkill {
+        return InstalledSkill(
+            FfiConverterString.read(buf),
+            FfiConverterTypeLockEntry.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: InstalledSkill) = (
+            FfiConverterString.allocationSize(value.`name`) +
+            FfiConverterTypeLockEntry.allocationSize(value.`entry`)
+    )
+
+    override fun write(value: InstalledSkill, buf: ByteBuffer) {
+            FfiConverterString.write(value.`name`, buf)
+            FfiConverterTypeLockEntry.write(value.`entry`, buf)
+    }
+}
+
+
+
+/**
+ * One skill's entry in `skills-lock.json`.
+ */
+data class LockEntry (
+    /**
+     * Where the skill came from as the user wrote it (`owner/repo`, a URL, a path).
+     */
+    var `source`: kotlin.String
+    , 
+    /**
+     * The branch, tag or commit asked for (`ref` in the file).
+     */
+    var `gitRef`: kotlin.String?
+    , 
+    /**
+     * `github`, `git`, `local`, `archive` or `well-known`.
+     */
+    var `sourceType`: kotlin.String
+    , 
+    /**
+     * The `skills` CLI's folder hash.
+     */
+    var `computedHash`: kotlin.String
+    , 
+    /**
+     * The URL actually fetched; absent for local sources.
+     */
+    var `url`: kotlin.String?
+    , 
+    /**
+     * The skill's directory inside the source; absent when it is the root.
+     */
+    var `subpath`: kotlin.String?
+    , 
+    /**
+     * The resolved git commit (full SHA), for git sources.
+     */
+    var `commit`: kotlin.String?
+    , 
+    /**
+     * The archive's pinned `sha256:<hex>`, for archive sources.
+     */
+    var `sha256`: kotlin.String?
+    , 
+    /**
+     * Where the real copy is, relative to the scope's base, `/`-separated.
+     */
+    var `path`: kotlin.String
+    , 
+    /**
+     * Other install locations pointing at the real copy.
+     */
+    var `links`: List<kotlin.String>
+    , 
+    /**
+     * The skill digest, `sha256:<hex>`.
+     */
+    var `digest`: kotlin.String
+    , 
+    /**
+     * Every installed file (`/`-separated path) → `sha256:<hex>`.
+     */
+    var `files`: Map<kotlin.String, kotlin.String>
+    , 
+    /**
+     * Keys other tools wrote on this entry (kept on rewrite), each value as JSON text.
+     */
+    var `extra`: Map<kotlin.String, JsonValue>
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeLockEntry: FfiConverterRustBuffer<LockEntry> {
+    override fun read(buf: ByteBuffer): LockEntry {
+        return LockEntry(
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterSequenceString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterMapStringString.read(buf),
+            FfiConverterMapStringTypeJsonValue.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: LockEntry) = (
+            FfiConverterString.allocationSize(value.`source`) +
+            FfiConverterOptionalString.allocationSize(value.`gitRef`) +
+            FfiConverterString.allocationSize(value.`sourceType`) +
+            FfiConverterString.allocationSize(value.`computedHash`) +
+            FfiConverterOptionalString.allocationSize(value.`url`) +
+            FfiConverterOptionalString.allocationSize(value.`subpath`) +
+            FfiConverterOptionalString.allocationSize(value.`commit`) +
+            FfiConverterOptionalString.allocationSize(value.`sha256`) +
+            FfiConverterString.allocationSize(value.`path`) +
+            FfiConverterSequenceString.allocationSize(value.`links`) +
+            FfiConverterString.allocationSize(value.`digest`) +
+            FfiConverterMapStringString.allocationSize(value.`files`) +
+            FfiConverterMapStringTypeJsonValue.allocationSize(value.`extra`)
+    )
+
+    override fun write(value: LockEntry, buf: ByteBuffer) {
+            FfiConverterString.write(value.`source`, buf)
+            FfiConverterOptionalString.write(value.`gitRef`, buf)
+            FfiConverterString.write(value.`sourceType`, buf)
+            FfiConverterString.write(value.`computedHash`, buf)
+            FfiConverterOptionalString.write(value.`url`, buf)
+            FfiConverterOptionalString.write(value.`subpath`, buf)
+            FfiConverterOptionalString.write(value.`commit`, buf)
+            FfiConverterOptionalString.write(value.`sha256`, buf)
+            FfiConverterString.write(value.`path`, buf)
+            FfiConverterSequenceString.write(value.`links`, buf)
+            FfiConverterString.write(value.`digest`, buf)
+            FfiConverterMapStringString.write(value.`files`, buf)
+            FfiConverterMapStringTypeJsonValue.write(value.`extra`, buf)
     }
 }
 
@@ -3878,6 +5289,45 @@ public object FfiConverterTypeParsed: FfiConverterRustBuffer<Parsed> {
 
 
 /**
+ * What `remove` did.
+ */
+data class RemoveReport (
+    /**
+     * The skills removed.
+     */
+    var `removed`: List<kotlin.String>
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeRemoveReport: FfiConverterRustBuffer<RemoveReport> {
+    override fun read(buf: ByteBuffer): RemoveReport {
+        return RemoveReport(
+            FfiConverterSequenceString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: RemoveReport) = (
+            FfiConverterSequenceString.allocationSize(value.`removed`)
+    )
+
+    override fun write(value: RemoveReport, buf: ByteBuffer) {
+            FfiConverterSequenceString.write(value.`removed`, buf)
+    }
+}
+
+
+
+/**
  * What a render kept, shortened and dropped.
  */
 data class RenderReport (
@@ -4091,6 +5541,361 @@ public object FfiConverterTypeRootSpec: FfiConverterRustBuffer<RootSpec> {
             FfiConverterTypeFsPath.write(value.`path`, buf)
             FfiConverterTypeScope.write(value.`scope`, buf)
             FfiConverterOptionalString.write(value.`pattern`, buf)
+    }
+}
+
+
+
+/**
+ * Resource limits of a run's process (rlimits); `null` keeps the engine's default.
+ */
+data class RunLimits (
+    /**
+     * Address space in bytes (default 8 GiB).
+     */
+    var `memoryBytes`: kotlin.ULong? = null 
+    , 
+    /**
+     * Largest file the process may write (default 256 MiB).
+     */
+    var `fileSizeBytes`: kotlin.ULong? = null 
+    , 
+    /**
+     * Processes of the user (default 4096).
+     */
+    var `processes`: kotlin.ULong? = null 
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeRunLimits: FfiConverterRustBuffer<RunLimits> {
+    override fun read(buf: ByteBuffer): RunLimits {
+        return RunLimits(
+            FfiConverterOptionalULong.read(buf),
+            FfiConverterOptionalULong.read(buf),
+            FfiConverterOptionalULong.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: RunLimits) = (
+            FfiConverterOptionalULong.allocationSize(value.`memoryBytes`) +
+            FfiConverterOptionalULong.allocationSize(value.`fileSizeBytes`) +
+            FfiConverterOptionalULong.allocationSize(value.`processes`)
+    )
+
+    override fun write(value: RunLimits, buf: ByteBuffer) {
+            FfiConverterOptionalULong.write(value.`memoryBytes`, buf)
+            FfiConverterOptionalULong.write(value.`fileSizeBytes`, buf)
+            FfiConverterOptionalULong.write(value.`processes`, buf)
+    }
+}
+
+
+
+/**
+ * How to run (the engine's `RunOptions`; every field has its default).
+ */
+data class RunOptions (
+    /**
+     * Seconds before the process group is killed (default: the skill's `timeout`, else 30).
+     */
+    var `timeout`: kotlin.Double? = null 
+    , 
+    /**
+     * Bytes kept per stream (default 1 MiB); the rest is dropped (`truncated`).
+     */
+    var `outputLimit`: kotlin.ULong? = null 
+    , 
+    /**
+     * `enforce` (Landlock + seccomp + rlimits, refused where unavailable) or `none` (no
+     * confinement: only for skills you trust).
+     */
+    var `sandbox`: kotlin.String = "enforce" 
+    , 
+    /**
+     * Only these paths (and what is below them) are readable in the sandbox; `null`: the
+     * whole file system, read-only.
+     */
+    var `fsViewOnly`: List<kotlin.String>? = null 
+    , 
+    /**
+     * Let the process open network sockets.
+     */
+    var `allowNetwork`: kotlin.Boolean = false 
+    , 
+    var `limits`: RunLimits = RunLimits() 
+    , 
+    /**
+     * The agent whose permission rules apply (else the deck's).
+     */
+    var `agent`: kotlin.String? = null 
+    , 
+    /**
+     * The user approved a skill whose permission is `ask`.
+     */
+    var `approved`: kotlin.Boolean = false 
+    , 
+    /**
+     * Where work directories are created (default: the system temporary directory).
+     */
+    var `workRoot`: kotlin.String? = null 
+    , 
+    /**
+     * Keep the work directory after the run (its path is in the outcome).
+     */
+    var `keepWorkDir`: kotlin.Boolean = false 
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeRunOptions: FfiConverterRustBuffer<RunOptions> {
+    override fun read(buf: ByteBuffer): RunOptions {
+        return RunOptions(
+            FfiConverterOptionalDouble.read(buf),
+            FfiConverterOptionalULong.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterOptionalSequenceString.read(buf),
+            FfiConverterBoolean.read(buf),
+            FfiConverterTypeRunLimits.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterBoolean.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterBoolean.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: RunOptions) = (
+            FfiConverterOptionalDouble.allocationSize(value.`timeout`) +
+            FfiConverterOptionalULong.allocationSize(value.`outputLimit`) +
+            FfiConverterString.allocationSize(value.`sandbox`) +
+            FfiConverterOptionalSequenceString.allocationSize(value.`fsViewOnly`) +
+            FfiConverterBoolean.allocationSize(value.`allowNetwork`) +
+            FfiConverterTypeRunLimits.allocationSize(value.`limits`) +
+            FfiConverterOptionalString.allocationSize(value.`agent`) +
+            FfiConverterBoolean.allocationSize(value.`approved`) +
+            FfiConverterOptionalString.allocationSize(value.`workRoot`) +
+            FfiConverterBoolean.allocationSize(value.`keepWorkDir`)
+    )
+
+    override fun write(value: RunOptions, buf: ByteBuffer) {
+            FfiConverterOptionalDouble.write(value.`timeout`, buf)
+            FfiConverterOptionalULong.write(value.`outputLimit`, buf)
+            FfiConverterString.write(value.`sandbox`, buf)
+            FfiConverterOptionalSequenceString.write(value.`fsViewOnly`, buf)
+            FfiConverterBoolean.write(value.`allowNetwork`, buf)
+            FfiConverterTypeRunLimits.write(value.`limits`, buf)
+            FfiConverterOptionalString.write(value.`agent`, buf)
+            FfiConverterBoolean.write(value.`approved`, buf)
+            FfiConverterOptionalString.write(value.`workRoot`, buf)
+            FfiConverterBoolean.write(value.`keepWorkDir`, buf)
+    }
+}
+
+
+
+/**
+ * What a run did.
+ */
+data class RunOutcome (
+    var `skill`: kotlin.String
+    , 
+    /**
+     * `null` when a signal ended the process (timeout, cancel, a crash).
+     */
+    var `exitCode`: kotlin.Int?
+    , 
+    var `signal`: kotlin.Int?
+    , 
+    var `stdout`: kotlin.String
+    , 
+    var `stderr`: kotlin.String
+    , 
+    /**
+     * `stdout` parsed as JSON (as JSON text), when it is JSON.
+     */
+    var `json`: JsonValue?
+    , 
+    /**
+     * Output beyond the cap was dropped (from either stream).
+     */
+    var `truncated`: kotlin.Boolean
+    , 
+    var `timedOut`: kotlin.Boolean
+    , 
+    var `cancelled`: kotlin.Boolean
+    , 
+    var `durationMs`: kotlin.ULong
+    , 
+    /**
+     * Whether the sandbox confined the process.
+     */
+    var `sandboxed`: kotlin.Boolean
+    , 
+    /**
+     * What the sandbox enforced (absent without a sandbox).
+     */
+    var `sandbox`: SandboxReport?
+    , 
+    /**
+     * The files delivered to `destination` (absolute paths).
+     */
+    var `artifacts`: List<FsPath>
+    , 
+    /**
+     * The work directory, when `keepWorkDir`.
+     */
+    var `workDir`: FsPath?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeRunOutcome: FfiConverterRustBuffer<RunOutcome> {
+    override fun read(buf: ByteBuffer): RunOutcome {
+        return RunOutcome(
+            FfiConverterString.read(buf),
+            FfiConverterOptionalInt.read(buf),
+            FfiConverterOptionalInt.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterOptionalTypeJsonValue.read(buf),
+            FfiConverterBoolean.read(buf),
+            FfiConverterBoolean.read(buf),
+            FfiConverterBoolean.read(buf),
+            FfiConverterULong.read(buf),
+            FfiConverterBoolean.read(buf),
+            FfiConverterOptionalTypeSandboxReport.read(buf),
+            FfiConverterSequenceTypeFsPath.read(buf),
+            FfiConverterOptionalTypeFsPath.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: RunOutcome) = (
+            FfiConverterString.allocationSize(value.`skill`) +
+            FfiConverterOptionalInt.allocationSize(value.`exitCode`) +
+            FfiConverterOptionalInt.allocationSize(value.`signal`) +
+            FfiConverterString.allocationSize(value.`stdout`) +
+            FfiConverterString.allocationSize(value.`stderr`) +
+            FfiConverterOptionalTypeJsonValue.allocationSize(value.`json`) +
+            FfiConverterBoolean.allocationSize(value.`truncated`) +
+            FfiConverterBoolean.allocationSize(value.`timedOut`) +
+            FfiConverterBoolean.allocationSize(value.`cancelled`) +
+            FfiConverterULong.allocationSize(value.`durationMs`) +
+            FfiConverterBoolean.allocationSize(value.`sandboxed`) +
+            FfiConverterOptionalTypeSandboxReport.allocationSize(value.`sandbox`) +
+            FfiConverterSequenceTypeFsPath.allocationSize(value.`artifacts`) +
+            FfiConverterOptionalTypeFsPath.allocationSize(value.`workDir`)
+    )
+
+    override fun write(value: RunOutcome, buf: ByteBuffer) {
+            FfiConverterString.write(value.`skill`, buf)
+            FfiConverterOptionalInt.write(value.`exitCode`, buf)
+            FfiConverterOptionalInt.write(value.`signal`, buf)
+            FfiConverterString.write(value.`stdout`, buf)
+            FfiConverterString.write(value.`stderr`, buf)
+            FfiConverterOptionalTypeJsonValue.write(value.`json`, buf)
+            FfiConverterBoolean.write(value.`truncated`, buf)
+            FfiConverterBoolean.write(value.`timedOut`, buf)
+            FfiConverterBoolean.write(value.`cancelled`, buf)
+            FfiConverterULong.write(value.`durationMs`, buf)
+            FfiConverterBoolean.write(value.`sandboxed`, buf)
+            FfiConverterOptionalTypeSandboxReport.write(value.`sandbox`, buf)
+            FfiConverterSequenceTypeFsPath.write(value.`artifacts`, buf)
+            FfiConverterOptionalTypeFsPath.write(value.`workDir`, buf)
+    }
+}
+
+
+
+/**
+ * What the sandbox enforced, mechanism by mechanism.
+ */
+data class SandboxReport (
+    /**
+     * The kernel's Landlock ABI version (file system rules need 1; TCP rules need 4).
+     */
+    var `landlockAbi`: kotlin.UInt
+    , 
+    /**
+     * Writes only in the work directory; reads as `fsViewOnly` says.
+     */
+    var `filesystem`: kotlin.Boolean
+    , 
+    /**
+     * Sockets denied (seccomp, and Landlock TCP rules from ABI 4).
+     */
+    var `networkDenied`: kotlin.Boolean
+    , 
+    /**
+     * seccomp also keeps the process in its group.
+     */
+    var `seccomp`: kotlin.Boolean
+    , 
+    var `limits`: RunLimits
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeSandboxReport: FfiConverterRustBuffer<SandboxReport> {
+    override fun read(buf: ByteBuffer): SandboxReport {
+        return SandboxReport(
+            FfiConverterUInt.read(buf),
+            FfiConverterBoolean.read(buf),
+            FfiConverterBoolean.read(buf),
+            FfiConverterBoolean.read(buf),
+            FfiConverterTypeRunLimits.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: SandboxReport) = (
+            FfiConverterUInt.allocationSize(value.`landlockAbi`) +
+            FfiConverterBoolean.allocationSize(value.`filesystem`) +
+            FfiConverterBoolean.allocationSize(value.`networkDenied`) +
+            FfiConverterBoolean.allocationSize(value.`seccomp`) +
+            FfiConverterTypeRunLimits.allocationSize(value.`limits`)
+    )
+
+    override fun write(value: SandboxReport, buf: ByteBuffer) {
+            FfiConverterUInt.write(value.`landlockAbi`, buf)
+            FfiConverterBoolean.write(value.`filesystem`, buf)
+            FfiConverterBoolean.write(value.`networkDenied`, buf)
+            FfiConverterBoolean.write(value.`seccomp`, buf)
+            FfiConverterTypeRunLimits.write(value.`limits`, buf)
     }
 }
 
@@ -4645,6 +6450,58 @@ public object FfiConverterTypeSkill: FfiConverterRustBuffer<Skill> {
 
 
 /**
+ * One skill's verification.
+ */
+data class SkillVerify (
+    var `name`: kotlin.String
+    , 
+    /**
+     * Its directory, relative to the scope's base.
+     */
+    var `path`: kotlin.String
+    , 
+    /**
+     * What differs from the lock.
+     */
+    var `diff`: TreeDiff
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeSkillVerify: FfiConverterRustBuffer<SkillVerify> {
+    override fun read(buf: ByteBuffer): SkillVerify {
+        return SkillVerify(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterTypeTreeDiff.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: SkillVerify) = (
+            FfiConverterString.allocationSize(value.`name`) +
+            FfiConverterString.allocationSize(value.`path`) +
+            FfiConverterTypeTreeDiff.allocationSize(value.`diff`)
+    )
+
+    override fun write(value: SkillVerify, buf: ByteBuffer) {
+            FfiConverterString.write(value.`name`, buf)
+            FfiConverterString.write(value.`path`, buf)
+            FfiConverterTypeTreeDiff.write(value.`diff`, buf)
+    }
+}
+
+
+
+/**
  * What the filter stage decided about a skill. Every `false`/`DENY` has a line in `reasons`.
  */
 data class Status (
@@ -4740,6 +6597,61 @@ public object FfiConverterTypeStatus: FfiConverterRustBuffer<Status> {
 
 
 /**
+ * What differs between an installed directory and its lock entry (sorted paths).
+ */
+data class TreeDiff (
+    /**
+     * Files whose bytes differ from the recorded digest.
+     */
+    var `changed`: List<kotlin.String>
+    , 
+    /**
+     * Files present but not recorded.
+     */
+    var `added`: List<kotlin.String>
+    , 
+    /**
+     * Files recorded but absent.
+     */
+    var `missing`: List<kotlin.String>
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeTreeDiff: FfiConverterRustBuffer<TreeDiff> {
+    override fun read(buf: ByteBuffer): TreeDiff {
+        return TreeDiff(
+            FfiConverterSequenceString.read(buf),
+            FfiConverterSequenceString.read(buf),
+            FfiConverterSequenceString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: TreeDiff) = (
+            FfiConverterSequenceString.allocationSize(value.`changed`) +
+            FfiConverterSequenceString.allocationSize(value.`added`) +
+            FfiConverterSequenceString.allocationSize(value.`missing`)
+    )
+
+    override fun write(value: TreeDiff, buf: ByteBuffer) {
+            FfiConverterSequenceString.write(value.`changed`, buf)
+            FfiConverterSequenceString.write(value.`added`, buf)
+            FfiConverterSequenceString.write(value.`missing`, buf)
+    }
+}
+
+
+
+/**
  * A skill whose description was shortened to fit the budget.
  */
 data class Truncation (
@@ -4775,6 +6687,136 @@ public object FfiConverterTypeTruncation: FfiConverterRustBuffer<Truncation> {
     override fun write(value: Truncation, buf: ByteBuffer) {
             FfiConverterString.write(value.`id`, buf)
             FfiConverterULong.write(value.`charsRemoved`, buf)
+    }
+}
+
+
+
+/**
+ * One skill whose commit or digest changed.
+ */
+data class UpdateChange (
+    var `name`: kotlin.String
+    , 
+    /**
+     * The commit recorded (git sources).
+     */
+    var `fromCommit`: kotlin.String?
+    , 
+    /**
+     * The commit the source gives now.
+     */
+    var `toCommit`: kotlin.String?
+    , 
+    var `fromDigest`: kotlin.String
+    , 
+    var `toDigest`: kotlin.String
+    , 
+    /**
+     * Files that change, appear or disappear.
+     */
+    var `files`: TreeDiff
+    , 
+    /**
+     * False for `dryRun`.
+     */
+    var `applied`: kotlin.Boolean
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeUpdateChange: FfiConverterRustBuffer<UpdateChange> {
+    override fun read(buf: ByteBuffer): UpdateChange {
+        return UpdateChange(
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterTypeTreeDiff.read(buf),
+            FfiConverterBoolean.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: UpdateChange) = (
+            FfiConverterString.allocationSize(value.`name`) +
+            FfiConverterOptionalString.allocationSize(value.`fromCommit`) +
+            FfiConverterOptionalString.allocationSize(value.`toCommit`) +
+            FfiConverterString.allocationSize(value.`fromDigest`) +
+            FfiConverterString.allocationSize(value.`toDigest`) +
+            FfiConverterTypeTreeDiff.allocationSize(value.`files`) +
+            FfiConverterBoolean.allocationSize(value.`applied`)
+    )
+
+    override fun write(value: UpdateChange, buf: ByteBuffer) {
+            FfiConverterString.write(value.`name`, buf)
+            FfiConverterOptionalString.write(value.`fromCommit`, buf)
+            FfiConverterOptionalString.write(value.`toCommit`, buf)
+            FfiConverterString.write(value.`fromDigest`, buf)
+            FfiConverterString.write(value.`toDigest`, buf)
+            FfiConverterTypeTreeDiff.write(value.`files`, buf)
+            FfiConverterBoolean.write(value.`applied`, buf)
+    }
+}
+
+
+
+/**
+ * What `update` found and did.
+ */
+data class UpdateReport (
+    /**
+     * Skills whose commit or digest changed.
+     */
+    var `changes`: List<UpdateChange>
+    , 
+    /**
+     * Skills already current.
+     */
+    var `upToDate`: List<kotlin.String>
+    , 
+    var `warnings`: List<kotlin.String>
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeUpdateReport: FfiConverterRustBuffer<UpdateReport> {
+    override fun read(buf: ByteBuffer): UpdateReport {
+        return UpdateReport(
+            FfiConverterSequenceTypeUpdateChange.read(buf),
+            FfiConverterSequenceString.read(buf),
+            FfiConverterSequenceString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: UpdateReport) = (
+            FfiConverterSequenceTypeUpdateChange.allocationSize(value.`changes`) +
+            FfiConverterSequenceString.allocationSize(value.`upToDate`) +
+            FfiConverterSequenceString.allocationSize(value.`warnings`)
+    )
+
+    override fun write(value: UpdateReport, buf: ByteBuffer) {
+            FfiConverterSequenceTypeUpdateChange.write(value.`changes`, buf)
+            FfiConverterSequenceString.write(value.`upToDate`, buf)
+            FfiConverterSequenceString.write(value.`warnings`, buf)
     }
 }
 
@@ -4842,6 +6884,50 @@ public object FfiConverterTypeValidationReport: FfiConverterRustBuffer<Validatio
             FfiConverterOptionalString.write(value.`name`, buf)
             FfiConverterBoolean.write(value.`valid`, buf)
             FfiConverterSequenceTypeDiagnostic.write(value.`diagnostics`, buf)
+    }
+}
+
+
+
+/**
+ * What `verify` found: `clean` when every skill is exactly as locked.
+ */
+data class VerifyReport (
+    var `clean`: kotlin.Boolean
+    , 
+    /**
+     * Every skill in the lock.
+     */
+    var `skills`: List<SkillVerify>
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeVerifyReport: FfiConverterRustBuffer<VerifyReport> {
+    override fun read(buf: ByteBuffer): VerifyReport {
+        return VerifyReport(
+            FfiConverterBoolean.read(buf),
+            FfiConverterSequenceTypeSkillVerify.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: VerifyReport) = (
+            FfiConverterBoolean.allocationSize(value.`clean`) +
+            FfiConverterSequenceTypeSkillVerify.allocationSize(value.`skills`)
+    )
+
+    override fun write(value: VerifyReport, buf: ByteBuffer) {
+            FfiConverterBoolean.write(value.`clean`, buf)
+            FfiConverterSequenceTypeSkillVerify.write(value.`skills`, buf)
     }
 }
 
@@ -4967,6 +7053,22 @@ sealed class Event {
     }
     
     /**
+     * A chunk of a running skill's output (lossy UTF-8, within the output cap); `stream` is
+     * `stdout` or `stderr`. Only sent to a run's own `onEvent` listener, never to the
+     * deck's subscribers.
+     */
+    data class ExecOutput(
+        val `id`: kotlin.String, 
+        val `stream`: kotlin.String, 
+        val `text`: kotlin.String) : Event()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
      * A run ended; `exit_code` is absent when a signal ended it.
      */
     data class ExecFinished(
@@ -5022,7 +7124,12 @@ public object FfiConverterTypeEvent : FfiConverterRustBuffer<Event>{
                 FfiConverterString.read(buf),
                 FfiConverterString.read(buf),
                 )
-            7 -> Event.ExecFinished(
+            7 -> Event.ExecOutput(
+                FfiConverterString.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterString.read(buf),
+                )
+            8 -> Event.ExecFinished(
                 FfiConverterString.read(buf),
                 FfiConverterString.read(buf),
                 FfiConverterOptionalInt.read(buf),
@@ -5082,6 +7189,15 @@ public object FfiConverterTypeEvent : FfiConverterRustBuffer<Event>{
                 + FfiConverterString.allocationSize(value.`target`)
             )
         }
+        is Event.ExecOutput -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterString.allocationSize(value.`id`)
+                + FfiConverterString.allocationSize(value.`stream`)
+                + FfiConverterString.allocationSize(value.`text`)
+            )
+        }
         is Event.ExecFinished -> {
             // Add the size for the Int that specifies the variant plus the size needed for all fields
             (
@@ -5133,8 +7249,15 @@ public object FfiConverterTypeEvent : FfiConverterRustBuffer<Event>{
                 FfiConverterString.write(value.`target`, buf)
                 Unit
             }
-            is Event.ExecFinished -> {
+            is Event.ExecOutput -> {
                 buf.putInt(7)
+                FfiConverterString.write(value.`id`, buf)
+                FfiConverterString.write(value.`stream`, buf)
+                FfiConverterString.write(value.`text`, buf)
+                Unit
+            }
+            is Event.ExecFinished -> {
+                buf.putInt(8)
                 FfiConverterString.write(value.`id`, buf)
                 FfiConverterString.write(value.`kind`, buf)
                 FfiConverterOptionalInt.write(value.`exitCode`, buf)
@@ -5407,6 +7530,92 @@ sealed class SkillException: kotlin.Exception() {
     }
     
     /**
+     * An install operation (`add`, `remove`, `update`, `installed`, `verify`,
+     * `installFrozen`) failed or refused. `code` is the install engine's: `BAD_SOURCE`,
+     * `GIT_ERROR`, `HTTP_ERROR`, `DIGEST_MISMATCH`, `UNSAFE_ARCHIVE`, `TOO_LARGE`,
+     * `INVALID_NAME`, `NOT_FOUND`, `MODIFIED`, `FROZEN_MISMATCH`, `IO_ERROR`, or a lock
+     * file's engine code.
+     */
+    class InstallException(
+        
+        /**
+         * The stable code, identical in every binding.
+         */
+        val `code`: kotlin.String, 
+        
+        /**
+         * The file the error is about, when there is one.
+         */
+        val `path`: kotlin.String?, 
+        
+        /**
+         * What went wrong and what to do about it.
+         */
+        val `detail`: kotlin.String
+        ) : SkillException() {
+        override val message
+            get() = "code=${ `code` }, path=${ `path` }, detail=${ `detail` }"
+    }
+    
+    /**
+     * A run (`runCommand`, `runScript`, `callTool`) was refused: nothing ran. `code` is the
+     * runner's (`NOT_RUNNABLE`, `SCRIPT_REFUSED`, `NO_INTERPRETER`, `DESTINATION_REFUSED`,
+     * `APPROVAL_REQUIRED`, `SANDBOX_UNAVAILABLE`, `REQUIREMENTS_MISSING`, `SPAWN_FAILED`,
+     * `IO_ERROR`) or the engine's (`NOT_FOUND`, `PERMISSION_DENIED`, ...). A run that
+     * started and failed is a `RunOutcome`, not an error.
+     */
+    class RunException(
+        
+        /**
+         * The stable code, identical in every binding.
+         */
+        val `code`: kotlin.String, 
+        
+        /**
+         * The file the error is about, when there is one.
+         */
+        val `path`: kotlin.String?, 
+        
+        /**
+         * What went wrong and what to do about it.
+         */
+        val `detail`: kotlin.String
+        ) : SkillException() {
+        override val message
+            get() = "code=${ `code` }, path=${ `path` }, detail=${ `detail` }"
+    }
+    
+    /**
+     * A run's input does not match the skill's `parameters` (or a tool call's arguments
+     * have the wrong shape); nothing ran. `code` is `INVALID_INPUT`.
+     */
+    class InvalidInputException(
+        
+        /**
+         * The stable code, identical in every binding.
+         */
+        val `code`: kotlin.String, 
+        
+        /**
+         * The file the error is about, when there is one.
+         */
+        val `path`: kotlin.String?, 
+        
+        /**
+         * What went wrong and what to do about it.
+         */
+        val `detail`: kotlin.String, 
+        
+        /**
+         * One line per mismatch, e.g. `` `text`: 5 is not of type "string" ``.
+         */
+        val `problems`: List<kotlin.String>
+        ) : SkillException() {
+        override val message
+            get() = "code=${ `code` }, path=${ `path` }, detail=${ `detail` }, problems=${ `problems` }"
+    }
+    
+    /**
      * A bug in skilldeck (the engine's own `Internal` error). `code` is `INTERNAL`.
      *
      * A panic in a call is not this variant: uniffi's scaffolding catches every panic
@@ -5484,7 +7693,23 @@ public object FfiConverterTypeSkillError : FfiConverterRustBuffer<SkillException
                 FfiConverterOptionalString.read(buf),
                 FfiConverterString.read(buf),
                 )
-            7 -> SkillException.InternalException(
+            7 -> SkillException.InstallException(
+                FfiConverterString.read(buf),
+                FfiConverterOptionalString.read(buf),
+                FfiConverterString.read(buf),
+                )
+            8 -> SkillException.RunException(
+                FfiConverterString.read(buf),
+                FfiConverterOptionalString.read(buf),
+                FfiConverterString.read(buf),
+                )
+            9 -> SkillException.InvalidInputException(
+                FfiConverterString.read(buf),
+                FfiConverterOptionalString.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterSequenceString.read(buf),
+                )
+            10 -> SkillException.InternalException(
                 FfiConverterString.read(buf),
                 FfiConverterOptionalString.read(buf),
                 FfiConverterString.read(buf),
@@ -5536,6 +7761,28 @@ public object FfiConverterTypeSkillError : FfiConverterRustBuffer<SkillException
                 + FfiConverterString.allocationSize(value.`code`)
                 + FfiConverterOptionalString.allocationSize(value.`path`)
                 + FfiConverterString.allocationSize(value.`detail`)
+            )
+            is SkillException.InstallException -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterString.allocationSize(value.`code`)
+                + FfiConverterOptionalString.allocationSize(value.`path`)
+                + FfiConverterString.allocationSize(value.`detail`)
+            )
+            is SkillException.RunException -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterString.allocationSize(value.`code`)
+                + FfiConverterOptionalString.allocationSize(value.`path`)
+                + FfiConverterString.allocationSize(value.`detail`)
+            )
+            is SkillException.InvalidInputException -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterString.allocationSize(value.`code`)
+                + FfiConverterOptionalString.allocationSize(value.`path`)
+                + FfiConverterString.allocationSize(value.`detail`)
+                + FfiConverterSequenceString.allocationSize(value.`problems`)
             )
             is SkillException.InternalException -> (
                 // Add the size for the Int that specifies the variant plus the size needed for all fields
@@ -5591,8 +7838,30 @@ public object FfiConverterTypeSkillError : FfiConverterRustBuffer<SkillException
                 FfiConverterString.write(value.`detail`, buf)
                 Unit
             }
-            is SkillException.InternalException -> {
+            is SkillException.InstallException -> {
                 buf.putInt(7)
+                FfiConverterString.write(value.`code`, buf)
+                FfiConverterOptionalString.write(value.`path`, buf)
+                FfiConverterString.write(value.`detail`, buf)
+                Unit
+            }
+            is SkillException.RunException -> {
+                buf.putInt(8)
+                FfiConverterString.write(value.`code`, buf)
+                FfiConverterOptionalString.write(value.`path`, buf)
+                FfiConverterString.write(value.`detail`, buf)
+                Unit
+            }
+            is SkillException.InvalidInputException -> {
+                buf.putInt(9)
+                FfiConverterString.write(value.`code`, buf)
+                FfiConverterOptionalString.write(value.`path`, buf)
+                FfiConverterString.write(value.`detail`, buf)
+                FfiConverterSequenceString.write(value.`problems`, buf)
+                Unit
+            }
+            is SkillException.InternalException -> {
+                buf.putInt(10)
                 FfiConverterString.write(value.`code`, buf)
                 FfiConverterOptionalString.write(value.`path`, buf)
                 FfiConverterString.write(value.`detail`, buf)
@@ -5838,6 +8107,70 @@ public object FfiConverterOptionalString: FfiConverterRustBuffer<kotlin.String?>
 /**
  * @suppress
  */
+public object FfiConverterOptionalTypeCancelToken: FfiConverterRustBuffer<CancelToken?> {
+    override fun read(buf: ByteBuffer): CancelToken? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeCancelToken.read(buf)
+    }
+
+    override fun allocationSize(value: CancelToken?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeCancelToken.allocationSize(value)
+        }
+    }
+
+    override fun write(value: CancelToken?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeCancelToken.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypeEventListener: FfiConverterRustBuffer<EventListener?> {
+    override fun read(buf: ByteBuffer): EventListener? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeEventListener.read(buf)
+    }
+
+    override fun allocationSize(value: EventListener?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeEventListener.allocationSize(value)
+        }
+    }
+
+    override fun write(value: EventListener?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeEventListener.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterOptionalTypePermissionRules: FfiConverterRustBuffer<PermissionRules?> {
     override fun read(buf: ByteBuffer): PermissionRules? {
         if (buf.get().toInt() == 0) {
@@ -5860,6 +8193,38 @@ public object FfiConverterOptionalTypePermissionRules: FfiConverterRustBuffer<Pe
         } else {
             buf.put(1)
             FfiConverterTypePermissionRules.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypeProgressListener: FfiConverterRustBuffer<ProgressListener?> {
+    override fun read(buf: ByteBuffer): ProgressListener? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeProgressListener.read(buf)
+    }
+
+    override fun allocationSize(value: ProgressListener?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeProgressListener.allocationSize(value)
+        }
+    }
+
+    override fun write(value: ProgressListener?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeProgressListener.write(value, buf)
         }
     }
 }
@@ -5924,6 +8289,38 @@ public object FfiConverterOptionalTypeRequirements: FfiConverterRustBuffer<Requi
         } else {
             buf.put(1)
             FfiConverterTypeRequirements.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypeSandboxReport: FfiConverterRustBuffer<SandboxReport?> {
+    override fun read(buf: ByteBuffer): SandboxReport? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeSandboxReport.read(buf)
+    }
+
+    override fun allocationSize(value: SandboxReport?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeSandboxReport.allocationSize(value)
+        }
+    }
+
+    override fun write(value: SandboxReport?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeSandboxReport.write(value, buf)
         }
     }
 }
@@ -6302,6 +8699,34 @@ public object FfiConverterSequenceTypeInstallSpec: FfiConverterRustBuffer<List<I
 /**
  * @suppress
  */
+public object FfiConverterSequenceTypeInstalledSkill: FfiConverterRustBuffer<List<InstalledSkill>> {
+    override fun read(buf: ByteBuffer): List<InstalledSkill> {
+        val len = buf.getInt()
+        return List<InstalledSkill>(len) {
+            FfiConverterTypeInstalledSkill.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<InstalledSkill>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeInstalledSkill.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<InstalledSkill>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeInstalledSkill.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterSequenceTypeParameter: FfiConverterRustBuffer<List<Parameter>> {
     override fun read(buf: ByteBuffer): List<Parameter> {
         val len = buf.getInt()
@@ -6442,6 +8867,34 @@ public object FfiConverterSequenceTypeSkill: FfiConverterRustBuffer<List<Skill>>
 /**
  * @suppress
  */
+public object FfiConverterSequenceTypeSkillVerify: FfiConverterRustBuffer<List<SkillVerify>> {
+    override fun read(buf: ByteBuffer): List<SkillVerify> {
+        val len = buf.getInt()
+        return List<SkillVerify>(len) {
+            FfiConverterTypeSkillVerify.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<SkillVerify>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeSkillVerify.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<SkillVerify>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeSkillVerify.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterSequenceTypeTruncation: FfiConverterRustBuffer<List<Truncation>> {
     override fun read(buf: ByteBuffer): List<Truncation> {
         val len = buf.getInt()
@@ -6470,6 +8923,34 @@ public object FfiConverterSequenceTypeTruncation: FfiConverterRustBuffer<List<Tr
 /**
  * @suppress
  */
+public object FfiConverterSequenceTypeUpdateChange: FfiConverterRustBuffer<List<UpdateChange>> {
+    override fun read(buf: ByteBuffer): List<UpdateChange> {
+        val len = buf.getInt()
+        return List<UpdateChange>(len) {
+            FfiConverterTypeUpdateChange.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<UpdateChange>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeUpdateChange.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<UpdateChange>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeUpdateChange.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterSequenceTypeValidationReport: FfiConverterRustBuffer<List<ValidationReport>> {
     override fun read(buf: ByteBuffer): List<ValidationReport> {
         val len = buf.getInt()
@@ -6488,6 +8969,34 @@ public object FfiConverterSequenceTypeValidationReport: FfiConverterRustBuffer<L
         buf.putInt(value.size)
         value.iterator().forEach {
             FfiConverterTypeValidationReport.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypeFsPath: FfiConverterRustBuffer<List<FsPath>> {
+    override fun read(buf: ByteBuffer): List<FsPath> {
+        val len = buf.getInt()
+        return List<FsPath>(len) {
+            FfiConverterTypeFsPath.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<FsPath>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeFsPath.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<FsPath>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeFsPath.write(it, buf)
         }
     }
 }
@@ -6639,6 +9148,45 @@ public object FfiConverterMapStringSequenceFloat: FfiConverterRustBuffer<Map<kot
 
 
 
+
+/**
+ * @suppress
+ */
+public object FfiConverterMapStringTypeJsonValue: FfiConverterRustBuffer<Map<kotlin.String, JsonValue>> {
+    override fun read(buf: ByteBuffer): Map<kotlin.String, JsonValue> {
+        val len = buf.getInt()
+        return buildMap<kotlin.String, JsonValue>(len) {
+            repeat(len) {
+                val k = FfiConverterString.read(buf)
+                val v = FfiConverterTypeJsonValue.read(buf)
+                this[k] = v
+            }
+        }
+    }
+
+    override fun allocationSize(value: Map<kotlin.String, JsonValue>): ULong {
+        val spaceForMapSize = 4UL
+        val spaceForChildren = value.map { (k, v) ->
+            FfiConverterString.allocationSize(k) +
+            FfiConverterTypeJsonValue.allocationSize(v)
+        }.sum()
+        return spaceForMapSize + spaceForChildren
+    }
+
+    override fun write(value: Map<kotlin.String, JsonValue>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        // The parens on `(k, v)` here ensure we're calling the right method,
+        // which is important for compatibility with older android devices.
+        // Ref https://blog.danlew.net/2017/03/16/kotlin-puzzler-whose-line-is-it-anyways/
+        value.forEach { (k, v) ->
+            FfiConverterString.write(k, buf)
+            FfiConverterTypeJsonValue.write(v, buf)
+        }
+    }
+}
+
+
+
 public typealias FsPath = kotlin.String
 public typealias FfiConverterTypeFsPath = FfiConverterString
 
@@ -6725,6 +9273,112 @@ public typealias FfiConverterTypeJsonValue = FfiConverterString
     
 
         /**
+         * Install the skills of `source` (a directory, a git URL, `github:owner/repo[/path][@ref]`,
+         * an archive URL or a site with a well-known index) and record them, with sha256 digests,
+         * in the scope's `skills-lock.json`. Blocks until done.
+         */
+    @Throws(SkillException::class) fun `add`(`source`: kotlin.String, `select`: AddOptions = AddOptions(), `options`: InstallOptions = InstallOptions(), `progress`: ProgressListener? = null): AddReport {
+            return FfiConverterTypeAddReport.lift(
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_add(
+    
+        
+        FfiConverterString.lower(`source`),
+        FfiConverterTypeAddOptions.lower(`select`),
+        FfiConverterTypeInstallOptions.lower(`options`),
+        FfiConverterOptionalTypeProgressListener.lower(`progress`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Restore exactly what the lock records (`install --frozen`): every skill fetched at its
+         * recorded commit or digest must hash to the recorded files, or nothing is installed
+         * (`InstallError`, code `FROZEN_MISMATCH`).
+         */
+    @Throws(SkillException::class) fun `installFrozen`(`options`: InstallOptions = InstallOptions(), `progress`: ProgressListener? = null): FrozenReport {
+            return FfiConverterTypeFrozenReport.lift(
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_install_frozen(
+    
+        
+        FfiConverterTypeInstallOptions.lower(`options`),
+        FfiConverterOptionalTypeProgressListener.lower(`progress`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * The skills the scope's lock records.
+         */
+    @Throws(SkillException::class) fun `installed`(`options`: InstallOptions = InstallOptions()): List<InstalledSkill> {
+            return FfiConverterSequenceTypeInstalledSkill.lift(
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_installed(
+    
+        
+        FfiConverterTypeInstallOptions.lower(`options`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Remove installed skills (their directories, links and lock entries). Throws
+         * `InstallError` (code `NOT_FOUND`) when a name is not installed, before removing anything.
+         */
+    @Throws(SkillException::class) fun `remove`(`names`: List<kotlin.String>, `options`: InstallOptions = InstallOptions()): RemoveReport {
+            return FfiConverterTypeRemoveReport.lift(
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_remove(
+    
+        
+        FfiConverterSequenceString.lower(`names`),
+        FfiConverterTypeInstallOptions.lower(`options`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Re-fetch the named skills (all when empty) from their recorded sources and apply what
+         * changed, unless `dryRun`; `force` replaces skills modified since they were installed.
+         */
+    @Throws(SkillException::class) fun `update`(`names`: List<kotlin.String> = listOf(), `dryRun`: kotlin.Boolean = false, `force`: kotlin.Boolean = false, `options`: InstallOptions = InstallOptions(), `progress`: ProgressListener? = null): UpdateReport {
+            return FfiConverterTypeUpdateReport.lift(
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_update(
+    
+        
+        FfiConverterSequenceString.lower(`names`),
+        FfiConverterBoolean.lower(`dryRun`),
+        FfiConverterBoolean.lower(`force`),
+        FfiConverterTypeInstallOptions.lower(`options`),
+        FfiConverterOptionalTypeProgressListener.lower(`progress`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Re-hash every installed skill and compare it with the lock: `clean`, and per skill the
+         * `changed`/`added`/`missing` files.
+         */
+    @Throws(SkillException::class) fun `verify`(`options`: InstallOptions = InstallOptions()): VerifyReport {
+            return FfiConverterTypeVerifyReport.lift(
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_verify(
+    
+        
+        FfiConverterTypeInstallOptions.lower(`options`),_status)
+}
+    )
+    }
+    
+
+        /**
          * Canonical JSON of a diagnostic (prefer `diagnostic.toJson()`).
          */ fun `diagnosticToJson`(`diagnostic`: Diagnostic): kotlin.String {
             return FfiConverterString.lift(
@@ -6775,6 +9429,191 @@ public typealias FfiConverterTypeJsonValue = FfiConverterString
     
         
         FfiConverterTypeStatus.lower(`status`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Run a model's tool call: `name` as `toolDefinitions`/`agentTools` gave it
+         * (`run_skill_script` or a command skill's tool) and the arguments object the model
+         * produced, as JSON text. An unknown name is `RunError` code `NOT_FOUND`; arguments of the
+         * wrong shape are `InvalidInputError`.
+         */
+    @Throws(SkillException::class) fun `callTool`(`deck`: Deck, `name`: kotlin.String, `argumentsJson`: kotlin.String = "{}", `options`: RunOptions = RunOptions(), `cancel`: CancelToken? = null, `onEvent`: EventListener? = null): RunOutcome {
+            return FfiConverterTypeRunOutcome.lift(
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_call_tool(
+    
+        
+        FfiConverterTypeDeck.lower(`deck`),
+        FfiConverterString.lower(`name`),
+        FfiConverterString.lower(`argumentsJson`),
+        FfiConverterTypeRunOptions.lower(`options`),
+        FfiConverterOptionalTypeCancelToken.lower(`cancel`),
+        FfiConverterOptionalTypeEventListener.lower(`onEvent`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Run a command skill with `inputJson` (its `parameters` as a JSON object) on standard
+         * input, blocking until the process is gone. The input is validated against the skill's
+         * parameters first (`InvalidInputError`, nothing run). `onEvent` receives `ExecStarted`,
+         * `ExecOutput` chunks and `ExecFinished` on the runner's threads.
+         */
+    @Throws(SkillException::class) fun `runCommand`(`deck`: Deck, `skill`: kotlin.String, `inputJson`: kotlin.String = "{}", `options`: RunOptions = RunOptions(), `cancel`: CancelToken? = null, `onEvent`: EventListener? = null): RunOutcome {
+            return FfiConverterTypeRunOutcome.lift(
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_run_command(
+    
+        
+        FfiConverterTypeDeck.lower(`deck`),
+        FfiConverterString.lower(`skill`),
+        FfiConverterString.lower(`inputJson`),
+        FfiConverterTypeRunOptions.lower(`options`),
+        FfiConverterOptionalTypeCancelToken.lower(`cancel`),
+        FfiConverterOptionalTypeEventListener.lower(`onEvent`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Run a file of the skill's `scripts/` with `args` (and `stdin` text), blocking until the
+         * process is gone; `destination` (inside the deck's project directory) receives the files
+         * it wrote (`artifacts` in the outcome).
+         */
+    @Throws(SkillException::class) fun `runScript`(`deck`: Deck, `skill`: kotlin.String, `script`: kotlin.String, `args`: List<kotlin.String> = listOf(), `stdin`: kotlin.String? = null, `destination`: kotlin.String? = null, `options`: RunOptions = RunOptions(), `cancel`: CancelToken? = null, `onEvent`: EventListener? = null): RunOutcome {
+            return FfiConverterTypeRunOutcome.lift(
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_run_script(
+    
+        
+        FfiConverterTypeDeck.lower(`deck`),
+        FfiConverterString.lower(`skill`),
+        FfiConverterString.lower(`script`),
+        FfiConverterSequenceString.lower(`args`),
+        FfiConverterOptionalString.lower(`stdin`),
+        FfiConverterOptionalString.lower(`destination`),
+        FfiConverterTypeRunOptions.lower(`options`),
+        FfiConverterOptionalTypeCancelToken.lower(`cancel`),
+        FfiConverterOptionalTypeEventListener.lower(`onEvent`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Every tool an agent needs for `catalog`'s skills, as a JSON array in `format`'s shape:
+         * `skill` and `search_skills`, then `toolDefinitions`, names unique.
+         */
+    @Throws(SkillException::class) fun `agentTools`(`catalog`: Catalog, `format`: kotlin.String = "openai"): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_agent_tools(
+    
+        
+        FfiConverterTypeCatalog.lower(`catalog`),
+        FfiConverterString.lower(`format`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * The `run_skill_script` tool, as a JSON object.
+         */
+    @Throws(SkillException::class) fun `runSkillScriptTool`(`format`: kotlin.String = "openai"): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_run_skill_script_tool(
+    
+        
+        FfiConverterString.lower(`format`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * The `search_skills` tool, as a JSON object.
+         */
+    @Throws(SkillException::class) fun `searchSkillsTool`(`format`: kotlin.String = "openai"): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_search_skills_tool(
+    
+        
+        FfiConverterString.lower(`format`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * The `skill` tool (load a skill's instructions by name), as a JSON object.
+         */
+    @Throws(SkillException::class) fun `skillTool`(`format`: kotlin.String = "openai"): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_skill_tool(
+    
+        
+        FfiConverterString.lower(`format`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * The tools that run `catalog`'s model-visible skills, as a JSON array in `format`'s
+         * shape: `run_skill_script` (when a skill has a `scripts/` directory), then one per
+         * command skill.
+         */
+    @Throws(SkillException::class) fun `toolDefinitions`(`catalog`: Catalog, `format`: kotlin.String = "openai"): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_tool_definitions(
+    
+        
+        FfiConverterTypeCatalog.lower(`catalog`),
+        FfiConverterString.lower(`format`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * The tool formats, in the engine's order: `openai`, `anthropic`, `vercel`.
+         */ fun `toolFormats`(): List<kotlin.String> {
+            return FfiConverterSequenceString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_tool_formats(
+    
+        _status)
+}
+    )
+    }
+    
+
+        /**
+         * A tool's result as the message (part) `format` expects back, as a JSON object: OpenAI's
+         * `role: tool` message, Anthropic's `tool_result` block, the Vercel AI SDK's `tool-result`
+         * part. `callId` is the id the model gave the call; `toolName` is used by the Vercel shape.
+         */
+    @Throws(SkillException::class) fun `toolResult`(`format`: kotlin.String, `callId`: kotlin.String, `toolName`: kotlin.String, `content`: kotlin.String, `isError`: kotlin.Boolean = false): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_tool_result(
+    
+        
+        FfiConverterString.lower(`format`),
+        FfiConverterString.lower(`callId`),
+        FfiConverterString.lower(`toolName`),
+        FfiConverterString.lower(`content`),
+        FfiConverterBoolean.lower(`isError`),_status)
 }
     )
     }
