@@ -340,6 +340,9 @@ pub fn add(
         scope,
         hosts: select.hosts,
         force: select.force,
+        // Exposed with the audit binding; until then the installer's default applies
+        // (critical findings refused).
+        max_severity: None,
     };
     let report = with_progress(progress, |p| skilldeck_install::add(&ctx, &request, p))?;
     Ok(AddReport {
