@@ -39,6 +39,7 @@ mod git;
 mod http;
 mod index;
 mod ops;
+pub mod plugin;
 mod select;
 mod source;
 mod stage;
@@ -48,6 +49,13 @@ pub use ops::{
     add, install_frozen, installed, remove, update, verify, AddReport, AddRequest, FrozenReport,
     InstalledSkill, RemoveReport, SkillVerify, UpdateChange, UpdateReport, VerifyReport,
 };
+pub use plugin::ops::{
+    marketplace_add, marketplace_list, marketplace_remove, marketplace_update, plugin_install,
+    plugin_list, plugin_set_enabled, plugin_uninstall, plugin_update, MarketplaceInfo,
+    MarketplaceRemoveReport, MarketplaceUpdate, PluginContext, PluginInfo, PluginInstallReport,
+    PluginInstallRequest, PluginUninstallReport, PluginUpdateChange, PluginUpdateReport,
+};
+pub use plugin::PluginScope;
 pub use source::Source;
 
 use serde::{Deserialize, Serialize};
