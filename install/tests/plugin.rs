@@ -480,3 +480,41 @@ fn agent_plugins_package_installed_directly_and_invalid_manifest_refused() {
         .exists());
     assert_eq!(plugin_list(&env.ctx, None).unwrap().len(), 1);
 }
+
+#[cfg(unix)]
+#[test]
+fn failed_write_rolls_everything_back_and_modified_files_are_flagged() {
+    let env = Env::new();
+    let market = env.root.join("market");
+    write_marketplace(&market);
+    marketplace_add(&env.ctx, market.to_str().unwrap(), None).unwrap();
+    // `<project>/.claude` is a dangling link: the project settings read as empty, but writing
+    // them fails after installed_plugins.json was already written.
+    std::os::unix::fs::symlink(env.root.join("nowhere"), env.ctx.project_dir.join(".claude"))
+        .unwrap();
+    let err = env.install("tools@acme", PluginScope::Project).unwrap_err();
+    assert_eq!(err.code(), "IO_ERROR", "{err}");
+    assert!(!env.claude("plugins/installed_plugins.json").exists());
+    assert!(!env.claude("plugins/skilldeck-lock.json").exists());
+    assert!(!env.claude("plugins/cache/acme/tools/1.0.0").exists());
+    let leftovers: Vec<_> = std::fs::read_dir(env.claude("plugins/cache/acme/tools"))
+        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.file_name()).collect())
+        .unwrap_or_default();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+
+    // A second install of the same version over a good one, failing, keeps the good one.
+    env.install("tools@acme", PluginScope::User).unwrap();
+    let before = std::fs::read(env.claude("plugins/installed_plugins.json")).unwrap();
+    assert!(env.install("tools@acme", PluginScope::Project).is_err());
+    assert_eq!(
+        std::fs::read(env.claude("plugins/installed_plugins.json")).unwrap(),
+        before
+    );
+    let cache = env.claude("plugins/cache/acme/tools/1.0.0");
+    assert!(cache.join("skills/pdf/SKILL.md").is_file());
+
+    let list = plugin_list(&env.ctx, None).unwrap();
+    assert!(!list[0].modified);
+    std::fs::write(cache.join("skills/pdf/SKILL.md"), "tampered").unwrap();
+    assert!(plugin_list(&env.ctx, None).unwrap()[0].modified);
+}
