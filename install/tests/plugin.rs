@@ -490,8 +490,11 @@ fn failed_write_rolls_everything_back_and_modified_files_are_flagged() {
     marketplace_add(&env.ctx, market.to_str().unwrap(), None).unwrap();
     // `<project>/.claude` is a dangling link: the project settings read as empty, but writing
     // them fails after installed_plugins.json was already written.
-    std::os::unix::fs::symlink(env.root.join("nowhere"), env.ctx.project_dir.join(".claude"))
-        .unwrap();
+    std::os::unix::fs::symlink(
+        env.root.join("nowhere"),
+        env.ctx.project_dir.join(".claude"),
+    )
+    .unwrap();
     let err = env.install("tools@acme", PluginScope::Project).unwrap_err();
     assert_eq!(err.code(), "IO_ERROR", "{err}");
     assert!(!env.claude("plugins/installed_plugins.json").exists());
@@ -517,4 +520,87 @@ fn failed_write_rolls_everything_back_and_modified_files_are_flagged() {
     assert!(!list[0].modified);
     std::fs::write(cache.join("skills/pdf/SKILL.md"), "tampered").unwrap();
     assert!(plugin_list(&env.ctx, None).unwrap()[0].modified);
+}
+
+/// Replace this run's paths and timestamps the way the recorded oracle files were.
+fn normalise(value: &Value, env: &Env, market: &Path) -> Value {
+    match value {
+        Value::String(s) => {
+            let is_time = s.len() == 24 && s.ends_with('Z') && s.as_bytes().get(10) == Some(&b'T');
+            if is_time {
+                return Value::String("$TIME".into());
+            }
+            Value::String(
+                s.replace(env.ctx.claude_dir.to_str().unwrap(), "$CLAUDE")
+                    .replace(market.to_str().unwrap(), "$MARKET")
+                    .replace(env.ctx.project_dir.to_str().unwrap(), "$PROJECT"),
+            )
+        }
+        Value::Array(items) => {
+            Value::Array(items.iter().map(|v| normalise(v, env, market)).collect())
+        }
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), normalise(v, env, market)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+#[test]
+fn oracle_matches_claude_code() {
+    let oracle = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/claude-code-2.1.197");
+    let env = Env::new();
+    let market = env.root.join("market");
+    let pretty = |v: Value| serde_json::to_string_pretty(&v).unwrap();
+    write_tree(
+        &market,
+        &[
+            (
+                ".claude-plugin/marketplace.json",
+                &pretty(
+                    json!({"name": "acme", "owner": {"name": "Acme"}, "plugins": [
+                        {"name": "tools", "source": "./plugins/tools", "description": "PDF and CSV"},
+                        {"name": "inline", "source": "./plugins/inline", "strict": false, "version": "0.3.0"}
+                    ]}),
+                ),
+            ),
+            (
+                "plugins/tools/.claude-plugin/plugin.json",
+                r#"{"name": "tools", "version": "1.0.0"}"#,
+            ),
+            ("plugins/tools/skills/pdf/SKILL.md", &skill_md("pdf")),
+            ("plugins/inline/skills/notes/SKILL.md", &skill_md("notes")),
+        ],
+    );
+    marketplace_add(&env.ctx, market.to_str().unwrap(), None).unwrap();
+    env.install("tools@acme", PluginScope::User).unwrap();
+    env.install("inline@acme", PluginScope::Project).unwrap();
+    for (ours, recorded) in [
+        (
+            env.claude("plugins/known_marketplaces.json"),
+            "known_marketplaces.json",
+        ),
+        (
+            env.claude("plugins/installed_plugins.json"),
+            "installed_plugins.json",
+        ),
+        (env.claude("settings.json"), "user-settings.json"),
+        (
+            env.ctx.project_dir.join(".claude/settings.json"),
+            "project-settings.json",
+        ),
+    ] {
+        let want = env.json(&oracle.join(recorded));
+        let got = normalise(&env.json(&ours), &env, &market);
+        assert_eq!(got, want, "{recorded}");
+    }
+    for file in [
+        "plugins/cache/acme/tools/1.0.0/.claude-plugin/plugin.json",
+        "plugins/cache/acme/tools/1.0.0/skills/pdf/SKILL.md",
+        "plugins/cache/acme/inline/0.3.0/skills/notes/SKILL.md",
+    ] {
+        assert!(env.claude(file).is_file(), "{file}");
+    }
 }

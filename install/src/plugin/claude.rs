@@ -240,15 +240,13 @@ pub struct KnownMarketplace {
     pub extra: Map<String, Value>,
 }
 
-/// One `installed_plugins.json` (version 2) installation.
+/// One `installed_plugins.json` (version 2) installation; fields in the order Claude Code
+/// writes them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Installation {
     /// `user`, `project`, `local` or `managed`.
     pub scope: String,
-    /// The project, for project and local scopes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub project_path: Option<String>,
     /// The versioned cache directory.
     pub install_path: String,
     /// The installed version.
@@ -263,6 +261,9 @@ pub struct Installation {
     /// The commit, for git-backed plugins.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub git_commit_sha: Option<String>,
+    /// The project, for project and local scopes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project_path: Option<String>,
     /// Fields other versions wrote, kept.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -463,6 +464,33 @@ pub fn set_enabled(settings: &mut Value, id: &str, value: Option<bool>) -> Resul
         }
     }
     Ok(())
+}
+
+/// Declare (`Some(source)`) or forget (`None`) `extraKnownMarketplaces[name]` in the user's
+/// settings, as `claude plugin marketplace add` / `remove` do ("declared in user settings").
+pub fn set_declared_marketplace(settings: &mut Value, name: &str, source: Option<&Value>) {
+    if !settings.is_object() {
+        *settings = Value::Object(Map::new());
+    }
+    let Some(obj) = settings.as_object_mut() else {
+        return;
+    };
+    let extra = obj
+        .entry("extraKnownMarketplaces")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if !extra.is_object() {
+        *extra = Value::Object(Map::new());
+    }
+    if let Some(map) = extra.as_object_mut() {
+        match source {
+            Some(source) => {
+                map.insert(name.to_string(), serde_json::json!({ "source": source }));
+            }
+            None => {
+                map.remove(name);
+            }
+        }
+    }
 }
 
 /// `enabledPlugins[id]` of a settings object: `Some(true)` enabled, `Some(false)` disabled.

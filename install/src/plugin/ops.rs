@@ -537,7 +537,24 @@ fn commit_marketplace(
             extra: previous.map(|p| p.extra).unwrap_or_default(),
         },
     );
-    if let Err(err) = claude::write_atomic(&layout.known_marketplaces(), &to_json_text(&*known)) {
+    let user_settings = layout.settings(PluginScope::User);
+    let mut settings = read_settings(&user_settings)?;
+    let mut rewrites = Rewrites::default();
+    let written = (|| {
+        rewrites.write(&layout.known_marketplaces(), &to_json_text(&*known))?;
+        let declared = settings
+            .get("extraKnownMarketplaces")
+            .and_then(|m| m.get(name))
+            .and_then(|m| m.get("source"));
+        if declared != known.get(name).map(|k| &k.source) {
+            let source = known.get(name).map(|k| k.source.clone());
+            claude::set_declared_marketplace(&mut settings, name, source.as_ref());
+            rewrites.write(&user_settings, &to_json_text(&settings))?;
+        }
+        Ok(())
+    })();
+    if let Err(err) = written {
+        rewrites.rollback();
         if let Some((target, aside)) = placed {
             undo_swap(&target, aside);
         }
@@ -657,6 +674,18 @@ pub fn marketplace_remove(pctx: &PluginContext, name: &str) -> Result<Marketplac
     }
     known.remove(name);
     claude::write_atomic(&layout.known_marketplaces(), &to_json_text(&known))?;
+    let user_settings = layout.settings(PluginScope::User);
+    let mut settings = read_settings(&user_settings)?;
+    claude::set_declared_marketplace(&mut settings, name, None);
+    // Claude Code also forgets the marketplace's plugins in the user's enabledPlugins, even
+    // disabled ones that were never uninstalled.
+    if let Some(map) = settings
+        .get_mut("enabledPlugins")
+        .and_then(Value::as_object_mut)
+    {
+        map.retain(|id, _| split_id(id).map(|(_, m)| m) != Some(name));
+    }
+    claude::write_atomic(&user_settings, &to_json_text(&settings))?;
     let clone = layout.marketplace_dir(name);
     if Path::new(&entry.install_location) == clone {
         let _ = std::fs::remove_dir_all(&clone);
@@ -1031,6 +1060,11 @@ fn add_direct(
                 },
             );
             rewrites.write(&layout.known_marketplaces(), &to_json_text(&known))?;
+            let user_settings = layout.settings(PluginScope::User);
+            let mut settings = read_settings(&user_settings)?;
+            let source = known.get(DIRECT_MARKETPLACE).map(|k| k.source.clone());
+            claude::set_declared_marketplace(&mut settings, DIRECT_MARKETPLACE, source.as_ref());
+            rewrites.write(&user_settings, &to_json_text(&settings))?;
         }
         Ok(())
     })();
