@@ -709,7 +709,6 @@ struct Prepared {
     stage: TempDir,
     tree: skilldeck::TreeHash,
     skills: Vec<PluginSkill>,
-    skill_digests: BTreeMap<String, String>,
     lock: PluginLockEntry,
     warnings: Vec<String>,
 }
@@ -853,7 +852,7 @@ fn prepare(
         path: rel_to(&pctx.claude_dir, &target),
         digest: tree.digest.clone(),
         files: tree.files.clone(),
-        skills: skill_digests.clone(),
+        skills: skill_digests,
     };
     Ok(Prepared {
         id: format!("{plugin}@{market}"),
@@ -865,7 +864,6 @@ fn prepare(
         stage,
         tree,
         skills: package.skills,
-        skill_digests,
         lock,
         warnings,
     })
@@ -956,7 +954,6 @@ fn commit_plugin(
         digest: Some(prepared.tree.digest.clone()),
         modified: false,
     };
-    let _ = &prepared.skill_digests;
     Ok(PluginInstallReport {
         plugin: info,
         skill_dirs: prepared.skills.clone(),
