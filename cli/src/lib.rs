@@ -86,6 +86,12 @@ enum Command {
     /// `install --frozen`: restore exactly what skills-lock.json records, failing on any difference.
     #[cfg(feature = "install")]
     Install(cmd::install::FrozenArgs),
+    /// Plugin marketplaces (Claude Code's layout): add, list, update, remove.
+    #[cfg(feature = "install")]
+    Marketplace(cmd::plugin::MarketplaceArgs),
+    /// Plugins from marketplaces or a SOURCE: install, list, enable, disable, update, uninstall.
+    #[cfg(feature = "install")]
+    Plugin(cmd::plugin::PluginArgs),
 }
 
 /// The clap description of the whole command (for completions).
@@ -161,5 +167,9 @@ fn dispatch(command: Command) -> i32 {
         Command::Verify(args) => cmd::install::verify(args),
         #[cfg(feature = "install")]
         Command::Install(args) => cmd::install::frozen(args),
+        #[cfg(feature = "install")]
+        Command::Marketplace(args) => cmd::plugin::marketplace(args),
+        #[cfg(feature = "install")]
+        Command::Plugin(args) => cmd::plugin::plugin(args),
     }
 }

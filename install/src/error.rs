@@ -108,6 +108,22 @@ pub enum InstallError {
         /// The findings above it, most severe first.
         findings: Vec<skilldeck::AuditFinding>,
     },
+    /// A plugin manifest (`plugin.json`) or a marketplace file (`marketplace.json`) is not
+    /// one skilldeck can install from.
+    #[error("{}: {message}", path.display())]
+    InvalidManifest {
+        /// The manifest file (or the plugin directory when none was found).
+        path: PathBuf,
+        /// What is wrong and how to fix it.
+        message: String,
+    },
+    /// A managed-settings policy (`strictKnownMarketplaces`, `blockedMarketplaces`) or a
+    /// reserved marketplace name refuses the operation.
+    #[error("{message}")]
+    Policy {
+        /// Which rule refused what, and where the rule is set.
+        message: String,
+    },
     /// The lock file could not be read or written.
     #[error(transparent)]
     Lock(#[from] skilldeck::Error),
@@ -129,6 +145,8 @@ impl InstallError {
             InstallError::Modified { .. } => "MODIFIED",
             InstallError::Frozen { .. } => "FROZEN_MISMATCH",
             InstallError::AuditRefused { .. } => "AUDIT_REFUSED",
+            InstallError::InvalidManifest { .. } => "INVALID_MANIFEST",
+            InstallError::Policy { .. } => "POLICY_BLOCKED",
             InstallError::Lock(err) => err.code(),
         }
     }

@@ -119,3 +119,13 @@ pub fn clone(url: &str, git_ref: Option<&str>, dest: &Path) -> Result<String> {
     cmd.args(["rev-parse", "HEAD"]);
     run(cmd, url, "rev-parse")
 }
+
+/// The commit checked out in `dir`, or `None` when it is not a git work tree.
+pub fn head(dir: &Path) -> Option<String> {
+    if !dir.join(".git").exists() {
+        return None;
+    }
+    let mut cmd = git(Some(dir));
+    cmd.args(["rev-parse", "HEAD"]);
+    run(cmd, &dir.display().to_string(), "rev-parse").ok()
+}

@@ -39,6 +39,7 @@ mod git;
 mod http;
 mod index;
 mod ops;
+pub mod plugin;
 mod select;
 mod source;
 mod stage;
@@ -49,6 +50,13 @@ pub use ops::{
     InstalledSkill, RemoveReport, SkillAudit, SkillVerify, UpdateChange, UpdateReport,
     VerifyReport,
 };
+pub use plugin::ops::{
+    marketplace_add, marketplace_list, marketplace_remove, marketplace_update, plugin_install,
+    plugin_list, plugin_set_enabled, plugin_uninstall, plugin_update, MarketplaceInfo,
+    MarketplaceRemoveReport, MarketplaceUpdate, PluginContext, PluginInfo, PluginInstallReport,
+    PluginInstallRequest, PluginUninstallReport, PluginUpdateChange, PluginUpdateReport,
+};
+pub use plugin::PluginScope;
 pub use source::Source;
 
 use serde::{Deserialize, Serialize};

@@ -155,7 +155,7 @@ fn local_source(spec: &str, project: &std::path::Path) -> String {
 }
 
 /// Progress lines on stderr, only when it is a terminal.
-fn progress() -> Option<Box<skilldeck_install::ProgressFn<'static>>> {
+pub(crate) fn progress() -> Option<Box<skilldeck_install::ProgressFn<'static>>> {
     if !std::io::stderr().is_terminal() {
         return None;
     }
@@ -165,22 +165,22 @@ fn progress() -> Option<Box<skilldeck_install::ProgressFn<'static>>> {
 }
 
 /// The first 12 characters of a commit or ref (a ref may be any text, so by characters).
-fn short(text: &str) -> String {
+pub(crate) fn short(text: &str) -> String {
     text.chars().take(12).collect()
 }
 
-fn fail(err: &InstallError) -> i32 {
+pub(crate) fn fail(err: &InstallError) -> i32 {
     crate::style::eprint_error(Some(err.code()), &err.to_string());
     crate::EXIT_FAILURE
 }
 
-fn print(text: &str) {
+pub(crate) fn print(text: &str) {
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(text.as_bytes());
     let _ = out.flush();
 }
 
-fn json<T: serde::Serialize>(value: &T) -> i32 {
+pub(crate) fn json<T: serde::Serialize>(value: &T) -> i32 {
     match serde_json::to_string_pretty(value) {
         Ok(text) => {
             print(&(text + "\n"));
@@ -193,7 +193,7 @@ fn json<T: serde::Serialize>(value: &T) -> i32 {
     }
 }
 
-fn warn(warnings: &[String]) {
+pub(crate) fn warn(warnings: &[String]) {
     for w in warnings {
         eprintln!("skilldeck: warning: {w}");
     }

@@ -24,6 +24,8 @@ pub mod list;
 pub mod mcp;
 #[cfg(feature = "mcp")]
 pub mod mcp_client;
+#[cfg(feature = "install")]
+pub mod plugin;
 pub mod render;
 #[cfg(feature = "run")]
 pub mod run;

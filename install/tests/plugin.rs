@@ -1,0 +1,606 @@
+//! Marketplaces and plugins end to end, offline: a local directory marketplace, the same as a
+//! git repository behind a file:// URL, Claude Code's files checked field by field, and the
+//! core engine's `claude-code` profile reading what was installed.
+
+mod common;
+
+use common::{commit, file_url, git_repo, skill_md, write_tree};
+use serde_json::{json, Value};
+use skilldeck_install::plugin::manifest::AGENT_PLUGINS_SCHEMA_1_0_0;
+use skilldeck_install::{
+    marketplace_add, marketplace_list, marketplace_remove, plugin_install, plugin_list,
+    plugin_set_enabled, plugin_uninstall, plugin_update, Context, PluginContext,
+    PluginInstallRequest, PluginScope,
+};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+struct Env {
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+    ctx: PluginContext,
+}
+
+impl Env {
+    fn new() -> Env {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(tmp.path()).unwrap();
+        let home = root.join("home");
+        let project = root.join("project");
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::create_dir_all(&project).unwrap();
+        let mut ctx = PluginContext::new(&Context::new(&project)).unwrap();
+        ctx.claude_dir = home.join(".claude");
+        ctx.home_dir = Some(home);
+        ctx.managed_settings = root.join("managed-settings.json");
+        Env {
+            _tmp: tmp,
+            root,
+            ctx,
+        }
+    }
+
+    fn claude(&self, rel: &str) -> PathBuf {
+        self.ctx.claude_dir.join(rel)
+    }
+
+    fn json(&self, path: &Path) -> Value {
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    }
+
+    fn install(
+        &self,
+        plugin: &str,
+        scope: PluginScope,
+    ) -> skilldeck_install::Result<skilldeck_install::PluginInstallReport> {
+        plugin_install(
+            &self.ctx,
+            &PluginInstallRequest {
+                plugin: plugin.into(),
+                scope,
+            },
+            None,
+        )
+    }
+
+    /// Skill ids the core engine's claude-code profile lists for this home and project.
+    fn claude_code_ids(&self) -> Vec<String> {
+        let deck = skilldeck::Deck::new(skilldeck::DeckOptions {
+            profile: "claude-code".into(),
+            project_dir: self.ctx.project_dir.clone(),
+            home_dir: self.ctx.home_dir.clone(),
+            env: Some(BTreeMap::new()),
+            system_root: Some(self.root.join("system")),
+            ..Default::default()
+        })
+        .unwrap();
+        let catalog = deck.load().unwrap();
+        let mut ids: Vec<String> = catalog.skills.iter().map(|s| s.id.clone()).collect();
+        ids.sort();
+        ids
+    }
+}
+
+const MARKETPLACE: &str = r#"{
+  "name": "acme",
+  "owner": {"name": "Acme"},
+  "plugins": [
+    {"name": "tools", "source": "./plugins/tools", "description": "PDF and CSV"},
+    {"name": "inline", "source": "./plugins/inline", "strict": false, "version": "0.3.0"},
+    {"name": "escape", "source": "./../outside"},
+    {"name": "from-npm", "source": {"source": "npm", "package": "@acme/from-npm"}}
+  ]
+}"#;
+
+fn marketplace_files() -> Vec<(&'static str, String)> {
+    vec![
+        (".claude-plugin/marketplace.json", MARKETPLACE.to_string()),
+        (
+            "plugins/tools/.claude-plugin/plugin.json",
+            r#"{"name": "tools", "version": "1.0.0"}"#.to_string(),
+        ),
+        ("plugins/tools/skills/pdf/SKILL.md", skill_md("pdf")),
+        ("plugins/tools/skills/csv/SKILL.md", skill_md("csv")),
+        ("plugins/inline/skills/notes/SKILL.md", skill_md("notes")),
+    ]
+}
+
+fn write_marketplace(dir: &Path) {
+    let files = marketplace_files();
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (*p, t.as_str())).collect();
+    write_tree(dir, &refs);
+}
+
+#[test]
+fn local_marketplace_install_list_disable_enable_uninstall() {
+    let env = Env::new();
+    let market = env.root.join("market");
+    write_marketplace(&market);
+    write_tree(
+        &env.root,
+        &[("outside/.claude-plugin/plugin.json", r#"{"name":"escape"}"#)],
+    );
+    // The user's own settings keys must survive every edit.
+    write_tree(
+        &env.ctx.claude_dir,
+        &[(
+            "settings.json",
+            r#"{"model": "opus", "permissions": {"allow": ["Bash(ls)"]}}"#,
+        )],
+    );
+
+    let added = marketplace_add(&env.ctx, market.to_str().unwrap(), None).unwrap();
+    assert_eq!(added.name, "acme");
+    assert_eq!(added.plugins, ["tools", "inline", "escape", "from-npm"]);
+    let known = env.json(&env.claude("plugins/known_marketplaces.json"));
+    assert_eq!(
+        known["acme"]["source"],
+        json!({"source": "directory", "path": market.to_str().unwrap()})
+    );
+    // A directory marketplace is read in place, as Claude Code does.
+    assert_eq!(known["acme"]["installLocation"], market.to_str().unwrap());
+    assert!(known["acme"]["lastUpdated"]
+        .as_str()
+        .unwrap()
+        .ends_with('Z'));
+
+    let report = env.install("tools@acme", PluginScope::User).unwrap();
+    let cache = env.claude("plugins/cache/acme/tools/1.0.0");
+    assert_eq!(report.plugin.install_path, cache.to_str().unwrap());
+    assert_eq!(report.plugin.skills, ["tools:csv", "tools:pdf"]);
+    assert!(cache.join("skills/pdf/SKILL.md").is_file());
+    let installed = env.json(&env.claude("plugins/installed_plugins.json"));
+    assert_eq!(installed["version"], 2);
+    let entry = &installed["plugins"]["tools@acme"][0];
+    assert_eq!(entry["scope"], "user");
+    assert_eq!(entry["installPath"], cache.to_str().unwrap());
+    assert_eq!(entry["version"], "1.0.0");
+    assert!(entry.get("projectPath").is_none());
+    let settings = env.json(&env.claude("settings.json"));
+    assert_eq!(settings["model"], "opus");
+    assert_eq!(settings["permissions"]["allow"][0], "Bash(ls)");
+    assert_eq!(settings["enabledPlugins"], json!({"tools@acme": true}));
+    // skilldeck's digests: every file, the whole plugin, each skill.
+    let lock = env.json(&env.claude("plugins/skilldeck-lock.json"));
+    let locked = &lock["plugins"]["tools@acme"];
+    assert_eq!(locked["path"], "plugins/cache/acme/tools/1.0.0");
+    assert_eq!(locked["digest"], report.plugin.digest.clone().unwrap());
+    assert!(locked["files"]["skills/pdf/SKILL.md"]
+        .as_str()
+        .unwrap()
+        .starts_with("sha256:"));
+    assert_eq!(
+        locked["skills"]["pdf"],
+        skilldeck::hash_tree(&cache.join("skills/pdf"))
+            .unwrap()
+            .digest
+    );
+
+    // The core engine's claude-code profile sees the plugin's skills under its name.
+    let ids = env.claude_code_ids();
+    assert!(ids.contains(&"tools:pdf".to_string()), "{ids:?}");
+    assert!(ids.contains(&"tools:csv".to_string()), "{ids:?}");
+
+    let list = plugin_list(&env.ctx, None).unwrap();
+    assert_eq!(list.len(), 1);
+    assert!(list[0].enabled && !list[0].modified);
+    plugin_set_enabled(&env.ctx, "tools", PluginScope::User, false).unwrap();
+    assert_eq!(
+        env.json(&env.claude("settings.json"))["enabledPlugins"]["tools@acme"],
+        false
+    );
+    assert!(!plugin_list(&env.ctx, None).unwrap()[0].enabled);
+    plugin_set_enabled(&env.ctx, "tools@acme", PluginScope::User, true).unwrap();
+    assert!(plugin_list(&env.ctx, None).unwrap()[0].enabled);
+    // Not installed in project scope.
+    assert_eq!(
+        plugin_set_enabled(&env.ctx, "tools@acme", PluginScope::Project, true)
+            .unwrap_err()
+            .code(),
+        "NOT_FOUND"
+    );
+
+    // strict: false — the entry defines the plugin; project scope records projectPath and
+    // enables it in the project's settings.
+    let inline = env.install("inline@acme", PluginScope::Project).unwrap();
+    assert_eq!(inline.plugin.version.as_deref(), Some("0.3.0"));
+    assert_eq!(inline.plugin.skills, ["inline:notes"]);
+    let installed = env.json(&env.claude("plugins/installed_plugins.json"));
+    assert_eq!(installed["plugins"]["inline@acme"][0]["scope"], "project");
+    assert_eq!(
+        installed["plugins"]["inline@acme"][0]["projectPath"],
+        env.ctx.project_dir.to_str().unwrap()
+    );
+    let project_settings = env.json(&env.ctx.project_dir.join(".claude/settings.json"));
+    assert_eq!(
+        project_settings["enabledPlugins"],
+        json!({"inline@acme": true})
+    );
+    assert_eq!(
+        plugin_list(&env.ctx, Some(PluginScope::Project))
+            .unwrap()
+            .len(),
+        1
+    );
+    assert_eq!(plugin_list(&env.ctx, None).unwrap().len(), 2);
+
+    // Refusals leave nothing behind.
+    let err = env.install("escape@acme", PluginScope::User).unwrap_err();
+    assert_eq!(err.code(), "BAD_SOURCE");
+    assert!(err.to_string().contains("outside the marketplace"), "{err}");
+    assert!(!env.claude("plugins/cache/acme/escape").exists());
+    let err = env.install("from-npm@acme", PluginScope::User).unwrap_err();
+    assert_eq!(err.code(), "BAD_SOURCE");
+    assert!(
+        err.to_string().contains("npm sources are not supported"),
+        "{err}"
+    );
+    assert_eq!(
+        env.install("nope@acme", PluginScope::User)
+            .unwrap_err()
+            .code(),
+        "NOT_FOUND"
+    );
+    assert_eq!(
+        env.install("tools@nowhere", PluginScope::User)
+            .unwrap_err()
+            .code(),
+        "NOT_FOUND"
+    );
+
+    let out = plugin_uninstall(&env.ctx, "tools@acme", PluginScope::User).unwrap();
+    assert_eq!(out.removed_path.as_deref(), Some(cache.to_str().unwrap()));
+    assert!(!cache.exists());
+    let installed = env.json(&env.claude("plugins/installed_plugins.json"));
+    assert!(installed["plugins"].get("tools@acme").is_none());
+    let settings = env.json(&env.claude("settings.json"));
+    assert_eq!(settings["enabledPlugins"], json!({}));
+    assert_eq!(settings["model"], "opus");
+    assert!(
+        env.json(&env.claude("plugins/skilldeck-lock.json"))["plugins"]
+            .get("tools@acme")
+            .is_none()
+    );
+    assert!(!env.claude_code_ids().contains(&"tools:pdf".to_string()));
+
+    // Removing the marketplace uninstalls what is left of it and keeps the user's directory.
+    let removed = marketplace_remove(&env.ctx, "acme").unwrap();
+    assert_eq!(removed.uninstalled, ["inline@acme"]);
+    assert!(market.join(".claude-plugin/marketplace.json").is_file());
+    assert!(marketplace_list(&env.ctx).unwrap().is_empty());
+    let project_settings = env.json(&env.ctx.project_dir.join(".claude/settings.json"));
+    assert_eq!(project_settings["enabledPlugins"], json!({}));
+}
+
+#[test]
+fn git_marketplace_clone_update_after_new_commit_and_remove() {
+    let env = Env::new();
+    let repo = env.root.join("repo");
+    let files = marketplace_files();
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (*p, t.as_str())).collect();
+    let first = git_repo(&repo, &refs);
+
+    let added = marketplace_add(&env.ctx, &file_url(&repo), None).unwrap();
+    let clone = env.claude("plugins/marketplaces/acme");
+    assert_eq!(added.install_location, clone.to_str().unwrap());
+    assert_eq!(added.commit.as_deref(), Some(first.as_str()));
+    assert!(clone.join(".claude-plugin/marketplace.json").is_file());
+    let known = env.json(&env.claude("plugins/known_marketplaces.json"));
+    assert_eq!(
+        known["acme"]["source"],
+        json!({"source": "git", "url": file_url(&repo)})
+    );
+    // The same name from another source is refused.
+    let other = env.root.join("other");
+    write_marketplace(&other);
+    let err = marketplace_add(&env.ctx, other.to_str().unwrap(), None).unwrap_err();
+    assert_eq!(err.code(), "BAD_SOURCE");
+
+    let report = env.install("tools@acme", PluginScope::User).unwrap();
+    assert_eq!(
+        report.plugin.git_commit_sha.as_deref(),
+        Some(first.as_str())
+    );
+    let installed = env.json(&env.claude("plugins/installed_plugins.json"));
+    assert_eq!(installed["plugins"]["tools@acme"][0]["gitCommitSha"], first);
+
+    let up = plugin_update(&env.ctx, Some("tools@acme"), PluginScope::User, None).unwrap();
+    assert!(up.changes.is_empty());
+    assert_eq!(up.up_to_date, ["tools@acme"]);
+
+    let changed = "---\nname: pdf\ndescription: Better PDFs.\n---\n# pdf v2\n";
+    let second = commit(
+        &repo,
+        &[("plugins/tools/skills/pdf/SKILL.md", changed)],
+        "pdf v2",
+    );
+    let up = plugin_update(&env.ctx, None, PluginScope::User, None).unwrap();
+    assert_eq!(up.changes.len(), 1, "{up:?}");
+    let change = &up.changes[0];
+    assert_eq!(change.from_commit.as_deref(), Some(first.as_str()));
+    assert_eq!(change.to_commit.as_deref(), Some(second.as_str()));
+    assert_ne!(
+        change.from_digest.as_deref(),
+        Some(change.to_digest.as_str())
+    );
+    let cache = env.claude("plugins/cache/acme/tools/1.0.0");
+    assert_eq!(
+        std::fs::read_to_string(cache.join("skills/pdf/SKILL.md")).unwrap(),
+        changed
+    );
+    let installed = env.json(&env.claude("plugins/installed_plugins.json"));
+    assert_eq!(
+        installed["plugins"]["tools@acme"][0]["gitCommitSha"],
+        second
+    );
+    assert_eq!(
+        marketplace_list(&env.ctx).unwrap()[0].commit.as_deref(),
+        Some(second.as_str())
+    );
+
+    let removed = marketplace_remove(&env.ctx, "acme").unwrap();
+    assert_eq!(removed.uninstalled, ["tools@acme"]);
+    assert!(!clone.exists());
+    assert!(!cache.exists());
+}
+
+#[test]
+fn policy_blocks_and_reserved_names_refuse_before_anything_is_written() {
+    let env = Env::new();
+    let market = env.root.join("market");
+    write_marketplace(&market);
+    let path = market.to_str().unwrap();
+
+    std::fs::write(
+        &env.ctx.managed_settings,
+        json!({"blockedMarketplaces": [{"source": "directory", "path": path}]}).to_string(),
+    )
+    .unwrap();
+    let err = marketplace_add(&env.ctx, path, None).unwrap_err();
+    assert_eq!(err.code(), "POLICY_BLOCKED");
+    assert!(err.to_string().contains("blockedMarketplaces"), "{err}");
+    assert!(!env.claude("plugins/known_marketplaces.json").exists());
+
+    std::fs::write(
+        &env.ctx.managed_settings,
+        json!({"strictKnownMarketplaces": [{"source": "github", "repo": "acme/market"}]})
+            .to_string(),
+    )
+    .unwrap();
+    let err = marketplace_add(&env.ctx, path, None).unwrap_err();
+    assert_eq!(err.code(), "POLICY_BLOCKED");
+    assert!(err.to_string().contains("strictKnownMarketplaces"), "{err}");
+
+    std::fs::write(
+        &env.ctx.managed_settings,
+        json!({"strictKnownMarketplaces": [{"source": "pathPattern", "pathPattern": "^/"}]})
+            .to_string(),
+    )
+    .unwrap();
+    marketplace_add(&env.ctx, path, None).unwrap();
+    // A marketplace allowed when added is checked again when a plugin installs from it.
+    std::fs::write(
+        &env.ctx.managed_settings,
+        json!({"blockedMarketplaces": [{"source": "pathPattern", "pathPattern": "market$"}]})
+            .to_string(),
+    )
+    .unwrap();
+    assert_eq!(
+        env.install("tools@acme", PluginScope::User)
+            .unwrap_err()
+            .code(),
+        "POLICY_BLOCKED"
+    );
+    std::fs::remove_file(&env.ctx.managed_settings).unwrap();
+
+    let official = env.root.join("official");
+    write_tree(
+        &official,
+        &[(
+            ".claude-plugin/marketplace.json",
+            r#"{"name": "claude-plugins-official", "plugins": []}"#,
+        )],
+    );
+    let err = marketplace_add(&env.ctx, official.to_str().unwrap(), None).unwrap_err();
+    assert_eq!(err.code(), "POLICY_BLOCKED");
+    assert!(err.to_string().contains("reserved"), "{err}");
+    let known = env.json(&env.claude("plugins/known_marketplaces.json"));
+    assert!(known.get("claude-plugins-official").is_none());
+}
+
+#[test]
+fn agent_plugins_package_installed_directly_and_invalid_manifest_refused() {
+    let env = Env::new();
+    let pkg = env.root.join("ap");
+    let manifest = json!({
+        "$schema": AGENT_PLUGINS_SCHEMA_1_0_0,
+        "name": "reports",
+        "version": "2.1.0",
+        "commands": ["./c.md"]
+    });
+    write_tree(
+        &pkg,
+        &[
+            ("plugin.json", &manifest.to_string()),
+            ("skills/summarize/SKILL.md", &skill_md("summarize")),
+            ("skills/deeper/nested/SKILL.md", &skill_md("nested")),
+        ],
+    );
+    let report = env
+        .install(pkg.to_str().unwrap(), PluginScope::User)
+        .unwrap();
+    assert_eq!(report.plugin.id, "reports@skilldeck-direct");
+    assert_eq!(report.plugin.version.as_deref(), Some("2.1.0"));
+    // skills/ is read one level deep only.
+    assert_eq!(report.plugin.skills, ["reports:summarize"]);
+    // The unknown top-level key is reported and ignored (Agent Plugins 1.0.0 §5.2).
+    assert!(
+        report.warnings.iter().any(|w| w.contains("`commands`")),
+        "{:?}",
+        report.warnings
+    );
+    assert!(env
+        .claude("plugins/cache/skilldeck-direct/reports/2.1.0/skills/summarize/SKILL.md")
+        .is_file());
+    let known = env.json(&env.claude("plugins/known_marketplaces.json"));
+    assert_eq!(known["skilldeck-direct"]["source"]["source"], "directory");
+
+    // Updating re-copies from the original directory.
+    write_tree(
+        &pkg,
+        &[(
+            "skills/summarize/SKILL.md",
+            "---\nname: summarize\ndescription: New.\n---\n",
+        )],
+    );
+    let up = plugin_update(&env.ctx, Some("reports"), PluginScope::User, None).unwrap();
+    assert_eq!(up.changes.len(), 1);
+
+    let bad = env.root.join("bad");
+    let manifest = json!({
+        "$schema": AGENT_PLUGINS_SCHEMA_1_0_0,
+        "name": "bad",
+        "author": {"name": "A", "twitter": "@a"}
+    });
+    write_tree(
+        &bad,
+        &[
+            ("plugin.json", &manifest.to_string()),
+            ("skills/x/SKILL.md", &skill_md("x")),
+        ],
+    );
+    let err = env
+        .install(bad.to_str().unwrap(), PluginScope::User)
+        .unwrap_err();
+    assert_eq!(err.code(), "INVALID_MANIFEST");
+    assert!(err.to_string().contains("twitter"), "{err}");
+    assert!(!env.claude("plugins/cache/skilldeck-direct/bad").exists());
+    assert!(!env
+        .claude("plugins/marketplaces/skilldeck-direct/plugins/bad")
+        .exists());
+    assert_eq!(plugin_list(&env.ctx, None).unwrap().len(), 1);
+}
+
+#[cfg(unix)]
+#[test]
+fn failed_write_rolls_everything_back_and_modified_files_are_flagged() {
+    let env = Env::new();
+    let market = env.root.join("market");
+    write_marketplace(&market);
+    marketplace_add(&env.ctx, market.to_str().unwrap(), None).unwrap();
+    // `<project>/.claude` is a dangling link: the project settings read as empty, but writing
+    // them fails after installed_plugins.json was already written.
+    std::os::unix::fs::symlink(
+        env.root.join("nowhere"),
+        env.ctx.project_dir.join(".claude"),
+    )
+    .unwrap();
+    let err = env.install("tools@acme", PluginScope::Project).unwrap_err();
+    assert_eq!(err.code(), "IO_ERROR", "{err}");
+    assert!(!env.claude("plugins/installed_plugins.json").exists());
+    assert!(!env.claude("plugins/skilldeck-lock.json").exists());
+    assert!(!env.claude("plugins/cache/acme/tools/1.0.0").exists());
+    let leftovers: Vec<_> = std::fs::read_dir(env.claude("plugins/cache/acme/tools"))
+        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.file_name()).collect())
+        .unwrap_or_default();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+
+    // A second install of the same version over a good one, failing, keeps the good one.
+    env.install("tools@acme", PluginScope::User).unwrap();
+    let before = std::fs::read(env.claude("plugins/installed_plugins.json")).unwrap();
+    assert!(env.install("tools@acme", PluginScope::Project).is_err());
+    assert_eq!(
+        std::fs::read(env.claude("plugins/installed_plugins.json")).unwrap(),
+        before
+    );
+    let cache = env.claude("plugins/cache/acme/tools/1.0.0");
+    assert!(cache.join("skills/pdf/SKILL.md").is_file());
+
+    let list = plugin_list(&env.ctx, None).unwrap();
+    assert!(!list[0].modified);
+    std::fs::write(cache.join("skills/pdf/SKILL.md"), "tampered").unwrap();
+    assert!(plugin_list(&env.ctx, None).unwrap()[0].modified);
+}
+
+/// Replace this run's paths and timestamps the way the recorded oracle files were.
+fn normalise(value: &Value, env: &Env, market: &Path) -> Value {
+    match value {
+        Value::String(s) => {
+            let is_time = s.len() == 24 && s.ends_with('Z') && s.as_bytes().get(10) == Some(&b'T');
+            if is_time {
+                return Value::String("$TIME".into());
+            }
+            Value::String(
+                s.replace(env.ctx.claude_dir.to_str().unwrap(), "$CLAUDE")
+                    .replace(market.to_str().unwrap(), "$MARKET")
+                    .replace(env.ctx.project_dir.to_str().unwrap(), "$PROJECT"),
+            )
+        }
+        Value::Array(items) => {
+            Value::Array(items.iter().map(|v| normalise(v, env, market)).collect())
+        }
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), normalise(v, env, market)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+#[test]
+fn oracle_matches_claude_code() {
+    let oracle = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/claude-code-2.1.197");
+    let env = Env::new();
+    let market = env.root.join("market");
+    let pretty = |v: Value| serde_json::to_string_pretty(&v).unwrap();
+    write_tree(
+        &market,
+        &[
+            (
+                ".claude-plugin/marketplace.json",
+                &pretty(
+                    json!({"name": "acme", "owner": {"name": "Acme"}, "plugins": [
+                        {"name": "tools", "source": "./plugins/tools", "description": "PDF and CSV"},
+                        {"name": "inline", "source": "./plugins/inline", "strict": false, "version": "0.3.0"}
+                    ]}),
+                ),
+            ),
+            (
+                "plugins/tools/.claude-plugin/plugin.json",
+                r#"{"name": "tools", "version": "1.0.0"}"#,
+            ),
+            ("plugins/tools/skills/pdf/SKILL.md", &skill_md("pdf")),
+            ("plugins/inline/skills/notes/SKILL.md", &skill_md("notes")),
+        ],
+    );
+    marketplace_add(&env.ctx, market.to_str().unwrap(), None).unwrap();
+    env.install("tools@acme", PluginScope::User).unwrap();
+    env.install("inline@acme", PluginScope::Project).unwrap();
+    for (ours, recorded) in [
+        (
+            env.claude("plugins/known_marketplaces.json"),
+            "known_marketplaces.json",
+        ),
+        (
+            env.claude("plugins/installed_plugins.json"),
+            "installed_plugins.json",
+        ),
+        (env.claude("settings.json"), "user-settings.json"),
+        (
+            env.ctx.project_dir.join(".claude/settings.json"),
+            "project-settings.json",
+        ),
+    ] {
+        let want = env.json(&oracle.join(recorded));
+        let got = normalise(&env.json(&ours), &env, &market);
+        assert_eq!(got, want, "{recorded}");
+    }
+    for file in [
+        "plugins/cache/acme/tools/1.0.0/.claude-plugin/plugin.json",
+        "plugins/cache/acme/tools/1.0.0/skills/pdf/SKILL.md",
+        "plugins/cache/acme/inline/0.3.0/skills/notes/SKILL.md",
+    ] {
+        assert!(env.claude(file).is_file(), "{file}");
+    }
+}
