@@ -88,7 +88,7 @@ pub struct AddArgs {
     pub common: Common,
 }
 
-fn severity(text: &str) -> Result<skilldeck::AuditSeverity, String> {
+pub(crate) fn severity(text: &str) -> Result<skilldeck::AuditSeverity, String> {
     text.parse().map_err(|e: skilldeck::Error| e.to_string())
 }
 

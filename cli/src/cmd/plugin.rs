@@ -114,6 +114,11 @@ pub enum PluginCommand {
     Install {
         /// PLUGIN@MARKETPLACE or a SOURCE.
         plugin: String,
+        /// Refuse the plugin when its audit (`skilldeck audit`) has a finding above this
+        /// level: info, low, medium, high (default: refuse critical findings only) or
+        /// critical (refuse nothing).
+        #[arg(long, value_name = "LEVEL", value_parser = super::install::severity)]
+        max_severity: Option<skilldeck::AuditSeverity>,
     },
     /// List installed plugins: user scope and this project's (only --scope's when given).
     List,
@@ -249,8 +254,15 @@ pub fn plugin(args: PluginArgs) -> i32 {
     let scope = only.unwrap_or_default();
     let progress = progress();
     match args.command {
-        PluginCommand::Install { plugin } => {
-            let request = skilldeck_install::PluginInstallRequest { plugin, scope };
+        PluginCommand::Install {
+            plugin,
+            max_severity,
+        } => {
+            let request = skilldeck_install::PluginInstallRequest {
+                plugin,
+                scope,
+                max_severity,
+            };
             match skilldeck_install::plugin_install(&ctx, &request, progress.as_deref()) {
                 Ok(r) => {
                     warn(&r.warnings);
@@ -266,6 +278,17 @@ pub fn plugin(args: PluginArgs) -> i32 {
                         r.plugin.digest.as_deref().unwrap_or("-"),
                         r.plugin.skills.join(", ")
                     ));
+                    let notable = r
+                        .audit
+                        .iter()
+                        .filter(|f| f.severity > skilldeck::AuditSeverity::Info)
+                        .count();
+                    if let Some(worst) = r.audit.first().filter(|_| notable > 0) {
+                        print(&format!(
+                            "audit: {notable} finding(s), the most severe {} ({} at {}); run `skilldeck audit {}` for all\n",
+                            worst.severity, worst.code, worst.path, r.plugin.install_path
+                        ));
+                    }
                     crate::EXIT_OK
                 }
                 Err(e) => fail(&e),

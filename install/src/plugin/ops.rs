@@ -132,6 +132,10 @@ pub struct PluginInstallRequest {
     pub plugin: String,
     /// Where to enable it.
     pub scope: PluginScope,
+    /// Refuse the plugin when the audit of its files ([`skilldeck::audit`]: hooks, MCP
+    /// servers, scripts, skills) has a finding more severe than this. `None` refuses
+    /// `critical` findings only; `Some(Critical)` refuses nothing.
+    pub max_severity: Option<skilldeck::AuditSeverity>,
 }
 
 /// One installed plugin.
@@ -174,6 +178,10 @@ pub struct PluginInstallReport {
     pub files: BTreeMap<String, String>,
     /// What was reported and ignored.
     pub warnings: Vec<String>,
+    /// The audit of the installed files (at or below the refusal threshold), most severe
+    /// first; paths are relative to the plugin directory.
+    #[serde(default)]
+    pub audit: Vec<skilldeck::AuditFinding>,
 }
 
 /// One plugin's update.
@@ -959,7 +967,41 @@ fn commit_plugin(
         skill_dirs: prepared.skills.clone(),
         files: prepared.tree.files.clone(),
         warnings: prepared.warnings.clone(),
+        audit: Vec::new(),
     })
+}
+
+/// Drop a refused staging directory and the cache folders made for it while they are empty
+/// (`cache/<marketplace>/<plugin>`), so a refusal leaves the cache as it was.
+fn discard(prepared: Prepared) {
+    let target = prepared.target.clone();
+    drop(prepared);
+    for dir in target.ancestors().skip(1).take(2) {
+        // Fails, as wanted, on a folder that holds other versions or plugins.
+        let _ = std::fs::remove_dir(dir);
+    }
+}
+
+/// Audit the staged copy, i.e. exactly the files that would be installed, and refuse it
+/// above `threshold`: a plugin's hooks and MCP servers run without anyone asking.
+fn audit_staged(
+    prepared: &Prepared,
+    threshold: skilldeck::AuditSeverity,
+) -> Result<Vec<skilldeck::AuditFinding>> {
+    let staged = prepared.staged();
+    let report = skilldeck::audit(&staged, &skilldeck::AuditOptions::default())
+        .map_err(|err| InstallError::io(&staged, std::io::Error::other(err.to_string())))?;
+    let above: Vec<skilldeck::AuditFinding> =
+        report.above(threshold).into_iter().cloned().collect();
+    if !above.is_empty() {
+        return Err(InstallError::AuditRefused {
+            name: prepared.id.clone(),
+            source_spec: prepared.marketplace.clone(),
+            threshold,
+            findings: above,
+        });
+    }
+    Ok(report.findings)
 }
 
 /// Copy a plugin given as a SOURCE into skilldeck's own directory marketplace
@@ -1099,7 +1141,19 @@ pub fn plugin_install(
         }
     };
     let prepared = prepare(pctx, &plugin, &market, progress)?;
-    commit_plugin(pctx, prepared, request.scope, origin, progress)
+    let threshold = request
+        .max_severity
+        .unwrap_or(skilldeck::AuditSeverity::High);
+    let findings = match audit_staged(&prepared, threshold) {
+        Ok(findings) => findings,
+        Err(err) => {
+            discard(prepared);
+            return Err(err);
+        }
+    };
+    let mut report = commit_plugin(pctx, prepared, request.scope, origin, progress)?;
+    report.audit = findings;
+    Ok(report)
 }
 
 fn scope_of(inst: &Installation, project: &str) -> Option<PluginScope> {
@@ -1270,6 +1324,12 @@ pub fn plugin_update(
             from_digest: info.digest.clone(),
             to_digest: prepared.tree.digest.clone(),
         };
+        // An update installs new files: they pass the same audit as an install, at the
+        // default threshold (critical findings refused).
+        if let Err(err) = audit_staged(&prepared, skilldeck::AuditSeverity::High) {
+            discard(prepared);
+            return Err(err);
+        }
         commit_plugin(pctx, prepared, scope, origin, progress)?;
         report_out.changes.push(change);
     }
