@@ -56,6 +56,8 @@ export type InstallErrorCode =
   | 'INVALID_NAME'
   | 'MODIFIED'
   | 'FROZEN_MISMATCH'
+  /** `add()` found an audit finding above `maxSeverity` (default: a `critical` one); nothing was installed. */
+  | 'AUDIT_REFUSED'
 
 /**
  * The codes of a `RunError` (besides `NOT_FOUND`, `PERMISSION_DENIED` and `IO_ERROR`).
@@ -167,6 +169,50 @@ export interface SearchToolDefinition {
   }
 }
 
+// ---- audit ----
+
+/** How much a finding needs a human, lowest first (`add({ maxSeverity })` refuses above). */
+export type AuditSeverity = 'info' | 'low' | 'medium' | 'high' | 'critical'
+
+/** One thing a reviewer should look at. */
+export interface AuditFinding {
+  severity: AuditSeverity
+  /** Stable kebab-case check name (`pipe-to-shell`, `bidi-control`, ...). */
+  code: string
+  /** Relative to the audited root, `/`-separated (`''` for the root itself). */
+  path: string
+  /** 1-based line of the first occurrence (text files), else null. */
+  line: number | null
+  /** 1-based column, in characters, else null. */
+  column: number | null
+  message: string
+  /** What to do about it. */
+  hint: string
+}
+
+/** What `audit()` found. */
+export interface AuditReport {
+  /** The audited directory (a SKILL.md path is reported as its directory). */
+  root: string
+  kind: 'skill' | 'plugin' | 'directory'
+  /** Directories holding a `SKILL.md`, relative to `root` (`''` for the root), sorted. */
+  skills: string[]
+  /** Files inspected (links and directories excluded). */
+  files: number
+  /** Most severe first, then by path and line. */
+  findings: AuditFinding[]
+}
+
+/** Limits of one `audit()`, so a hostile tree cannot make it slow (give any of them). */
+export interface AuditOptions {
+  /** Bytes read from each file (default 1 MiB); a longer one is reported `oversize-file` and only its head is scanned. */
+  maxFileBytes?: number
+  /** Files inspected (default 10000); beyond it the audit stops with a `too-many-files` finding. */
+  maxFiles?: number
+  /** Directory levels walked below the root (default 32). */
+  maxDepth?: number
+}
+
 // ---- install (the engine's JSON: camelCase keys, as `skills-lock.json` writes them) ----
 
 /** Which lock and directories an install operation works on. */
@@ -221,6 +267,12 @@ export interface AddOptions extends InstallProgressOptions {
   hosts?: string[]
   /** Replace a skill modified since it was installed, or not installed by skilldeck. */
   force?: boolean
+  /**
+   * Refuse (`AUDIT_REFUSED`, nothing installed) a skill whose audit has a finding more
+   * severe than this. Default: `critical` findings are refused (as `'high'`); `'critical'`
+   * refuses nothing.
+   */
+  maxSeverity?: AuditSeverity
 }
 
 /** Options of `update()`. */
@@ -259,6 +311,15 @@ export interface InstalledSkill {
 export interface AddReport {
   installed: InstalledSkill[]
   warnings: string[]
+  /** What the audit of each installed skill found (skills without findings left out). */
+  audit: SkillAudit[]
+}
+
+/** One installed skill's audit findings (`AddReport.audit`). */
+export interface SkillAudit {
+  name: string
+  /** Most severe first; paths relative to the skill directory. */
+  findings: AuditFinding[]
 }
 
 /** What `remove()` did. */
@@ -916,6 +977,18 @@ export declare function addSync(source: string, options?: Omit<AddOptions, 'onPr
  * `toolDefinitions`, names unique, in `format`'s JSON (default `openai`).
  */
 export declare function agentTools(catalog: Catalog, format?: ToolFormat | undefined | null): ToolDefinition[]
+
+/**
+ * Audit a skill directory, a SKILL.md, a plugin or a directory of skills: scripts, network
+ * and exfiltration commands, hidden Unicode, injection phrases, links leaving the package,
+ * shell grants, hooks and MCP servers, on the libuv pool. Findings are sorted most severe
+ * first. Rejects with `IO_ERROR` when `path` cannot be read and `INVALID_OPTIONS` when it
+ * is neither a directory nor a SKILL.md (or an option is wrong).
+ */
+export declare function audit(path: string, options?: AuditOptions | undefined | null): Promise<AuditReport>
+
+/** `audit()` on the calling thread. */
+export declare function auditSync(path: string, options?: AuditOptions | undefined | null): AuditReport
 
 /** Options of `new Deck(...)`, mirroring the core `DeckOptions`. */
 export interface DeckOptions {

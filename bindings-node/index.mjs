@@ -28,6 +28,8 @@ export const {
   add,
   addSync,
   agentTools,
+  audit,
+  auditSync,
   callTool,
   installFrozen,
   installFrozenSync,

@@ -7,6 +7,8 @@ import {
   TOOL_FORMATS,
   add,
   addSync,
+  audit,
+  auditSync,
   verifySync,
   agentTools,
   callTool,
@@ -26,6 +28,11 @@ import {
   type AbortSignalLike,
   type Activation,
   type AddReport,
+  type AuditFinding,
+  type AuditOptions,
+  type AuditReport,
+  type AuditSeverity,
+  type SkillAudit,
   type ExecEvent,
   type InstallError,
   type InvalidInputError,
@@ -155,6 +162,21 @@ export async function installAndVerify(projectDir: string): Promise<string[]> {
     phases.push(`${err.name} ${code}`)
   }
   const sync: AddReport = addSync('./skills', { projectDir, force: true })
+  const level: AuditSeverity = 'high'
+  const audited = await add('./vendor', { projectDir, maxSeverity: level })
+  const reviewed: SkillAudit[] = audited.audit
+  const limits: AuditOptions = { maxFileBytes: 1 << 20, maxFiles: 100, maxDepth: 8 }
+  const found: AuditReport = await audit('./skills/pdf', limits)
+  const worst: AuditFinding | undefined = auditSync('./skills/pdf/SKILL.md').findings[0]
+  const where: string = worst ? `${worst.path}:${worst.line ?? 0}:${worst.column ?? 0}` : found.root
+  const kind: 'skill' | 'plugin' | 'directory' = found.kind
+  try {
+    await add('./untrusted', { projectDir })
+  } catch (e) {
+    const refused: ErrorCode = 'AUDIT_REFUSED'
+    if ((e as InstallError).code === refused) phases.push(where)
+  }
+  void [reviewed, kind, found.files, found.skills]
   void [planned.changes, applied.upToDate, frozen.restored, checked.clean, sync, verifySync().clean]
   return [...digests, ...changed, ...names, ...removed, ...phases]
 }

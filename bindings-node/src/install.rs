@@ -111,10 +111,27 @@ fn add_op(
     source: String,
     options: Option<Value>,
 ) -> skilldeck::Result<Op<skilldeck_install::AddReport>> {
-    let known = keys(&["skills", "gitRef", "sha256", "hosts", "force", "onProgress"]);
+    let known = keys(&[
+        "skills",
+        "gitRef",
+        "sha256",
+        "hosts",
+        "force",
+        "maxSeverity",
+        "onProgress",
+    ]);
     let (ctx, _, mut request) = prepare("add options", options, &known)?;
+    // Parsed here for the engine's own message listing the levels (serde's would not).
+    let max_severity = match request.remove("maxSeverity") {
+        None => None,
+        Some(Value::String(level)) => Some(level.parse::<skilldeck::AuditSeverity>()?),
+        // Not a string (`5`, `true`): refused by the same parse, with the same message.
+        Some(other) => Some(other.to_string().parse::<skilldeck::AuditSeverity>()?),
+    };
     request.insert("source".into(), Value::String(source));
-    let request: skilldeck_install::AddRequest = from_json("add options", Value::Object(request))?;
+    let mut request: skilldeck_install::AddRequest =
+        from_json("add options", Value::Object(request))?;
+    request.max_severity = max_severity;
     Ok(Box::new(move |p| skilldeck_install::add(&ctx, &request, p)))
 }
 

@@ -8,6 +8,7 @@ mod deck;
 mod error;
 // Public so the `--all-targets` (test) build, where napi registers nothing, still sees
 // these `#[napi]` functions as used.
+pub mod audit;
 pub mod install;
 mod manifest;
 mod model;
