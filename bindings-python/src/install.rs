@@ -15,7 +15,7 @@ use std::path::PathBuf;
 
 /// The `Context` every operation takes: the project directory, the home directory (default:
 /// `$HOME`), the user-scope lock (default under `$XDG_CONFIG_HOME`) and the caps.
-fn context(
+pub(crate) fn context(
     project_dir: PathBuf,
     home_dir: Option<PathBuf>,
     user_lock: Option<PathBuf>,
@@ -39,7 +39,7 @@ fn scope(name: &str) -> PyResult<Scope> {
 
 /// Run `work` with the GIL released, handing it the progress callback as the crate's
 /// `ProgressFn` (each call re-takes the GIL; an exception in it is reported, not raised).
-fn with_progress<T: Send>(
+pub(crate) fn with_progress<T: Send>(
     py: Python<'_>,
     progress: Option<Py<PyAny>>,
     work: impl FnOnce(Option<&ProgressFn<'_>>) -> skilldeck_install::Result<T> + Send,

@@ -12,6 +12,7 @@ mod deck;
 mod errors;
 mod install;
 mod permissions;
+mod plugin;
 mod run;
 mod tools;
 mod types;
@@ -81,6 +82,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     compat::register(m)?;
     install::register(m)?;
     audit::register(m)?;
+    plugin::register(m)?;
     run::register(m)?;
     tools::register(m)?;
     Ok(())

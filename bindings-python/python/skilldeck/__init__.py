@@ -15,7 +15,9 @@ Install skills into a project with a verifiable ``skills-lock.json`` (``add``, `
 ``update``, ``installed``, ``verify``, ``install_frozen``), run command skills and scripts in
 a sandbox (``await run_command(...)``, ``run_script``, ``call_tool``, each with a ``_sync``
 variant, a ``CancelToken`` and streamed events), and hand a model its tool definitions
-(``tool_definitions``, ``agent_tools``, ``tool_result``). ``audit`` reports what a skill
+(``tool_definitions``, ``agent_tools``, ``tool_result``). Marketplaces and plugins go where Claude Code keeps them
+(``marketplace_add``, ``plugin_install``, ``plugin_list``, ``plugin_enable``, ...). ``audit``
+reports what a skill
 or plugin would run or hide before you install it (``add`` refuses critical findings unless
 told otherwise with ``max_severity``); the dict shapes are in ``skilldeck.types``.
 
@@ -62,7 +64,17 @@ from ._native import (
     call_tool_sync,
     install_frozen,
     installed,
+    marketplace_add,
+    marketplace_list,
+    marketplace_remove,
+    marketplace_update,
     parse,
+    plugin_disable,
+    plugin_enable,
+    plugin_install,
+    plugin_list,
+    plugin_uninstall,
+    plugin_update,
     remove,
     run_cli,
     run_command_sync,
@@ -122,7 +134,17 @@ __all__ = [
     "call_tool_sync",
     "install_frozen",
     "installed",
+    "marketplace_add",
+    "marketplace_list",
+    "marketplace_remove",
+    "marketplace_update",
     "parse",
+    "plugin_disable",
+    "plugin_enable",
+    "plugin_install",
+    "plugin_list",
+    "plugin_uninstall",
+    "plugin_update",
     "remove",
     "run_cli",
     "run_command",

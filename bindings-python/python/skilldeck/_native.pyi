@@ -22,6 +22,14 @@ from typing_extensions import Unpack
 
 from .types import (
     AddReport,
+    MarketplaceInfo,
+    MarketplaceRemoveReport,
+    MarketplaceUpdate,
+    PluginInfo,
+    PluginInstallReport,
+    PluginScope,
+    PluginUninstallReport,
+    PluginUpdateReport,
     AuditReport,
     AuditSeverity,
     ExecEvent,
@@ -106,6 +114,16 @@ __all__ = [
     "tool_definitions",
     "agent_tools",
     "audit",
+    "marketplace_add",
+    "marketplace_list",
+    "marketplace_remove",
+    "marketplace_update",
+    "plugin_disable",
+    "plugin_enable",
+    "plugin_install",
+    "plugin_list",
+    "plugin_uninstall",
+    "plugin_update",
     "skill_tool",
     "search_skills_tool",
     "run_skill_script_tool",
@@ -635,6 +653,105 @@ def install_frozen(
     limits: Optional[InstallLimits] = None,
     progress: _OnProgress = None,
 ) -> FrozenReport: ...
+
+# ---- plugins and marketplaces (skilldeck-install, Claude Code's layout); errors are InstallError ----
+
+def marketplace_add(
+    source: str,
+    *,
+    project_dir: _Path = ...,
+    home_dir: Optional[_Path] = None,
+    claude_dir: Optional[_Path] = None,
+    managed_settings: Optional[_Path] = None,
+    limits: Optional[InstallLimits] = None,
+    progress: _OnProgress = None,
+) -> MarketplaceInfo: ...
+def marketplace_list(
+    *,
+    project_dir: _Path = ...,
+    home_dir: Optional[_Path] = None,
+    claude_dir: Optional[_Path] = None,
+    managed_settings: Optional[_Path] = None,
+    limits: Optional[InstallLimits] = None,
+) -> List[MarketplaceInfo]: ...
+def marketplace_update(
+    name: Optional[str] = None,
+    *,
+    project_dir: _Path = ...,
+    home_dir: Optional[_Path] = None,
+    claude_dir: Optional[_Path] = None,
+    managed_settings: Optional[_Path] = None,
+    limits: Optional[InstallLimits] = None,
+    progress: _OnProgress = None,
+) -> List[MarketplaceUpdate]: ...
+def marketplace_remove(
+    name: str,
+    *,
+    project_dir: _Path = ...,
+    home_dir: Optional[_Path] = None,
+    claude_dir: Optional[_Path] = None,
+    managed_settings: Optional[_Path] = None,
+    limits: Optional[InstallLimits] = None,
+) -> MarketplaceRemoveReport: ...
+def plugin_install(
+    plugin: str,
+    *,
+    scope: PluginScope = "user",
+    max_severity: Optional[AuditSeverity] = None,
+    project_dir: _Path = ...,
+    home_dir: Optional[_Path] = None,
+    claude_dir: Optional[_Path] = None,
+    managed_settings: Optional[_Path] = None,
+    limits: Optional[InstallLimits] = None,
+    progress: _OnProgress = None,
+) -> PluginInstallReport: ...
+def plugin_list(
+    *,
+    scope: Optional[PluginScope] = None,
+    project_dir: _Path = ...,
+    home_dir: Optional[_Path] = None,
+    claude_dir: Optional[_Path] = None,
+    managed_settings: Optional[_Path] = None,
+    limits: Optional[InstallLimits] = None,
+) -> List[PluginInfo]: ...
+def plugin_enable(
+    plugin: str,
+    *,
+    scope: PluginScope = "user",
+    project_dir: _Path = ...,
+    home_dir: Optional[_Path] = None,
+    claude_dir: Optional[_Path] = None,
+    managed_settings: Optional[_Path] = None,
+) -> PluginInfo: ...
+def plugin_disable(
+    plugin: str,
+    *,
+    scope: PluginScope = "user",
+    project_dir: _Path = ...,
+    home_dir: Optional[_Path] = None,
+    claude_dir: Optional[_Path] = None,
+    managed_settings: Optional[_Path] = None,
+) -> PluginInfo: ...
+def plugin_update(
+    plugin: Optional[str] = None,
+    *,
+    scope: PluginScope = "user",
+    project_dir: _Path = ...,
+    home_dir: Optional[_Path] = None,
+    claude_dir: Optional[_Path] = None,
+    managed_settings: Optional[_Path] = None,
+    limits: Optional[InstallLimits] = None,
+    progress: _OnProgress = None,
+) -> PluginUpdateReport: ...
+def plugin_uninstall(
+    plugin: str,
+    *,
+    scope: PluginScope = "user",
+    project_dir: _Path = ...,
+    home_dir: Optional[_Path] = None,
+    claude_dir: Optional[_Path] = None,
+    managed_settings: Optional[_Path] = None,
+) -> PluginUninstallReport: ...
 
 # ---- audit (core); an unreadable path is IoError, a file other than SKILL.md InvalidOptionsError ----
 

@@ -58,6 +58,109 @@ class AuditReport(TypedDict):
     """Most severe first, then by path and line."""
 
 
+# ---- plugins and marketplaces (Claude Code's layout) ----
+
+PluginScope = Union[Literal["user"], Literal["project"]]
+"""Where a plugin is enabled: ``~/.claude/settings.json`` or ``<project>/.claude/settings.json``."""
+
+
+class MarketplaceInfo(TypedDict):
+    """A marketplace as ``marketplace_add`` / ``marketplace_list`` report it."""
+
+    name: str
+    source: Any
+    """The source as Claude Code's ``known_marketplaces.json`` records it."""
+    installLocation: str
+    lastUpdated: str
+    commit: Optional[str]
+    plugins: List[str]
+    error: Optional[str]
+    """Why its ``marketplace.json`` could not be read, if it could not."""
+
+
+class MarketplaceUpdate(TypedDict):
+    """What ``marketplace_update`` did to one marketplace."""
+
+    name: str
+    fromCommit: Optional[str]
+    toCommit: Optional[str]
+
+
+class MarketplaceRemoveReport(TypedDict):
+    """What ``marketplace_remove`` did."""
+
+    name: str
+    uninstalled: List[str]
+    """Its plugins uninstalled with it (``plugin@marketplace``)."""
+
+
+class PluginInfo(TypedDict):
+    """One installed plugin."""
+
+    id: str
+    """``plugin@marketplace``."""
+    name: str
+    marketplace: str
+    scope: PluginScope
+    enabled: bool
+    version: Optional[str]
+    installPath: str
+    gitCommitSha: Optional[str]
+    skills: List[str]
+    """Its skills as the ``claude-code`` profile names them (``plugin:skill``)."""
+    digest: Optional[str]
+    modified: bool
+    """The installed files differ from what skilldeck recorded."""
+
+
+class PluginSkill(TypedDict):
+    """One skill of a plugin: its directory name and path inside the plugin."""
+
+    name: str
+    path: str
+
+
+class PluginInstallReport(TypedDict):
+    """What ``plugin_install`` did."""
+
+    plugin: PluginInfo
+    skillDirs: List[PluginSkill]
+    files: Dict[str, str]
+    """Installed files, relative path -> ``sha256:<hex>``."""
+    warnings: List[str]
+    audit: List[AuditFinding]
+    """The audit of the installed files (at or below the refusal threshold)."""
+
+
+class PluginUpdateChange(TypedDict):
+    """One plugin ``plugin_update`` reinstalled."""
+
+    id: str
+    fromVersion: Optional[str]
+    toVersion: Optional[str]
+    fromCommit: Optional[str]
+    toCommit: Optional[str]
+    fromDigest: Optional[str]
+    toDigest: str
+
+
+class PluginUpdateReport(TypedDict):
+    """What ``plugin_update`` did."""
+
+    changes: List[PluginUpdateChange]
+    upToDate: List[str]
+    warnings: List[str]
+
+
+class PluginUninstallReport(TypedDict):
+    """What ``plugin_uninstall`` did."""
+
+    id: str
+    scope: PluginScope
+    removedPath: Optional[str]
+    """The cache directory deleted (when no other scope still used it)."""
+
+
 # ---- install ----
 
 
@@ -302,6 +405,16 @@ __all__ = [
     "InstallLimits",
     "InstalledSkill",
     "LockEntry",
+    "MarketplaceInfo",
+    "MarketplaceRemoveReport",
+    "MarketplaceUpdate",
+    "PluginInfo",
+    "PluginInstallReport",
+    "PluginScope",
+    "PluginSkill",
+    "PluginUninstallReport",
+    "PluginUpdateChange",
+    "PluginUpdateReport",
     "Progress",
     "RemoveReport",
     "RunLimits",
