@@ -47,6 +47,7 @@ def test_the_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsy
     namespace: dict = {}
     exec(compile(blocks[0], str(README), "exec"), namespace)
     assert (project / "skills-lock.json").is_file()
+    assert "[('info', 'script', 'count.sh')]" in capsys.readouterr().out
     try:
         exec(compile(blocks[1], str(README), "exec"), namespace)
     except skilldeck.RunError as err:
