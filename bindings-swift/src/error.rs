@@ -75,8 +75,8 @@ pub enum SkillError {
     /// An install operation (`add`, `remove`, `update`, `installed`, `verify`,
     /// `installFrozen`) failed or refused. `code` is the install engine's: `BAD_SOURCE`,
     /// `GIT_ERROR`, `HTTP_ERROR`, `DIGEST_MISMATCH`, `UNSAFE_ARCHIVE`, `TOO_LARGE`,
-    /// `INVALID_NAME`, `NOT_FOUND`, `MODIFIED`, `FROZEN_MISMATCH`, `IO_ERROR`, or a lock
-    /// file's engine code.
+    /// `INVALID_NAME`, `NOT_FOUND`, `MODIFIED`, `FROZEN_MISMATCH`, `AUDIT_REFUSED`, `IO_ERROR`,
+    /// or a lock file's engine code.
     #[error("{detail}")]
     InstallError {
         /// The stable code, identical in every binding.

@@ -7,10 +7,11 @@
 
 use crate::error::SkillError;
 use crate::remote::JsonValue;
+use skilldeck::AuditSeverity;
 use skilldeck::TreeDiff;
 use skilldeck_install::{
-    Context, FrozenReport, Progress, RemoveReport, Scope, SkillVerify, UpdateChange, UpdateReport,
-    VerifyReport,
+    Context, FrozenReport, Progress, RemoveReport, Scope, SkillAudit, SkillVerify, UpdateChange,
+    UpdateReport, VerifyReport,
 };
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -81,6 +82,12 @@ pub struct AddOptions {
     /// Replace a skill modified since it was installed, or one skilldeck did not install.
     #[uniffi(default)]
     pub force: bool,
+    /// Refuse a skill whose audit has findings more severe than this (`INFO` … `CRITICAL`);
+    /// `null` is the installer's default, which refuses `CRITICAL` findings only, and
+    /// `CRITICAL` accepts everything. A refusal is `InstallError` with code `AUDIT_REFUSED`
+    /// and nothing is installed.
+    #[uniffi(default)]
+    pub max_severity: Option<AuditSeverity>,
 }
 
 /// One step of an install operation, for a progress display. (Not called `Progress`:
@@ -174,6 +181,9 @@ pub struct AddReport {
     pub installed: Vec<InstalledSkill>,
     /// What was skipped and why.
     pub warnings: Vec<String>,
+    /// What the audit of each installed skill found (at or below the refusal threshold);
+    /// skills without findings are not listed.
+    pub audit: Vec<SkillAudit>,
 }
 
 /// What `remove` did.
@@ -323,7 +333,9 @@ fn with_progress<T>(
 
 /// Install the skills of `source` (a directory, a git URL, `github:owner/repo[/path][@ref]`,
 /// an archive URL or a site with a well-known index) and record them, with sha256 digests,
-/// in the scope's `skills-lock.json`. Blocks until done.
+/// in the scope's `skills-lock.json`. Each skill is audited before it is staged: one with
+/// findings above `select.maxSeverity` is refused (`InstallError`, code `AUDIT_REFUSED`)
+/// and nothing is installed. Blocks until done.
 #[uniffi::export(default(select), default(options), default(progress = None))]
 pub fn add(
     source: String,
@@ -340,14 +352,13 @@ pub fn add(
         scope,
         hosts: select.hosts,
         force: select.force,
-        // Exposed with the audit binding; until then the installer's default applies
-        // (critical findings refused).
-        max_severity: None,
+        max_severity: select.max_severity,
     };
     let report = with_progress(progress, |p| skilldeck_install::add(&ctx, &request, p))?;
     Ok(AddReport {
         installed: report.installed.into_iter().map(Into::into).collect(),
         warnings: report.warnings,
+        audit: report.audit,
     })
 }
 

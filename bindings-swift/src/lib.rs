@@ -8,6 +8,7 @@
 
 uniffi::setup_scaffolding!("skilldeck");
 
+mod audit;
 mod catalog;
 mod deck;
 mod error;
@@ -21,6 +22,7 @@ mod remote;
 mod run;
 mod tools;
 
+pub use audit::{audit, AuditOptions, AuditReport};
 pub use catalog::Catalog;
 pub use deck::Deck;
 pub use error::SkillError;

@@ -273,7 +273,7 @@ fun main(args: Array<String>) {
             println("FAILED $name: $why")
         }
     }
-    for ((name, body) in apiChecks + engineChecks) {
+    for ((name, body) in apiChecks + engineChecks + auditChecks) {
         val why = try {
             body()
             null

@@ -506,6 +506,11 @@ void uniffi_skilldeck_uniffi_fn_method_canceltoken_cancel(uint64_t ptr, RustCall
 int8_t uniffi_skilldeck_uniffi_fn_method_canceltoken_is_cancelled(uint64_t ptr, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_AUDITREPORT_TO_JSON
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_AUDITREPORT_TO_JSON
+RustBuffer uniffi_skilldeck_uniffi_fn_method_auditreport_to_json(RustBuffer ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_ACTIVATION_TO_JSON
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_ACTIVATION_TO_JSON
 RustBuffer uniffi_skilldeck_uniffi_fn_method_activation_to_json(RustBuffer ptr, RustCallStatus *_Nonnull out_status
@@ -576,6 +581,11 @@ RustBuffer uniffi_skilldeck_uniffi_fn_func_validate(RustBuffer path, int8_t stri
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_VERSION
 RustBuffer uniffi_skilldeck_uniffi_fn_func_version(RustCallStatus *_Nonnull out_status
     
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_AUDIT
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_AUDIT
+RustBuffer uniffi_skilldeck_uniffi_fn_func_audit(RustBuffer path, RustBuffer options, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_ADD
@@ -966,6 +976,12 @@ uint16_t uniffi_skilldeck_uniffi_checksum_func_validate(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_VERSION
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_VERSION
 uint16_t uniffi_skilldeck_uniffi_checksum_func_version(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_AUDIT
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_AUDIT
+uint16_t uniffi_skilldeck_uniffi_checksum_func_audit(void
     
 );
 #endif

@@ -2227,6 +2227,13 @@ public struct AddOptions: Equatable, Hashable {
      * Replace a skill modified since it was installed, or one skilldeck did not install.
      */
     public var force: Bool
+    /**
+     * Refuse a skill whose audit has findings more severe than this (`INFO` … `CRITICAL`);
+     * `null` is the installer's default, which refuses `CRITICAL` findings only, and
+     * `CRITICAL` accepts everything. A refusal is `InstallError` with code `AUDIT_REFUSED`
+     * and nothing is installed.
+     */
+    public var maxSeverity: AuditSeverity?
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
@@ -2246,12 +2253,19 @@ public struct AddOptions: Equatable, Hashable {
          */hosts: [String] = [], 
         /**
          * Replace a skill modified since it was installed, or one skilldeck did not install.
-         */force: Bool = false) {
+         */force: Bool = false, 
+        /**
+         * Refuse a skill whose audit has findings more severe than this (`INFO` … `CRITICAL`);
+         * `null` is the installer's default, which refuses `CRITICAL` findings only, and
+         * `CRITICAL` accepts everything. A refusal is `InstallError` with code `AUDIT_REFUSED`
+         * and nothing is installed.
+         */maxSeverity: AuditSeverity? = nil) {
         self.skills = skills
         self.gitRef = gitRef
         self.sha256 = sha256
         self.hosts = hosts
         self.force = force
+        self.maxSeverity = maxSeverity
     }
 
     
@@ -2274,7 +2288,8 @@ public struct FfiConverterTypeAddOptions: FfiConverterRustBuffer {
                 gitRef: FfiConverterOptionString.read(from: &buf), 
                 sha256: FfiConverterOptionString.read(from: &buf), 
                 hosts: FfiConverterSequenceString.read(from: &buf), 
-                force: FfiConverterBool.read(from: &buf)
+                force: FfiConverterBool.read(from: &buf), 
+                maxSeverity: FfiConverterOptionTypeAuditSeverity.read(from: &buf)
         )
     }
 
@@ -2284,6 +2299,7 @@ public struct FfiConverterTypeAddOptions: FfiConverterRustBuffer {
         FfiConverterOptionString.write(value.sha256, into: &buf)
         FfiConverterSequenceString.write(value.hosts, into: &buf)
         FfiConverterBool.write(value.force, into: &buf)
+        FfiConverterOptionTypeAuditSeverity.write(value.maxSeverity, into: &buf)
     }
 }
 
@@ -2315,6 +2331,11 @@ public struct AddReport: Equatable, Hashable {
      * What was skipped and why.
      */
     public var warnings: [String]
+    /**
+     * What the audit of each installed skill found (at or below the refusal threshold);
+     * skills without findings are not listed.
+     */
+    public var audit: [SkillAudit]
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
@@ -2324,9 +2345,14 @@ public struct AddReport: Equatable, Hashable {
          */installed: [InstalledSkill], 
         /**
          * What was skipped and why.
-         */warnings: [String]) {
+         */warnings: [String], 
+        /**
+         * What the audit of each installed skill found (at or below the refusal threshold);
+         * skills without findings are not listed.
+         */audit: [SkillAudit]) {
         self.installed = installed
         self.warnings = warnings
+        self.audit = audit
     }
 
     
@@ -2346,13 +2372,15 @@ public struct FfiConverterTypeAddReport: FfiConverterRustBuffer {
         return
             try AddReport(
                 installed: FfiConverterSequenceTypeInstalledSkill.read(from: &buf), 
-                warnings: FfiConverterSequenceString.read(from: &buf)
+                warnings: FfiConverterSequenceString.read(from: &buf), 
+                audit: FfiConverterSequenceTypeSkillAudit.read(from: &buf)
         )
     }
 
     public static func write(_ value: AddReport, into buf: inout [UInt8]) {
         FfiConverterSequenceTypeInstalledSkill.write(value.installed, into: &buf)
         FfiConverterSequenceString.write(value.warnings, into: &buf)
+        FfiConverterSequenceTypeSkillAudit.write(value.audit, into: &buf)
     }
 }
 
@@ -2369,6 +2397,304 @@ public func FfiConverterTypeAddReport_lift(_ buf: RustBuffer) throws -> AddRepor
 #endif
 public func FfiConverterTypeAddReport_lower(_ value: AddReport) -> RustBuffer {
     return FfiConverterTypeAddReport.lower(value)
+}
+
+
+/**
+ * One thing a reviewer should look at.
+ */
+public struct AuditFinding: Equatable, Hashable {
+    public var severity: AuditSeverity
+    /**
+     * Stable kebab-case identifier of the check (`pipe-to-shell`, `bidi-control`, …).
+     */
+    public var code: String
+    /**
+     * The file, relative to the audited root and `/`-separated (`""` for the root itself).
+     */
+    public var path: String
+    /**
+     * 1-based line of the first occurrence, when the finding is in a text file.
+     */
+    public var line: UInt32?
+    /**
+     * 1-based column (in characters) of the first occurrence.
+     */
+    public var column: UInt32?
+    public var message: String
+    /**
+     * What to do about it.
+     */
+    public var hint: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(severity: AuditSeverity, 
+        /**
+         * Stable kebab-case identifier of the check (`pipe-to-shell`, `bidi-control`, …).
+         */code: String, 
+        /**
+         * The file, relative to the audited root and `/`-separated (`""` for the root itself).
+         */path: String, 
+        /**
+         * 1-based line of the first occurrence, when the finding is in a text file.
+         */line: UInt32?, 
+        /**
+         * 1-based column (in characters) of the first occurrence.
+         */column: UInt32?, message: String, 
+        /**
+         * What to do about it.
+         */hint: String) {
+        self.severity = severity
+        self.code = code
+        self.path = path
+        self.line = line
+        self.column = column
+        self.message = message
+        self.hint = hint
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension AuditFinding: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAuditFinding: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AuditFinding {
+        return
+            try AuditFinding(
+                severity: FfiConverterTypeAuditSeverity.read(from: &buf), 
+                code: FfiConverterString.read(from: &buf), 
+                path: FfiConverterString.read(from: &buf), 
+                line: FfiConverterOptionUInt32.read(from: &buf), 
+                column: FfiConverterOptionUInt32.read(from: &buf), 
+                message: FfiConverterString.read(from: &buf), 
+                hint: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: AuditFinding, into buf: inout [UInt8]) {
+        FfiConverterTypeAuditSeverity.write(value.severity, into: &buf)
+        FfiConverterString.write(value.code, into: &buf)
+        FfiConverterString.write(value.path, into: &buf)
+        FfiConverterOptionUInt32.write(value.line, into: &buf)
+        FfiConverterOptionUInt32.write(value.column, into: &buf)
+        FfiConverterString.write(value.message, into: &buf)
+        FfiConverterString.write(value.hint, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuditFinding_lift(_ buf: RustBuffer) throws -> AuditFinding {
+    return try FfiConverterTypeAuditFinding.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuditFinding_lower(_ value: AuditFinding) -> RustBuffer {
+    return FfiConverterTypeAuditFinding.lower(value)
+}
+
+
+/**
+ * Limits of one audit, so a hostile tree cannot make it slow; `null` keeps the engine's
+ * default.
+ */
+public struct AuditOptions: Equatable, Hashable {
+    /**
+     * Bytes read from each file (default 1 MiB); a longer file is reported
+     * `oversize-file` and only its head is scanned.
+     */
+    public var maxFileBytes: UInt64?
+    /**
+     * Files inspected (default 10,000); beyond it the audit stops with a `too-many-files`
+     * finding.
+     */
+    public var maxFiles: UInt64?
+    /**
+     * Directory levels walked below the root (default 32).
+     */
+    public var maxDepth: UInt64?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Bytes read from each file (default 1 MiB); a longer file is reported
+         * `oversize-file` and only its head is scanned.
+         */maxFileBytes: UInt64? = nil, 
+        /**
+         * Files inspected (default 10,000); beyond it the audit stops with a `too-many-files`
+         * finding.
+         */maxFiles: UInt64? = nil, 
+        /**
+         * Directory levels walked below the root (default 32).
+         */maxDepth: UInt64? = nil) {
+        self.maxFileBytes = maxFileBytes
+        self.maxFiles = maxFiles
+        self.maxDepth = maxDepth
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension AuditOptions: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAuditOptions: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AuditOptions {
+        return
+            try AuditOptions(
+                maxFileBytes: FfiConverterOptionUInt64.read(from: &buf), 
+                maxFiles: FfiConverterOptionUInt64.read(from: &buf), 
+                maxDepth: FfiConverterOptionUInt64.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: AuditOptions, into buf: inout [UInt8]) {
+        FfiConverterOptionUInt64.write(value.maxFileBytes, into: &buf)
+        FfiConverterOptionUInt64.write(value.maxFiles, into: &buf)
+        FfiConverterOptionUInt64.write(value.maxDepth, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuditOptions_lift(_ buf: RustBuffer) throws -> AuditOptions {
+    return try FfiConverterTypeAuditOptions.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuditOptions_lower(_ value: AuditOptions) -> RustBuffer {
+    return FfiConverterTypeAuditOptions.lower(value)
+}
+
+
+/**
+ * What `audit` found.
+ */
+public struct AuditReport: Equatable, Hashable {
+    /**
+     * The audited directory, as given (a `SKILL.md` path is reported as its directory).
+     */
+    public var root: FsPath
+    public var kind: AuditKind
+    /**
+     * Directories (relative to `root`, `/`-separated, `""` for the root) holding a
+     * `SKILL.md`, sorted.
+     */
+    public var skills: [String]
+    /**
+     * Files inspected (links and directories excluded).
+     */
+    public var files: UInt64
+    /**
+     * Most severe first, then by path and line.
+     */
+    public var findings: [AuditFinding]
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The audited directory, as given (a `SKILL.md` path is reported as its directory).
+         */root: FsPath, kind: AuditKind, 
+        /**
+         * Directories (relative to `root`, `/`-separated, `""` for the root) holding a
+         * `SKILL.md`, sorted.
+         */skills: [String], 
+        /**
+         * Files inspected (links and directories excluded).
+         */files: UInt64, 
+        /**
+         * Most severe first, then by path and line.
+         */findings: [AuditFinding]) {
+        self.root = root
+        self.kind = kind
+        self.skills = skills
+        self.files = files
+        self.findings = findings
+    }
+
+    
+    /**
+     * Canonical JSON (the engine's serde form), the same text every binding produces.
+     */
+public func toJson() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_method_auditreport_to_json(
+            FfiConverterTypeAuditReport_lower(self),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+}
+
+#if compiler(>=6)
+extension AuditReport: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAuditReport: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AuditReport {
+        return
+            try AuditReport(
+                root: FfiConverterTypeFsPath.read(from: &buf), 
+                kind: FfiConverterTypeAuditKind.read(from: &buf), 
+                skills: FfiConverterSequenceString.read(from: &buf), 
+                files: FfiConverterUInt64.read(from: &buf), 
+                findings: FfiConverterSequenceTypeAuditFinding.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: AuditReport, into buf: inout [UInt8]) {
+        FfiConverterTypeFsPath.write(value.root, into: &buf)
+        FfiConverterTypeAuditKind.write(value.kind, into: &buf)
+        FfiConverterSequenceString.write(value.skills, into: &buf)
+        FfiConverterUInt64.write(value.files, into: &buf)
+        FfiConverterSequenceTypeAuditFinding.write(value.findings, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuditReport_lift(_ buf: RustBuffer) throws -> AuditReport {
+    return try FfiConverterTypeAuditReport.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuditReport_lower(_ value: AuditReport) -> RustBuffer {
+    return FfiConverterTypeAuditReport.lower(value)
 }
 
 
@@ -5121,6 +5447,75 @@ public func FfiConverterTypeSkill_lower(_ value: Skill) -> RustBuffer {
 
 
 /**
+ * One installed skill's audit findings (`AddReport.audit`).
+ */
+public struct SkillAudit: Equatable, Hashable {
+    /**
+     * The skill's name.
+     */
+    public var name: String
+    /**
+     * Its findings, most severe first; paths are relative to the skill directory.
+     */
+    public var findings: [AuditFinding]
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The skill's name.
+         */name: String, 
+        /**
+         * Its findings, most severe first; paths are relative to the skill directory.
+         */findings: [AuditFinding]) {
+        self.name = name
+        self.findings = findings
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension SkillAudit: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeSkillAudit: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SkillAudit {
+        return
+            try SkillAudit(
+                name: FfiConverterString.read(from: &buf), 
+                findings: FfiConverterSequenceTypeAuditFinding.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: SkillAudit, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterSequenceTypeAuditFinding.write(value.findings, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSkillAudit_lift(_ buf: RustBuffer) throws -> SkillAudit {
+    return try FfiConverterTypeSkillAudit.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSkillAudit_lower(_ value: SkillAudit) -> RustBuffer {
+    return FfiConverterTypeSkillAudit.lower(value)
+}
+
+
+/**
  * One skill's verification.
  */
 public struct SkillVerify: Equatable, Hashable {
@@ -5779,6 +6174,199 @@ public func FfiConverterTypeVerifyReport_lower(_ value: VerifyReport) -> RustBuf
 
 
 /**
+ * What was audited.
+ */
+
+public enum AuditKind: Equatable, Hashable {
+    
+    /**
+     * One skill directory (it holds a `SKILL.md`).
+     */
+    case skill
+    /**
+     * A plugin package (a plugin manifest at its root).
+     */
+    case plugin
+    /**
+     * Any other directory (every `SKILL.md` below it is a skill of the report).
+     */
+    case directory
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension AuditKind: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAuditKind: FfiConverterRustBuffer {
+    typealias SwiftType = AuditKind
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AuditKind {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .skill
+        
+        case 2: return .plugin
+        
+        case 3: return .directory
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: AuditKind, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .skill:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .plugin:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .directory:
+            writeInt(&buf, Int32(3))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuditKind_lift(_ buf: RustBuffer) throws -> AuditKind {
+    return try FfiConverterTypeAuditKind.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuditKind_lower(_ value: AuditKind) -> RustBuffer {
+    return FfiConverterTypeAuditKind.lower(value)
+}
+
+
+
+/**
+ * How much a finding needs a human's attention, from `INFO` to `CRITICAL` (Swift: `.info`
+ * … `.critical`), the same lowercase names as the other bindings' strings.
+ */
+
+public enum AuditSeverity: Equatable, Hashable {
+    
+    /**
+     * Inventory: what the package contains that runs or reaches out (scripts, hooks).
+     */
+    case info
+    /**
+     * Worth a glance: executables outside `scripts/`, links inside the package, big files.
+     */
+    case low
+    /**
+     * Review before use: network commands in scripts, zero-width characters, shell grants.
+     */
+    case medium
+    /**
+     * Likely harmful or deceptive unless explained: injection phrases, credential access,
+     * unrestricted shell, downloads piped into a shell from a script.
+     */
+    case high
+    /**
+     * Never legitimate in a skill: Trojan Source controls, invisible tag characters, links
+     * leaving the package, reverse shells, download-and-run at activation.
+     */
+    case critical
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension AuditSeverity: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAuditSeverity: FfiConverterRustBuffer {
+    typealias SwiftType = AuditSeverity
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AuditSeverity {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .info
+        
+        case 2: return .low
+        
+        case 3: return .medium
+        
+        case 4: return .high
+        
+        case 5: return .critical
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: AuditSeverity, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .info:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .low:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .medium:
+            writeInt(&buf, Int32(3))
+        
+        
+        case .high:
+            writeInt(&buf, Int32(4))
+        
+        
+        case .critical:
+            writeInt(&buf, Int32(5))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuditSeverity_lift(_ buf: RustBuffer) throws -> AuditSeverity {
+    return try FfiConverterTypeAuditSeverity.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuditSeverity_lower(_ value: AuditSeverity) -> RustBuffer {
+    return FfiConverterTypeAuditSeverity.lower(value)
+}
+
+
+
+/**
  * A permission decision.
  */
 
@@ -6326,8 +6914,8 @@ enum SkillError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
      * An install operation (`add`, `remove`, `update`, `installed`, `verify`,
      * `installFrozen`) failed or refused. `code` is the install engine's: `BAD_SOURCE`,
      * `GIT_ERROR`, `HTTP_ERROR`, `DIGEST_MISMATCH`, `UNSAFE_ARCHIVE`, `TOO_LARGE`,
-     * `INVALID_NAME`, `NOT_FOUND`, `MODIFIED`, `FROZEN_MISMATCH`, `IO_ERROR`, or a lock
-     * file's engine code.
+     * `INVALID_NAME`, `NOT_FOUND`, `MODIFIED`, `FROZEN_MISMATCH`, `AUDIT_REFUSED`, `IO_ERROR`,
+     * or a lock file's engine code.
      */
     case InstallError(
         /**
@@ -6984,6 +7572,30 @@ fileprivate struct FfiConverterOptionTypeSkill: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionTypeAuditSeverity: FfiConverterRustBuffer {
+    typealias SwiftType = AuditSeverity?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeAuditSeverity.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeAuditSeverity.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionSequenceFloat: FfiConverterRustBuffer {
     typealias SwiftType = [Float]?
 
@@ -7202,6 +7814,31 @@ fileprivate struct FfiConverterSequenceString: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterSequenceTypeAuditFinding: FfiConverterRustBuffer {
+    typealias SwiftType = [AuditFinding]
+
+    public static func write(_ value: [AuditFinding], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeAuditFinding.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [AuditFinding] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [AuditFinding]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeAuditFinding.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterSequenceTypeDiagnostic: FfiConverterRustBuffer {
     typealias SwiftType = [Diagnostic]
 
@@ -7394,6 +8031,31 @@ fileprivate struct FfiConverterSequenceTypeSkill: FfiConverterRustBuffer {
         seq.reserveCapacity(Int(len))
         for _ in 0 ..< len {
             seq.append(try FfiConverterTypeSkill.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeSkillAudit: FfiConverterRustBuffer {
+    typealias SwiftType = [SkillAudit]
+
+    public static func write(_ value: [SkillAudit], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeSkillAudit.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [SkillAudit] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [SkillAudit]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeSkillAudit.read(from: &buf))
         }
         return seq
     }
@@ -7831,9 +8493,27 @@ public func version() -> String  {
 })
 }
 /**
+ * Audit a skill directory, a SKILL.md, a plugin or a directory of skills: scripts, network
+ * and exfiltration commands, hidden Unicode, injection phrases, links leaving the package,
+ * shell grants, hooks and MCP servers. Nothing is executed or followed. Findings are
+ * sorted most severe first. Throws `IoError` when `path` cannot be read and
+ * `InvalidOptionsError` when it is neither a directory nor a SKILL.md. Blocks until done.
+ */
+public func audit(path: String, options: AuditOptions = AuditOptions())throws  -> AuditReport  {
+    return try  FfiConverterTypeAuditReport_lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_audit(
+        FfiConverterString.lower(path),
+        FfiConverterTypeAuditOptions_lower(options),uniffiCallStatus
+    )
+})
+}
+/**
  * Install the skills of `source` (a directory, a git URL, `github:owner/repo[/path][@ref]`,
  * an archive URL or a site with a well-known index) and record them, with sha256 digests,
- * in the scope's `skills-lock.json`. Blocks until done.
+ * in the scope's `skills-lock.json`. Each skill is audited before it is staged: one with
+ * findings above `select.maxSeverity` is refused (`InstallError`, code `AUDIT_REFUSED`)
+ * and nothing is installed. Blocks until done.
  */
 public func add(source: String, select: AddOptions = AddOptions(), options: InstallOptions = InstallOptions(), progress: ProgressListener? = nil)throws  -> AddReport  {
     return try  FfiConverterTypeAddReport_lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
@@ -8133,7 +8813,10 @@ private let initializationResult: InitializationResult = {
     if (uniffi_skilldeck_uniffi_checksum_func_version() != 58211) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_skilldeck_uniffi_checksum_func_add() != 8218) {
+    if (uniffi_skilldeck_uniffi_checksum_func_audit() != 45875) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_add() != 55826) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_skilldeck_uniffi_checksum_func_install_frozen() != 19814) {

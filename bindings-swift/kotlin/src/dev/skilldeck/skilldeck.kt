@@ -729,6 +729,8 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_skilldeck_uniffi_checksum_func_version(
     ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_audit(
+    ): Int
     external fun uniffi_skilldeck_uniffi_checksum_func_add(
     ): Int
     external fun uniffi_skilldeck_uniffi_checksum_func_install_frozen(
@@ -947,6 +949,8 @@ internal object UniffiLib {
     ): Unit
     external fun uniffi_skilldeck_uniffi_fn_method_canceltoken_is_cancelled(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Byte
+    external fun uniffi_skilldeck_uniffi_fn_method_auditreport_to_json(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_skilldeck_uniffi_fn_method_activation_to_json(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_skilldeck_uniffi_fn_method_diff_to_json(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -974,6 +978,8 @@ internal object UniffiLib {
     external fun uniffi_skilldeck_uniffi_fn_func_validate(`path`: RustBuffer.ByValue,`strict`: Byte,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_skilldeck_uniffi_fn_func_version(uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_audit(`path`: RustBuffer.ByValue,`options`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_skilldeck_uniffi_fn_func_add(`source`: RustBuffer.ByValue,`select`: RustBuffer.ByValue,`options`: RustBuffer.ByValue,`progress`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -1149,7 +1155,10 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_skilldeck_uniffi_checksum_func_version() and 0xFFFF) != 58211) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_skilldeck_uniffi_checksum_func_add() and 0xFFFF) != 8218) {
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_audit() and 0xFFFF) != 45875) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_add() and 0xFFFF) != 55826) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_skilldeck_uniffi_checksum_func_install_frozen() and 0xFFFF) != 19814) {
@@ -4173,6 +4182,14 @@ data class AddOptions (
      * Replace a skill modified since it was installed, or one skilldeck did not install.
      */
     var `force`: kotlin.Boolean = false 
+    , 
+    /**
+     * Refuse a skill whose audit has findings more severe than this (`INFO` … `CRITICAL`);
+     * `null` is the installer's default, which refuses `CRITICAL` findings only, and
+     * `CRITICAL` accepts everything. A refusal is `InstallError` with code `AUDIT_REFUSED`
+     * and nothing is installed.
+     */
+    var `maxSeverity`: AuditSeverity? = null 
     
 ){
     
@@ -4194,6 +4211,7 @@ public object FfiConverterTypeAddOptions: FfiConverterRustBuffer<AddOptions> {
             FfiConverterOptionalString.read(buf),
             FfiConverterSequenceString.read(buf),
             FfiConverterBoolean.read(buf),
+            FfiConverterOptionalTypeAuditSeverity.read(buf),
         )
     }
 
@@ -4202,7 +4220,8 @@ public object FfiConverterTypeAddOptions: FfiConverterRustBuffer<AddOptions> {
             FfiConverterOptionalString.allocationSize(value.`gitRef`) +
             FfiConverterOptionalString.allocationSize(value.`sha256`) +
             FfiConverterSequenceString.allocationSize(value.`hosts`) +
-            FfiConverterBoolean.allocationSize(value.`force`)
+            FfiConverterBoolean.allocationSize(value.`force`) +
+            FfiConverterOptionalTypeAuditSeverity.allocationSize(value.`maxSeverity`)
     )
 
     override fun write(value: AddOptions, buf: ByteBuffer) {
@@ -4211,6 +4230,7 @@ public object FfiConverterTypeAddOptions: FfiConverterRustBuffer<AddOptions> {
             FfiConverterOptionalString.write(value.`sha256`, buf)
             FfiConverterSequenceString.write(value.`hosts`, buf)
             FfiConverterBoolean.write(value.`force`, buf)
+            FfiConverterOptionalTypeAuditSeverity.write(value.`maxSeverity`, buf)
     }
 }
 
@@ -4229,6 +4249,12 @@ data class AddReport (
      * What was skipped and why.
      */
     var `warnings`: List<kotlin.String>
+    , 
+    /**
+     * What the audit of each installed skill found (at or below the refusal threshold);
+     * skills without findings are not listed.
+     */
+    var `audit`: List<SkillAudit>
     
 ){
     
@@ -4247,17 +4273,241 @@ public object FfiConverterTypeAddReport: FfiConverterRustBuffer<AddReport> {
         return AddReport(
             FfiConverterSequenceTypeInstalledSkill.read(buf),
             FfiConverterSequenceString.read(buf),
+            FfiConverterSequenceTypeSkillAudit.read(buf),
         )
     }
 
     override fun allocationSize(value: AddReport) = (
             FfiConverterSequenceTypeInstalledSkill.allocationSize(value.`installed`) +
-            FfiConverterSequenceString.allocationSize(value.`warnings`)
+            FfiConverterSequenceString.allocationSize(value.`warnings`) +
+            FfiConverterSequenceTypeSkillAudit.allocationSize(value.`audit`)
     )
 
     override fun write(value: AddReport, buf: ByteBuffer) {
             FfiConverterSequenceTypeInstalledSkill.write(value.`installed`, buf)
             FfiConverterSequenceString.write(value.`warnings`, buf)
+            FfiConverterSequenceTypeSkillAudit.write(value.`audit`, buf)
+    }
+}
+
+
+
+/**
+ * One thing a reviewer should look at.
+ */
+data class AuditFinding (
+    var `severity`: AuditSeverity
+    , 
+    /**
+     * Stable kebab-case identifier of the check (`pipe-to-shell`, `bidi-control`, …).
+     */
+    var `code`: kotlin.String
+    , 
+    /**
+     * The file, relative to the audited root and `/`-separated (`""` for the root itself).
+     */
+    var `path`: kotlin.String
+    , 
+    /**
+     * 1-based line of the first occurrence, when the finding is in a text file.
+     */
+    var `line`: kotlin.UInt?
+    , 
+    /**
+     * 1-based column (in characters) of the first occurrence.
+     */
+    var `column`: kotlin.UInt?
+    , 
+    var `message`: kotlin.String
+    , 
+    /**
+     * What to do about it.
+     */
+    var `hint`: kotlin.String
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAuditFinding: FfiConverterRustBuffer<AuditFinding> {
+    override fun read(buf: ByteBuffer): AuditFinding {
+        return AuditFinding(
+            FfiConverterTypeAuditSeverity.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterOptionalUInt.read(buf),
+            FfiConverterOptionalUInt.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: AuditFinding) = (
+            FfiConverterTypeAuditSeverity.allocationSize(value.`severity`) +
+            FfiConverterString.allocationSize(value.`code`) +
+            FfiConverterString.allocationSize(value.`path`) +
+            FfiConverterOptionalUInt.allocationSize(value.`line`) +
+            FfiConverterOptionalUInt.allocationSize(value.`column`) +
+            FfiConverterString.allocationSize(value.`message`) +
+            FfiConverterString.allocationSize(value.`hint`)
+    )
+
+    override fun write(value: AuditFinding, buf: ByteBuffer) {
+            FfiConverterTypeAuditSeverity.write(value.`severity`, buf)
+            FfiConverterString.write(value.`code`, buf)
+            FfiConverterString.write(value.`path`, buf)
+            FfiConverterOptionalUInt.write(value.`line`, buf)
+            FfiConverterOptionalUInt.write(value.`column`, buf)
+            FfiConverterString.write(value.`message`, buf)
+            FfiConverterString.write(value.`hint`, buf)
+    }
+}
+
+
+
+/**
+ * Limits of one audit, so a hostile tree cannot make it slow; `null` keeps the engine's
+ * default.
+ */
+data class AuditOptions (
+    /**
+     * Bytes read from each file (default 1 MiB); a longer file is reported
+     * `oversize-file` and only its head is scanned.
+     */
+    var `maxFileBytes`: kotlin.ULong? = null 
+    , 
+    /**
+     * Files inspected (default 10,000); beyond it the audit stops with a `too-many-files`
+     * finding.
+     */
+    var `maxFiles`: kotlin.ULong? = null 
+    , 
+    /**
+     * Directory levels walked below the root (default 32).
+     */
+    var `maxDepth`: kotlin.ULong? = null 
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAuditOptions: FfiConverterRustBuffer<AuditOptions> {
+    override fun read(buf: ByteBuffer): AuditOptions {
+        return AuditOptions(
+            FfiConverterOptionalULong.read(buf),
+            FfiConverterOptionalULong.read(buf),
+            FfiConverterOptionalULong.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: AuditOptions) = (
+            FfiConverterOptionalULong.allocationSize(value.`maxFileBytes`) +
+            FfiConverterOptionalULong.allocationSize(value.`maxFiles`) +
+            FfiConverterOptionalULong.allocationSize(value.`maxDepth`)
+    )
+
+    override fun write(value: AuditOptions, buf: ByteBuffer) {
+            FfiConverterOptionalULong.write(value.`maxFileBytes`, buf)
+            FfiConverterOptionalULong.write(value.`maxFiles`, buf)
+            FfiConverterOptionalULong.write(value.`maxDepth`, buf)
+    }
+}
+
+
+
+/**
+ * What `audit` found.
+ */
+data class AuditReport (
+    /**
+     * The audited directory, as given (a `SKILL.md` path is reported as its directory).
+     */
+    var `root`: FsPath
+    , 
+    var `kind`: AuditKind
+    , 
+    /**
+     * Directories (relative to `root`, `/`-separated, `""` for the root) holding a
+     * `SKILL.md`, sorted.
+     */
+    var `skills`: List<kotlin.String>
+    , 
+    /**
+     * Files inspected (links and directories excluded).
+     */
+    var `files`: kotlin.ULong
+    , 
+    /**
+     * Most severe first, then by path and line.
+     */
+    var `findings`: List<AuditFinding>
+    
+){
+    
+    /**
+     * Canonical JSON (the engine's serde form), the same text every binding produces.
+     */ fun `toJson`(): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_method_auditreport_to_json(FfiConverterTypeAuditReport.lower(this),
+        _status)
+}
+    )
+    }
+    
+
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAuditReport: FfiConverterRustBuffer<AuditReport> {
+    override fun read(buf: ByteBuffer): AuditReport {
+        return AuditReport(
+            FfiConverterTypeFsPath.read(buf),
+            FfiConverterTypeAuditKind.read(buf),
+            FfiConverterSequenceString.read(buf),
+            FfiConverterULong.read(buf),
+            FfiConverterSequenceTypeAuditFinding.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: AuditReport) = (
+            FfiConverterTypeFsPath.allocationSize(value.`root`) +
+            FfiConverterTypeAuditKind.allocationSize(value.`kind`) +
+            FfiConverterSequenceString.allocationSize(value.`skills`) +
+            FfiConverterULong.allocationSize(value.`files`) +
+            FfiConverterSequenceTypeAuditFinding.allocationSize(value.`findings`)
+    )
+
+    override fun write(value: AuditReport, buf: ByteBuffer) {
+            FfiConverterTypeFsPath.write(value.`root`, buf)
+            FfiConverterTypeAuditKind.write(value.`kind`, buf)
+            FfiConverterSequenceString.write(value.`skills`, buf)
+            FfiConverterULong.write(value.`files`, buf)
+            FfiConverterSequenceTypeAuditFinding.write(value.`findings`, buf)
     }
 }
 
@@ -6450,6 +6700,53 @@ public object FfiConverterTypeSkill: FfiConverterRustBuffer<Skill> {
 
 
 /**
+ * One installed skill's audit findings (`AddReport.audit`).
+ */
+data class SkillAudit (
+    /**
+     * The skill's name.
+     */
+    var `name`: kotlin.String
+    , 
+    /**
+     * Its findings, most severe first; paths are relative to the skill directory.
+     */
+    var `findings`: List<AuditFinding>
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeSkillAudit: FfiConverterRustBuffer<SkillAudit> {
+    override fun read(buf: ByteBuffer): SkillAudit {
+        return SkillAudit(
+            FfiConverterString.read(buf),
+            FfiConverterSequenceTypeAuditFinding.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: SkillAudit) = (
+            FfiConverterString.allocationSize(value.`name`) +
+            FfiConverterSequenceTypeAuditFinding.allocationSize(value.`findings`)
+    )
+
+    override fun write(value: SkillAudit, buf: ByteBuffer) {
+            FfiConverterString.write(value.`name`, buf)
+            FfiConverterSequenceTypeAuditFinding.write(value.`findings`, buf)
+    }
+}
+
+
+
+/**
  * One skill's verification.
  */
 data class SkillVerify (
@@ -6930,6 +7227,111 @@ public object FfiConverterTypeVerifyReport: FfiConverterRustBuffer<VerifyReport>
             FfiConverterSequenceTypeSkillVerify.write(value.`skills`, buf)
     }
 }
+
+
+
+/**
+ * What was audited.
+ */
+
+enum class AuditKind {
+    
+    /**
+     * One skill directory (it holds a `SKILL.md`).
+     */
+    SKILL,
+    /**
+     * A plugin package (a plugin manifest at its root).
+     */
+    PLUGIN,
+    /**
+     * Any other directory (every `SKILL.md` below it is a skill of the report).
+     */
+    DIRECTORY;
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAuditKind: FfiConverterRustBuffer<AuditKind> {
+    override fun read(buf: ByteBuffer) = try {
+        AuditKind.values()[buf.getInt() - 1]
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: AuditKind) = 4UL
+
+    override fun write(value: AuditKind, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
+
+
+
+/**
+ * How much a finding needs a human's attention, from `INFO` to `CRITICAL` (Swift: `.info`
+ * … `.critical`), the same lowercase names as the other bindings' strings.
+ */
+
+enum class AuditSeverity {
+    
+    /**
+     * Inventory: what the package contains that runs or reaches out (scripts, hooks).
+     */
+    INFO,
+    /**
+     * Worth a glance: executables outside `scripts/`, links inside the package, big files.
+     */
+    LOW,
+    /**
+     * Review before use: network commands in scripts, zero-width characters, shell grants.
+     */
+    MEDIUM,
+    /**
+     * Likely harmful or deceptive unless explained: injection phrases, credential access,
+     * unrestricted shell, downloads piped into a shell from a script.
+     */
+    HIGH,
+    /**
+     * Never legitimate in a skill: Trojan Source controls, invisible tag characters, links
+     * leaving the package, reverse shells, download-and-run at activation.
+     */
+    CRITICAL;
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAuditSeverity: FfiConverterRustBuffer<AuditSeverity> {
+    override fun read(buf: ByteBuffer) = try {
+        AuditSeverity.values()[buf.getInt() - 1]
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: AuditSeverity) = 4UL
+
+    override fun write(value: AuditSeverity, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
 
 
 
@@ -7533,8 +7935,8 @@ sealed class SkillException: kotlin.Exception() {
      * An install operation (`add`, `remove`, `update`, `installed`, `verify`,
      * `installFrozen`) failed or refused. `code` is the install engine's: `BAD_SOURCE`,
      * `GIT_ERROR`, `HTTP_ERROR`, `DIGEST_MISMATCH`, `UNSAFE_ARCHIVE`, `TOO_LARGE`,
-     * `INVALID_NAME`, `NOT_FOUND`, `MODIFIED`, `FROZEN_MISMATCH`, `IO_ERROR`, or a lock
-     * file's engine code.
+     * `INVALID_NAME`, `NOT_FOUND`, `MODIFIED`, `FROZEN_MISMATCH`, `AUDIT_REFUSED`, `IO_ERROR`,
+     * or a lock file's engine code.
      */
     class InstallException(
         
@@ -8363,6 +8765,38 @@ public object FfiConverterOptionalTypeSkill: FfiConverterRustBuffer<Skill?> {
 /**
  * @suppress
  */
+public object FfiConverterOptionalTypeAuditSeverity: FfiConverterRustBuffer<AuditSeverity?> {
+    override fun read(buf: ByteBuffer): AuditSeverity? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeAuditSeverity.read(buf)
+    }
+
+    override fun allocationSize(value: AuditSeverity?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeAuditSeverity.allocationSize(value)
+        }
+    }
+
+    override fun write(value: AuditSeverity?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeAuditSeverity.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterOptionalSequenceFloat: FfiConverterRustBuffer<List<kotlin.Float>?> {
     override fun read(buf: ByteBuffer): List<kotlin.Float>? {
         if (buf.get().toInt() == 0) {
@@ -8643,6 +9077,34 @@ public object FfiConverterSequenceString: FfiConverterRustBuffer<List<kotlin.Str
 /**
  * @suppress
  */
+public object FfiConverterSequenceTypeAuditFinding: FfiConverterRustBuffer<List<AuditFinding>> {
+    override fun read(buf: ByteBuffer): List<AuditFinding> {
+        val len = buf.getInt()
+        return List<AuditFinding>(len) {
+            FfiConverterTypeAuditFinding.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<AuditFinding>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeAuditFinding.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<AuditFinding>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeAuditFinding.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterSequenceTypeDiagnostic: FfiConverterRustBuffer<List<Diagnostic>> {
     override fun read(buf: ByteBuffer): List<Diagnostic> {
         val len = buf.getInt()
@@ -8857,6 +9319,34 @@ public object FfiConverterSequenceTypeSkill: FfiConverterRustBuffer<List<Skill>>
         buf.putInt(value.size)
         value.iterator().forEach {
             FfiConverterTypeSkill.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypeSkillAudit: FfiConverterRustBuffer<List<SkillAudit>> {
+    override fun read(buf: ByteBuffer): List<SkillAudit> {
+        val len = buf.getInt()
+        return List<SkillAudit>(len) {
+            FfiConverterTypeSkillAudit.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<SkillAudit>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeSkillAudit.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<SkillAudit>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeSkillAudit.write(it, buf)
         }
     }
 }
@@ -9273,9 +9763,31 @@ public typealias FfiConverterTypeJsonValue = FfiConverterString
     
 
         /**
+         * Audit a skill directory, a SKILL.md, a plugin or a directory of skills: scripts, network
+         * and exfiltration commands, hidden Unicode, injection phrases, links leaving the package,
+         * shell grants, hooks and MCP servers. Nothing is executed or followed. Findings are
+         * sorted most severe first. Throws `IoError` when `path` cannot be read and
+         * `InvalidOptionsError` when it is neither a directory nor a SKILL.md. Blocks until done.
+         */
+    @Throws(SkillException::class) fun `audit`(`path`: kotlin.String, `options`: AuditOptions = AuditOptions()): AuditReport {
+            return FfiConverterTypeAuditReport.lift(
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_audit(
+    
+        
+        FfiConverterString.lower(`path`),
+        FfiConverterTypeAuditOptions.lower(`options`),_status)
+}
+    )
+    }
+    
+
+        /**
          * Install the skills of `source` (a directory, a git URL, `github:owner/repo[/path][@ref]`,
          * an archive URL or a site with a well-known index) and record them, with sha256 digests,
-         * in the scope's `skills-lock.json`. Blocks until done.
+         * in the scope's `skills-lock.json`. Each skill is audited before it is staged: one with
+         * findings above `select.maxSeverity` is refused (`InstallError`, code `AUDIT_REFUSED`)
+         * and nothing is installed. Blocks until done.
          */
     @Throws(SkillException::class) fun `add`(`source`: kotlin.String, `select`: AddOptions = AddOptions(), `options`: InstallOptions = InstallOptions(), `progress`: ProgressListener? = null): AddReport {
             return FfiConverterTypeAddReport.lift(
