@@ -48,18 +48,7 @@ impl Where {
     /// The plugin context: `PluginContext::new`'s defaults (`$CLAUDE_CONFIG_DIR` when absolute,
     /// else `<home>/.claude`; the platform's managed settings) under the caller's overrides.
     fn resolve(&self) -> skilldeck_install::Result<PluginContext> {
-        let mut pctx = match (PluginContext::new(&self.ctx), &self.claude_dir) {
-            (Ok(pctx), _) => pctx,
-            // No home directory known, but none is needed to find Claude Code's files.
-            (Err(_), Some(claude_dir)) => PluginContext {
-                project_dir: self.ctx.project_dir.clone(),
-                claude_dir: claude_dir.clone(),
-                managed_settings: skilldeck_install::plugin::claude::default_managed_settings(),
-                home_dir: self.ctx.home_dir.clone(),
-                limits: self.ctx.limits,
-            },
-            (Err(err), None) => return Err(err),
-        };
+        let mut pctx = PluginContext::new(&self.ctx)?;
         if let Some(dir) = &self.claude_dir {
             pctx.claude_dir = dir.clone();
         }
