@@ -56,8 +56,12 @@ export type InstallErrorCode =
   | 'INVALID_NAME'
   | 'MODIFIED'
   | 'FROZEN_MISMATCH'
-  /** `add()` found an audit finding above `maxSeverity` (default: a `critical` one); nothing was installed. */
+  /** `add()` or `pluginInstall()` / `pluginUpdate()` found an audit finding above `maxSeverity` (default: a `critical` one); nothing was installed. */
   | 'AUDIT_REFUSED'
+  /** A plugin manifest (`plugin.json`) or a `marketplace.json` that skilldeck cannot install from. */
+  | 'INVALID_MANIFEST'
+  /** The managed settings (`strictKnownMarketplaces`, `blockedMarketplaces`) or a reserved marketplace name refuse the operation. */
+  | 'POLICY_BLOCKED'
 
 /**
  * The codes of a `RunError` (besides `NOT_FOUND`, `PERMISSION_DENIED` and `IO_ERROR`).
@@ -85,7 +89,7 @@ export interface SkillError extends Error {
 }
 
 /**
- * An install operation (`add`, `remove`, `update`, `installed`, `verify`, `installFrozen`)
+ * An install or plugin operation (`add`, `remove`, ..., `marketplaceAdd`, `pluginInstall`, ...)
  * failed; nothing was changed. `code` is the engine's (`BAD_SOURCE`, `GIT_ERROR`,
  * `NOT_FOUND`, `MODIFIED`, ...), as Python's `InstallError` carries it.
  */
@@ -404,6 +408,202 @@ export declare function verify(options?: InstallContextOptions | null): Promise<
  * (`InstallError` code `FROZEN_MISMATCH`).
  */
 export declare function installFrozen(options?: InstallProgressOptions | null): Promise<FrozenReport>
+
+// ---- marketplaces and plugins (Claude Code's files and layout; camelCase keys) ----
+
+/** Where a plugin is installed and enabled: Claude Code's `user` or `project` scope. */
+export type PluginScope = 'user' | 'project'
+
+/** Where the plugin operations work: every one of them takes these. */
+export interface PluginContextOptions {
+  /** The project (`scope: 'project'` enables plugins in `<project>/.claude/settings.json`; default `.`). */
+  projectDir?: string
+  /** The home directory (default: `$HOME`), for `~` in sources and the default `claudeDir`. */
+  homeDir?: string
+  /** Claude Code's configuration directory (default: `$CLAUDE_CONFIG_DIR` when absolute, else `<homeDir>/.claude`). */
+  claudeDir?: string
+  /** Claude Code's managed settings file, whose marketplace policy applies (default: the platform's, `/etc/claude-code/managed-settings.json` on Linux). */
+  managedSettings?: string
+  limits?: InstallLimits
+}
+
+/** Options of the plugin operations that work on one scope. */
+export interface PluginScopeOptions extends PluginContextOptions {
+  /** `user` (default) or `project`; `pluginList()` without it lists both. */
+  scope?: PluginScope
+}
+
+/** Options of `marketplaceAdd()`. */
+export interface MarketplaceAddOptions extends PluginContextOptions {
+  /** Called with each step, on the JS thread, every call before the Promise settles. */
+  onProgress?: (progress: Progress) => void
+}
+
+/** Options of `marketplaceUpdate()`. */
+export interface MarketplaceUpdateOptions extends PluginContextOptions {
+  /** Called with each step, on the JS thread, every call before the Promise settles. */
+  onProgress?: (progress: Progress) => void
+}
+
+/** Options of `pluginInstall()`. */
+export interface PluginInstallOptions extends PluginScopeOptions {
+  /**
+   * Refuse (`AUDIT_REFUSED`, nothing installed) a plugin whose audit (hooks, MCP servers,
+   * scripts) has a finding more severe than this. Default: `critical` findings are refused.
+   */
+  maxSeverity?: AuditSeverity
+  /** Called with each step, on the JS thread, every call before the Promise settles. */
+  onProgress?: (progress: Progress) => void
+}
+
+/** Options of `pluginUpdate()`. */
+export interface PluginUpdateOptions extends PluginScopeOptions {
+  /** Called with each step, on the JS thread, every call before the Promise settles. */
+  onProgress?: (progress: Progress) => void
+}
+
+/** A marketplace as `marketplaceAdd()` / `marketplaceList()` report it. */
+export interface MarketplaceInfo {
+  name: string
+  /** Its source as `known_marketplaces.json` records it (`{ source: 'directory', path }`, `{ source: 'git', url }`, ...). */
+  source: Record<string, unknown>
+  /** Where its files are. */
+  installLocation: string
+  /** Last refresh (ISO 8601). */
+  lastUpdated: string
+  /** The commit of a git marketplace, else null. */
+  commit: string | null
+  /** The plugins it lists. */
+  plugins: string[]
+  /** Why its catalogue could not be read, or null. */
+  error: string | null
+}
+
+/** What `marketplaceUpdate()` did to one marketplace. */
+export interface MarketplaceUpdate {
+  name: string
+  /** The commit before (git marketplaces), else null. */
+  fromCommit: string | null
+  /** The commit now, else null. */
+  toCommit: string | null
+}
+
+/** What `marketplaceRemove()` did. */
+export interface MarketplaceRemoveReport {
+  name: string
+  /** Its plugins uninstalled with it (`plugin@marketplace`). */
+  uninstalled: string[]
+}
+
+/** One installed plugin in one scope. */
+export interface PluginInfo {
+  /** `plugin@marketplace`. */
+  id: string
+  name: string
+  marketplace: string
+  scope: PluginScope
+  /** Enabled in the scope's `settings.json`. */
+  enabled: boolean
+  version: string | null
+  /** Its directory in Claude Code's plugin cache. */
+  installPath: string
+  gitCommitSha: string | null
+  /** Its skills as Claude Code names them (`plugin:skill`). */
+  skills: string[]
+  /** The digest skilldeck's plugin lock records, `sha256:<hex>`, or null (not installed by skilldeck). */
+  digest: string | null
+  /** The cached files differ from the digest recorded at install. */
+  modified: boolean
+}
+
+/** A skill directory of a plugin. */
+export interface PluginSkill {
+  /** The directory's name (Claude Code names plugin skills by directory). */
+  name: string
+  /** Relative to the plugin root, `/`-separated. */
+  path: string
+}
+
+/** What `pluginInstall()` did. */
+export interface PluginInstallReport {
+  plugin: PluginInfo
+  skillDirs: PluginSkill[]
+  /** Every installed file (`/`-separated path) → `sha256:<hex>`. */
+  files: Record<string, string>
+  warnings: string[]
+  /** What the audit of the plugin's files found at or below `maxSeverity` (most severe first). */
+  audit: AuditFinding[]
+}
+
+/** One plugin that `pluginUpdate()` reinstalled. */
+export interface PluginUpdateChange {
+  id: string
+  fromVersion: string | null
+  toVersion: string | null
+  fromCommit: string | null
+  toCommit: string | null
+  fromDigest: string | null
+  toDigest: string
+}
+
+/** What `pluginUpdate()` found and did. */
+export interface PluginUpdateReport {
+  changes: PluginUpdateChange[]
+  /** Ids already up to date. */
+  upToDate: string[]
+  warnings: string[]
+}
+
+/** What `pluginUninstall()` did. */
+export interface PluginUninstallReport {
+  id: string
+  scope: PluginScope
+  /** The cache directory deleted (no scope used it any more), or null. */
+  removedPath: string | null
+}
+
+/**
+ * Add a plugin marketplace (a directory, a git URL, `owner/repo` on GitHub, ...) and record
+ * it in Claude Code's `known_marketplaces.json`; adding the same source again refreshes it.
+ * Rejects with `InstallError` (`BAD_SOURCE`, `POLICY_BLOCKED`, `INVALID_MANIFEST`, ...).
+ */
+export declare function marketplaceAdd(source: string, options?: MarketplaceAddOptions | null): Promise<MarketplaceInfo>
+
+/** The marketplaces Claude Code knows. */
+export declare function marketplaceList(options?: PluginContextOptions | null): Promise<MarketplaceInfo[]>
+
+/** Re-fetch a git marketplace (every known one when `name` is omitted) and re-read local ones. */
+export declare function marketplaceUpdate(name?: string | null, options?: MarketplaceUpdateOptions | null): Promise<MarketplaceUpdate[]>
+export declare function marketplaceUpdate(options: MarketplaceUpdateOptions): Promise<MarketplaceUpdate[]>
+
+/** Forget a marketplace and uninstall its plugins. */
+export declare function marketplaceRemove(name: string, options?: PluginContextOptions | null): Promise<MarketplaceRemoveReport>
+
+/**
+ * Install `plugin@marketplace` (or a SOURCE holding one plugin) into Claude Code's plugin
+ * cache, record it in `installed_plugins.json` and enable it in the scope's settings, after
+ * auditing its files (`AUDIT_REFUSED` above `maxSeverity`; nothing is written then).
+ */
+export declare function pluginInstall(plugin: string, options?: PluginInstallOptions | null): Promise<PluginInstallReport>
+
+/** The installed plugins: the user scope's and this project's (only `scope`'s when given). */
+export declare function pluginList(options?: PluginScopeOptions | null): Promise<PluginInfo[]>
+
+/** Enable an installed plugin in the scope's `settings.json` (other keys are kept). */
+export declare function pluginEnable(plugin: string, options?: PluginScopeOptions | null): Promise<PluginInfo>
+
+/** Disable an installed plugin in the scope's `settings.json`; it stays installed. */
+export declare function pluginDisable(plugin: string, options?: PluginScopeOptions | null): Promise<PluginInfo>
+
+/**
+ * Refresh the marketplace of each installed plugin of the scope (only `plugin` when given)
+ * and reinstall those whose files, commit or version changed.
+ */
+export declare function pluginUpdate(plugin?: string | null, options?: PluginUpdateOptions | null): Promise<PluginUpdateReport>
+export declare function pluginUpdate(options: PluginUpdateOptions): Promise<PluginUpdateReport>
+
+/** Uninstall a plugin from the scope; its cache is deleted once no scope uses it. */
+export declare function pluginUninstall(plugin: string, options?: PluginScopeOptions | null): Promise<PluginUninstallReport>
 
 // ---- run (the runner's JSON: snake_case keys, as in every binding) ----
 
@@ -1044,6 +1244,18 @@ export interface InstallSpec {
   os: Array<string>
 }
 
+/** `marketplaceAdd()` on the calling thread (no `onProgress`). */
+export declare function marketplaceAddSync(source: string, options?: Omit<MarketplaceAddOptions, 'onProgress'> | null): MarketplaceInfo
+
+/** `marketplaceList()` on the calling thread. */
+export declare function marketplaceListSync(options?: PluginContextOptions | null): MarketplaceInfo[]
+
+/** `marketplaceRemove()` on the calling thread. */
+export declare function marketplaceRemoveSync(name: string, options?: PluginContextOptions | null): MarketplaceRemoveReport
+
+/** `marketplaceUpdate()` on the calling thread (no `onProgress`; `name` null: every one). */
+export declare function marketplaceUpdateSync(name?: string | null, options?: Omit<MarketplaceUpdateOptions, 'onProgress'> | null): MarketplaceUpdate[]
+
 /** `metadata.mcp`: the MCP tool the skill fronts. */
 export interface McpRef {
   server?: string
@@ -1052,6 +1264,24 @@ export interface McpRef {
 
 /** Parse the text of a SKILL.md. Never throws: problems are diagnostics. */
 export declare function parse(text: string): Parsed
+
+/** `pluginDisable()` on the calling thread. */
+export declare function pluginDisableSync(plugin: string, options?: PluginScopeOptions | null): PluginInfo
+
+/** `pluginEnable()` on the calling thread. */
+export declare function pluginEnableSync(plugin: string, options?: PluginScopeOptions | null): PluginInfo
+
+/** `pluginInstall()` on the calling thread (no `onProgress`). */
+export declare function pluginInstallSync(plugin: string, options?: Omit<PluginInstallOptions, 'onProgress'> | null): PluginInstallReport
+
+/** `pluginList()` on the calling thread. */
+export declare function pluginListSync(options?: PluginScopeOptions | null): PluginInfo[]
+
+/** `pluginUninstall()` on the calling thread. */
+export declare function pluginUninstallSync(plugin: string, options?: PluginScopeOptions | null): PluginUninstallReport
+
+/** `pluginUpdate()` on the calling thread (no `onProgress`; `plugin` null: every plugin). */
+export declare function pluginUpdateSync(plugin?: string | null, options?: Omit<PluginUpdateOptions, 'onProgress'> | null): PluginUpdateReport
 
 /** `remove()` on the calling thread. */
 export declare function removeSync(names: string[], options?: InstallContextOptions | null): RemoveReport

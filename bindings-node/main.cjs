@@ -189,6 +189,95 @@ native.installFrozen = async function installFrozen(options) {
   )
 }
 
+// ---- marketplaces and plugins (Claude Code's layout) ----
+
+function text(what, label, value, optional) {
+  if (optional && value == null) return undefined
+  if (typeof value !== 'string') {
+    throw invalidOptions(`${what}() takes ${label} (a string), got ${describe(value)}`)
+  }
+  return value
+}
+
+/** A plugin operation that reports no progress: `onProgress` is refused like any key it does
+ * not take (the engine refuses the others). */
+function plain(what, options, start) {
+  if (options != null && typeof options === 'object' && 'onProgress' in options) {
+    throw invalidOptions(`${what}() takes no onProgress: it reports no progress`)
+  }
+  return installing(what, options, (rest, _progress, dispatch) => start(rest, dispatch))
+}
+
+/** `fn(options)` for the functions whose first argument may be left out. */
+function optionalFirst(first, options) {
+  if (options === undefined && first != null && typeof first === 'object' && !Array.isArray(first)) {
+    return [undefined, first]
+  }
+  return [first, options]
+}
+
+native.marketplaceAdd = async function marketplaceAdd(source, options) {
+  const spec = text('marketplaceAdd', 'a marketplace source', source, false)
+  return installing('marketplaceAdd', options, (rest, progress, dispatch) =>
+    raw._marketplaceAdd(spec, rest, progress, dispatch),
+  )
+}
+
+native.marketplaceList = async function marketplaceList(options) {
+  return plain('marketplaceList', options, (rest, dispatch) => raw._marketplaceList(rest, dispatch))
+}
+
+native.marketplaceUpdate = async function marketplaceUpdate(name, options) {
+  ;[name, options] = optionalFirst(name, options)
+  const market = text('marketplaceUpdate', 'a marketplace name', name, true)
+  return installing('marketplaceUpdate', options, (rest, progress, dispatch) =>
+    raw._marketplaceUpdate(market, rest, progress, dispatch),
+  )
+}
+
+native.marketplaceRemove = async function marketplaceRemove(name, options) {
+  const market = text('marketplaceRemove', 'a marketplace name', name, false)
+  return plain('marketplaceRemove', options, (rest, dispatch) =>
+    raw._marketplaceRemove(market, rest, dispatch),
+  )
+}
+
+native.pluginInstall = async function pluginInstall(plugin, options) {
+  const spec = text('pluginInstall', 'a plugin', plugin, false)
+  return installing('pluginInstall', options, (rest, progress, dispatch) =>
+    raw._pluginInstall(spec, rest, progress, dispatch),
+  )
+}
+
+native.pluginList = async function pluginList(options) {
+  return plain('pluginList', options, (rest, dispatch) => raw._pluginList(rest, dispatch))
+}
+
+native.pluginEnable = async function pluginEnable(plugin, options) {
+  const spec = text('pluginEnable', 'a plugin', plugin, false)
+  return plain('pluginEnable', options, (rest, dispatch) => raw._pluginEnable(spec, rest, dispatch))
+}
+
+native.pluginDisable = async function pluginDisable(plugin, options) {
+  const spec = text('pluginDisable', 'a plugin', plugin, false)
+  return plain('pluginDisable', options, (rest, dispatch) => raw._pluginDisable(spec, rest, dispatch))
+}
+
+native.pluginUpdate = async function pluginUpdate(plugin, options) {
+  ;[plugin, options] = optionalFirst(plugin, options)
+  const spec = text('pluginUpdate', 'a plugin', plugin, true)
+  return installing('pluginUpdate', options, (rest, progress, dispatch) =>
+    raw._pluginUpdate(spec, rest, progress, dispatch),
+  )
+}
+
+native.pluginUninstall = async function pluginUninstall(plugin, options) {
+  const spec = text('pluginUninstall', 'a plugin', plugin, false)
+  return plain('pluginUninstall', options, (rest, dispatch) =>
+    raw._pluginUninstall(spec, rest, dispatch),
+  )
+}
+
 function isAbortSignal(value) {
   return (
     value != null &&

@@ -13,6 +13,19 @@ import {
   agentTools,
   callTool,
   installFrozen,
+  marketplaceAdd,
+  marketplaceList,
+  marketplaceRemove,
+  marketplaceUpdate,
+  marketplaceUpdateSync,
+  pluginDisable,
+  pluginEnable,
+  pluginInstall,
+  pluginInstallSync,
+  pluginList,
+  pluginListSync,
+  pluginUninstall,
+  pluginUpdate,
   installed,
   remove,
   runCommand,
@@ -33,6 +46,17 @@ import {
   type AuditReport,
   type AuditSeverity,
   type SkillAudit,
+  type MarketplaceInfo,
+  type MarketplaceRemoveReport,
+  type MarketplaceUpdate,
+  type PluginContextOptions,
+  type PluginInfo,
+  type PluginInstallReport,
+  type PluginScope,
+  type PluginSkill,
+  type PluginUninstallReport,
+  type PluginUpdateChange,
+  type PluginUpdateReport,
   type ExecEvent,
   type InstallError,
   type InvalidInputError,
@@ -179,6 +203,46 @@ export async function installAndVerify(projectDir: string): Promise<string[]> {
   void [reviewed, kind, found.files, found.skills]
   void [planned.changes, applied.upToDate, frozen.restored, checked.clean, sync, verifySync().clean]
   return [...digests, ...changed, ...names, ...removed, ...phases]
+}
+
+export async function managePlugins(homeDir: string): Promise<string[]> {
+  const where: PluginContextOptions = {
+    projectDir: '.',
+    homeDir,
+    claudeDir: `${homeDir}/.claude`,
+    managedSettings: '/etc/claude-code/managed-settings.json',
+    limits: { maxFiles: 100 },
+  }
+  const lines: string[] = []
+  const market: MarketplaceInfo = await marketplaceAdd('./market', {
+    ...where,
+    onProgress: (p) => lines.push(p.message),
+  })
+  const commit: string | null = market.commit
+  const known: MarketplaceInfo[] = await marketplaceList(where)
+  const scope: PluginScope = 'project'
+  const report: PluginInstallReport = await pluginInstall('tools@acme', { ...where, scope, maxSeverity: 'high' })
+  const dirs: PluginSkill[] = report.skillDirs
+  const findings: AuditFinding[] = report.audit
+  const sync: PluginInstallReport = pluginInstallSync('tools@acme', where)
+  const plugins: PluginInfo[] = await pluginList({ ...where, scope })
+  const skills: string[] = pluginListSync(where).flatMap((p) => p.skills)
+  const off: boolean = (await pluginDisable('tools@acme', where)).enabled
+  const on: PluginInfo = await pluginEnable('tools@acme', { ...where, scope: 'user' })
+  const updates: MarketplaceUpdate[] = await marketplaceUpdate(where)
+  const one: MarketplaceUpdate[] = marketplaceUpdateSync('acme', where)
+  const updated: PluginUpdateReport = await pluginUpdate({ ...where, onProgress: (p) => lines.push(p.phase) })
+  const changes: PluginUpdateChange[] = (await pluginUpdate('tools@acme', where)).changes
+  const gone: PluginUninstallReport = await pluginUninstall('tools@acme', where)
+  const removed: MarketplaceRemoveReport = await marketplaceRemove('acme', where)
+  try {
+    await marketplaceAdd('./blocked', where)
+  } catch (e) {
+    const code: ErrorCode = (e as InstallError).code
+    if (code === 'POLICY_BLOCKED' || code === 'INVALID_MANIFEST') lines.push(code)
+  }
+  void [commit, known, dirs, findings, sync, plugins, off, on.installPath, updates, one, updated.upToDate, changes]
+  return [...lines, ...skills, gone.removedPath ?? gone.id, ...removed.uninstalled]
 }
 
 export async function runTools(deck: Deck, signal: AbortSignalLike): Promise<string> {

@@ -52,11 +52,12 @@ fn prepare(
 }
 
 /// An operation ready to run: options read, the progress callback still to give.
-type Op<T> = Box<dyn FnOnce(Option<&ProgressFn<'_>>) -> skilldeck_install::Result<T> + Send>;
+pub(crate) type Op<T> =
+    Box<dyn FnOnce(Option<&ProgressFn<'_>>) -> skilldeck_install::Result<T> + Send>;
 
 /// Run `op` on a worker thread with the progress callback as the crate's `ProgressFn`
 /// when JS gave one.
-fn run_op<T: serde::Serialize + 'static>(
+pub(crate) fn run_op<T: serde::Serialize + 'static>(
     env: &Env,
     dispatch: Function<'_, Message, ()>,
     progress: bool,
@@ -71,7 +72,10 @@ fn run_op<T: serde::Serialize + 'static>(
 
 /// The options of a `...Sync` call as JSON: an `onProgress` there is refused, it could never
 /// be called while the call blocks the JS thread.
-fn sync_options(what: &str, options: Option<Unknown>) -> skilldeck::Result<Option<Value>> {
+pub(crate) fn sync_options(
+    what: &str,
+    options: Option<Unknown>,
+) -> skilldeck::Result<Option<Value>> {
     let invalid =
         |e: napi::Error| skilldeck::Error::invalid_options(format!("{what}: {}", e.reason));
     let Some(options) = options else {
@@ -98,12 +102,28 @@ fn sync_options(what: &str, options: Option<Unknown>) -> skilldeck::Result<Optio
 }
 
 /// Run `op` on the calling thread; its report as a plain object, its error thrown.
-fn run_sync<T: serde::Serialize>(env: &Env, op: skilldeck::Result<Op<T>>) -> Result<Json> {
+pub(crate) fn run_sync<T: serde::Serialize>(
+    env: &Env,
+    op: skilldeck::Result<Op<T>>,
+) -> Result<Json> {
     let op = check(env, op)?;
     match skilldeck::catch_panic(move || Ok(op(None))) {
         Ok(Ok(report)) => check(env, Json::of(&report)),
         Ok(Err(err)) => Err(napi::Error::from(install_object(env, &err)?.to_unknown())),
         Err(panic) => Err(to_js(env, &panic)),
+    }
+}
+
+/// The `maxSeverity` option, parsed here for the engine's own message listing the levels
+/// (serde's would not).
+pub(crate) fn max_severity(
+    value: Option<Value>,
+) -> skilldeck::Result<Option<skilldeck::AuditSeverity>> {
+    match value {
+        None => Ok(None),
+        Some(Value::String(level)) => Ok(Some(level.parse()?)),
+        // Not a string (`5`, `true`): refused by the same parse, with the same message.
+        Some(other) => Ok(Some(other.to_string().parse()?)),
     }
 }
 
@@ -121,13 +141,7 @@ fn add_op(
         "onProgress",
     ]);
     let (ctx, _, mut request) = prepare("add options", options, &known)?;
-    // Parsed here for the engine's own message listing the levels (serde's would not).
-    let max_severity = match request.remove("maxSeverity") {
-        None => None,
-        Some(Value::String(level)) => Some(level.parse::<skilldeck::AuditSeverity>()?),
-        // Not a string (`5`, `true`): refused by the same parse, with the same message.
-        Some(other) => Some(other.to_string().parse::<skilldeck::AuditSeverity>()?),
-    };
+    let max_severity = max_severity(request.remove("maxSeverity"))?;
     request.insert("source".into(), Value::String(source));
     let mut request: skilldeck_install::AddRequest =
         from_json("add options", Value::Object(request))?;

@@ -14,6 +14,7 @@ mod manifest;
 mod model;
 mod options;
 mod permissions;
+pub mod plugin;
 pub mod run;
 mod task;
 pub mod tools;
