@@ -6,7 +6,7 @@ import path from 'node:path'
 import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 
-import { Deck, PermissionRules, parse, validate } from '../index.mjs'
+import { Deck, PermissionRules, audit, auditSync, parse, validate } from '../index.mjs'
 import { camel, canonical, tempTree } from './helpers.mjs'
 
 const VECTORS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../tests/vectors')
@@ -104,6 +104,24 @@ async function runOperation(tree, { operation, input = {} }) {
       return new Deck(deckOptions(tree, input.deck)).render(camelKeys(input.render))
     case 'activate':
       return new Deck(deckOptions(tree, input.deck)).activate(input.id, camelKeys(input.activate))
+    case 'audit': {
+      // Both flavours must agree; the Promise's result is the vector's.
+      const target = path.join(tree, input.path ?? '.')
+      let sync
+      try {
+        sync = auditSync(target)
+      } catch (err) {
+        sync = { error: err?.code }
+      }
+      try {
+        const report = await audit(target)
+        assert.deepEqual(report, sync, 'auditSync() differs from audit()')
+        return report
+      } catch (err) {
+        assert.deepEqual({ error: err?.code }, sync, 'auditSync() differs from audit()')
+        throw err
+      }
+    }
     case 'search': {
       // Both flavours must agree; the Promise's result is the vector's.
       const deck = new Deck(deckOptions(tree, input.deck))

@@ -105,6 +105,8 @@ def _run(tree: Path, case: Dict[str, Any]) -> Any:
     if op == "activate":
         deck = _deck(tree, data.get("deck", {}))
         return deck.activate(data["id"], **data.get("activate", {})).to_dict()
+    if op == "audit":
+        return skilldeck.audit(tree / data.get("path", "."))
     raise AssertionError(f"unknown operation {op!r}")
 
 

@@ -237,6 +237,11 @@ fn run_operation(tree: &Path, case: &Value) -> Result<Value, String> {
             let deck = deck_options(tree, &input["deck"])?.and_then(Deck::new);
             to_json(deck.and_then(|d| d.activate(id, &options)))
         }
+        "audit" => {
+            let path = tree.join(input["path"].as_str().unwrap_or("."));
+            let options = skilldeck::AuditOptions::default();
+            to_json(skilldeck::audit(&path, &options).map_err(skilldeck::Error::from))
+        }
         other => return Err(format!("unknown operation `{other}`")),
     })
 }
