@@ -48,10 +48,7 @@ impl Where {
     /// The plugin context: `PluginContext::new`'s defaults (`$CLAUDE_CONFIG_DIR` when absolute,
     /// else `<home>/.claude`; the platform's managed settings) under the caller's overrides.
     fn resolve(&self) -> skilldeck_install::Result<PluginContext> {
-        let mut pctx = PluginContext::new(&self.ctx)?;
-        if let Some(dir) = &self.claude_dir {
-            pctx.claude_dir = dir.clone();
-        }
+        let mut pctx = PluginContext::with_claude_dir(&self.ctx, self.claude_dir.clone())?;
         if let Some(file) = &self.managed_settings {
             pctx.managed_settings = file.clone();
         }

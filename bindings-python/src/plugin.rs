@@ -23,10 +23,7 @@ fn plugin_context(
     limits: Option<Bound<'_, PyAny>>,
 ) -> PyResult<PluginContext> {
     let ctx = context(project_dir, home_dir, None, limits)?;
-    let mut pctx = PluginContext::new(&ctx).map_err(install_pyerr)?;
-    if let Some(dir) = claude_dir {
-        pctx.claude_dir = dir;
-    }
+    let mut pctx = PluginContext::with_claude_dir(&ctx, claude_dir).map_err(install_pyerr)?;
     if let Some(file) = managed_settings {
         pctx.managed_settings = file;
     }

@@ -647,3 +647,17 @@ fn a_plugin_whose_hook_downloads_and_runs_code_is_refused_unless_told() {
     let codes: Vec<&str> = report.audit.iter().map(|f| f.code.as_str()).collect();
     assert_eq!(codes[..2], ["pipe-to-shell", "hook"], "{codes:?}");
 }
+
+#[test]
+fn an_explicit_claude_dir_needs_no_home_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut ctx = Context::new(tmp.path());
+    ctx.home_dir = None;
+    let pctx = PluginContext::with_claude_dir(&ctx, Some(tmp.path().join("claude"))).unwrap();
+    assert_eq!(pctx.claude_dir, tmp.path().join("claude"));
+    if std::env::var_os("CLAUDE_CONFIG_DIR").is_none() {
+        let err = PluginContext::new(&ctx).unwrap_err();
+        assert_eq!(err.code(), "BAD_SOURCE");
+        assert!(err.to_string().contains("CLAUDE_CONFIG_DIR"), "{err}");
+    }
+}

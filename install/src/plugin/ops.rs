@@ -47,9 +47,18 @@ impl PluginContext {
     /// The plugin context of an install context: `$CLAUDE_CONFIG_DIR` when set and absolute,
     /// else `<home>/.claude`.
     pub fn new(ctx: &Context) -> Result<PluginContext> {
-        let claude_dir = std::env::var_os("CLAUDE_CONFIG_DIR")
-            .map(PathBuf::from)
-            .filter(|p| p.is_absolute())
+        PluginContext::with_claude_dir(ctx, None)
+    }
+
+    /// [`PluginContext::new`] with Claude Code's configuration directory given: `claude_dir`
+    /// when `Some` (then no home directory is needed), else the same defaults.
+    pub fn with_claude_dir(ctx: &Context, claude_dir: Option<PathBuf>) -> Result<PluginContext> {
+        let claude_dir = claude_dir
+            .or_else(|| {
+                std::env::var_os("CLAUDE_CONFIG_DIR")
+                    .map(PathBuf::from)
+                    .filter(|p| p.is_absolute())
+            })
             .or_else(|| ctx.home_dir.as_ref().map(|h| h.join(".claude")))
             .ok_or_else(|| InstallError::BadSource {
                 source_spec: "plugins".into(),
