@@ -515,7 +515,7 @@ impl Default for InstallDirs {
     }
 }
 
-const BUILTIN: [(&str, &str); 14] = [
+const BUILTIN: [(&str, &str); 15] = [
     ("universal", include_str!("profiles/universal.toml")),
     ("agentskills", include_str!("profiles/agentskills.toml")),
     ("claude-code", include_str!("profiles/claude-code.toml")),
@@ -530,6 +530,7 @@ const BUILTIN: [(&str, &str); 14] = [
     ("cursor", include_str!("profiles/cursor.toml")),
     ("openhands", include_str!("profiles/openhands.toml")),
     ("cline", include_str!("profiles/cline.toml")),
+    ("copilot", include_str!("profiles/copilot.toml")),
 ];
 
 const PROFILE_HINT: &str =
