@@ -437,6 +437,14 @@ pub struct Profile {
     /// A `description` longer than this many characters is refused.
     #[serde(default)]
     pub max_description_chars: Option<usize>,
+    /// Every `<...>` tag (a `<`, at least one character that is not `>`, then `>`) is
+    /// removed from the description before it is used (VS Code: `sanitizeAgentSkillText`).
+    #[serde(default)]
+    pub description_strip_tags: bool,
+    /// A longer description is cut to this many UTF-16 code units (JavaScript's
+    /// `substring`; VS Code cuts at 1024) instead of being refused.
+    #[serde(default)]
+    pub description_truncate: Option<usize>,
     /// A `name` that does not match this regular expression (Rust `regex` syntax, whole
     /// name) is refused, e.g. `^[a-z0-9]+(-[a-z0-9]+)*$` (Mistral Vibe).
     #[serde(default)]

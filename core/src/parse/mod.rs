@@ -129,7 +129,14 @@ pub fn parse_with(text: &str, dialect: &Dialect) -> Parsed {
                 dialect.fences,
                 FenceRule::LfLines | FenceRule::LfLinesTrimEnd
             ) && first.trim_end_matches('\r').contains('\r');
-            return Parsed::failed(
+            let missing = |d: Diagnostic| {
+                if dialect.missing_is_empty {
+                    hosts::without_frontmatter(d)
+                } else {
+                    Parsed::failed(d)
+                }
+            };
+            return missing(
                 Diagnostic::error(
                     "missing-frontmatter",
                     if lone_cr {
@@ -144,6 +151,7 @@ pub fn parse_with(text: &str, dialect: &Dialect) -> Parsed {
                 ),
             );
         }
+        Fences::Unterminated if dialect.unterminated_to_end => Parsed::default(),
         Fences::Unterminated => {
             return Parsed::failed(
                 Diagnostic::error(
@@ -229,6 +237,21 @@ fn parse_block(mut parsed: Parsed, yaml: &str, yaml_line: u32, dialect: &Dialect
                 .at(yaml_line, Some(1))
                 .with_hint("write `name: ...` and `description: ...` lines between the fences"),
             );
+            return parsed;
+        }
+        Err(err) if dialect.unparsed_is_empty => {
+            let mut d = Diagnostic::warning(
+                "yaml-ignored",
+                format!(
+                    "invalid YAML ({}); this host reads the frontmatter as having no keys",
+                    err.message
+                ),
+            )
+            .with_hint("fix the YAML syntax, or quote the value");
+            if let Some(line) = err.line {
+                d = d.at(line.saturating_add(offset), err.column);
+            }
+            parsed.diagnostics.push(d);
             return parsed;
         }
         Err(mut err) => {
@@ -733,6 +756,58 @@ fn strict_notes_for_text(text: &str, split: &Split, notes: &mut Vec<Diagnostic>)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn vscode() -> Dialect {
+        Dialect {
+            fences: FenceRule::LfLinesTrimEnd,
+            non_mapping_is_empty: true,
+            missing_is_empty: true,
+            unterminated_to_end: true,
+            unparsed_is_empty: true,
+            ..Dialect::default()
+        }
+    }
+
+    #[test]
+    fn an_unclosed_block_runs_to_the_end_when_the_host_says_so() {
+        let text = "---\nname: a\ndescription: the rest is yaml\n";
+        let p = parse_with(text, &vscode());
+        assert!(p.is_ok(), "{:?}", p.diagnostics);
+        assert_eq!(p.manifest.description.as_deref(), Some("the rest is yaml"));
+        assert_eq!(p.body_line, None);
+        let strict = Dialect {
+            unterminated_to_end: false,
+            ..vscode()
+        };
+        assert!(!parse_with(text, &strict).is_ok());
+    }
+
+    #[test]
+    fn yaml_that_does_not_load_reads_as_no_keys_when_the_host_says_so() {
+        let text = "---\nname: a\ndescription: [unclosed\n---\nbody\n";
+        let p = parse_with(text, &vscode());
+        assert!(p.is_ok(), "{:?}", p.diagnostics);
+        assert_eq!((p.manifest.name, p.manifest.description), (None, None));
+        assert!(p.diagnostics.iter().any(|d| d.code == "yaml-ignored"));
+        let strict = Dialect {
+            unparsed_is_empty: false,
+            repair: RepairRule::None,
+            ..vscode()
+        };
+        assert!(!parse_with(text, &strict).is_ok());
+    }
+
+    #[test]
+    fn a_file_without_fences_loads_without_keys_when_the_host_says_so() {
+        let p = parse_with("# only a body\n", &vscode());
+        assert!(p.is_ok(), "{:?}", p.diagnostics);
+        assert_eq!(p.manifest.name, None);
+        let strict = Dialect {
+            missing_is_empty: false,
+            ..vscode()
+        };
+        assert!(!parse_with("# only a body\n", &strict).is_ok());
+    }
 
     fn codes(p: &Parsed) -> Vec<&str> {
         p.diagnostics.iter().map(|d| d.code.as_str()).collect()
