@@ -369,8 +369,34 @@ pub(crate) fn candidate(
             let Some(info) = entry.keys.iter().rev().find(|k| k.key == key) else {
                 continue;
             };
+            if profile.field_types == FieldTypes::StringsOnly {
+                if !matches!(info.kind, ValueKind::String | ValueKind::Null) {
+                    let m = Arc::make_mut(&mut manifest);
+                    if key == "name" {
+                        m.name = None;
+                    } else {
+                        m.description = None;
+                    }
+                    // The reader's own refusal of a list or map here is this warning instead.
+                    diagnostics
+                        .retain(|d| !(d.code == "invalid-field-type" && d.line == Some(info.line)));
+                    diagnostics.push(
+                        Diagnostic::warning(
+                            "ignored-field",
+                            format!(
+                                "profile `{}` reads `{key}` only when it is a YAML string; this one is ignored",
+                                profile.name
+                            ),
+                        )
+                        .with_path(&location)
+                        .at(info.line, Some(info.column))
+                        .with_hint(format!("write `{key}:` as text, quoted if needed")),
+                    );
+                }
+                continue;
+            }
             let refused = match profile.field_types {
-                FieldTypes::Any => false,
+                FieldTypes::Any | FieldTypes::StringsOnly => false,
                 FieldTypes::Scalar => matches!(info.kind, ValueKind::List | ValueKind::Map),
                 FieldTypes::String => info.kind != ValueKind::String,
             };

@@ -68,6 +68,9 @@ pub enum FieldTypes {
     Scalar,
     /// Only YAML strings.
     String,
+    /// Only YAML strings count; a value of another type is ignored (read as absent, with a
+    /// warning) and the file still loads (VS Code's `getStringAttribute`).
+    StringsOnly,
 }
 
 /// How far the ancestor walk goes when the project is not inside a repository.
