@@ -109,6 +109,9 @@ pub enum DuplicateRule {
     ErrorFields,
     /// Any key repeated in any mapping is refused (js-yaml, OpenCode).
     Error,
+    /// Accepted, and the first value wins (VS Code: its reader keeps every entry and the
+    /// header looks a key up with `find`).
+    FirstWins,
 }
 
 /// A host's reading rules, set in a profile's `[parse]` table.

@@ -330,7 +330,13 @@ fn parse_block(mut parsed: Parsed, yaml: &str, yaml_line: u32, dialect: &Dialect
                 .with_hint("use block style: one `key: value` or `- item` per line"),
         );
     }
-    let typed = fields::build(entries, yaml, offset, dialect.description_null_text);
+    let typed = fields::build(
+        entries,
+        yaml,
+        offset,
+        dialect.description_null_text,
+        dialect.duplicate_keys == DuplicateRule::FirstWins,
+    );
     parsed.manifest = typed.manifest;
     parsed.keys = typed.keys;
     parsed.diagnostics.extend(typed.diagnostics);
@@ -591,7 +597,7 @@ fn tabs_as_separation(yaml: &str) -> String {
 /// one-line `name`/`description`.
 fn host_rules(parsed: &mut Parsed, dialect: &Dialect) {
     let refused: &[&str] = match dialect.duplicate_keys {
-        DuplicateRule::Allow => &[],
+        DuplicateRule::Allow | DuplicateRule::FirstWins => &[],
         DuplicateRule::ErrorFields => &["name", "description", "metadata"],
         DuplicateRule::Error => &[""],
     };
@@ -766,6 +772,24 @@ mod tests {
             unparsed_is_empty: true,
             ..Dialect::default()
         }
+    }
+
+    #[test]
+    fn a_repeated_key_keeps_its_first_value_when_the_host_says_so() {
+        let text = "---\nname: a\ndescription: one\ndescription: [two]\n---\n";
+        let first = Dialect {
+            duplicate_keys: DuplicateRule::FirstWins,
+            ..vscode()
+        };
+        let p = parse_with(text, &first);
+        assert_eq!(p.manifest.description.as_deref(), Some("one"));
+        assert!(p.diagnostics.iter().any(|d| d.code == "duplicate-key"));
+        // The value used is the one the field checks see.
+        let seen: Vec<_> = p.keys.iter().filter(|k| k.key == "description").collect();
+        assert_eq!(seen.len(), 1);
+        assert_eq!(seen[0].kind, ValueKind::String);
+        let last = parse_with(text, &vscode());
+        assert_eq!(last.manifest.description, None);
     }
 
     #[test]
