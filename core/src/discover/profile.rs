@@ -358,6 +358,32 @@ pub struct SkillsPaths {
     pub project: Vec<String>,
 }
 
+/// VS Code's `chat.agentSkillsLocations` and `chat.useAgentSkills` (`[skill_locations]`):
+/// JSONC settings files, merged in order (a later file's entry for a path replaces an
+/// earlier one's). In the map of path → boolean, `false` on one of the profile's own roots,
+/// written as the profile writes it without `{project}/` (`.github/skills`) or as `~/...`,
+/// switches that root off; any other path set `true` is added (relative: to the project,
+/// `~/...`: to the home directory, which makes it a user root), after the profile's roots of
+/// its scope. A value that is not a map, or `false` for the switch, leaves no roots at all.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SkillLocations {
+    /// The key holding the map, e.g. `chat.agentSkillsLocations`.
+    pub key: String,
+    /// A boolean key that switches skills off when `false`, e.g. `chat.useAgentSkills`.
+    #[serde(default)]
+    pub switch: Option<String>,
+    /// Settings files (path templates), in merge order.
+    pub files: Vec<String>,
+    /// Glob for the added roots.
+    #[serde(default = "default_location_pattern")]
+    pub pattern: String,
+}
+
+fn default_location_pattern() -> String {
+    "*/SKILL.md".to_string()
+}
+
 /// Which reader a host's settings files need.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -496,6 +522,9 @@ pub struct Profile {
     /// Settings files whose `skills.paths` add skill roots (`[skills_paths]`).
     #[serde(default)]
     pub skills_paths: Option<SkillsPaths>,
+    /// Settings that switch the profile's roots off and add others (`[skill_locations]`).
+    #[serde(default)]
+    pub skill_locations: Option<SkillLocations>,
     #[serde(default)]
     pub sources: Vec<Source>,
     #[serde(default)]
