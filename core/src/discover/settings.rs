@@ -78,7 +78,8 @@ pub struct Locations {
 enum Merged {
     Unset,
     Map(Vec<(String, bool)>),
-    NotMap,
+    /// The file that set it to something else.
+    NotMap(PathBuf),
 }
 
 /// Read `spec.key` (and `spec.switch`) from `files` in order. `defaults` are the profile's
@@ -120,15 +121,19 @@ pub fn vscode_skill_locations(
             ));
             continue;
         };
-        if let Some(value) = spec.switch.as_ref().and_then(|k| object.get(k)) {
-            switch = Some(js_truthy(value));
+        if let Some((key, value)) = spec
+            .switch
+            .as_ref()
+            .and_then(|k| object.get(k).map(|v| (k, v)))
+        {
+            switch = Some((js_truthy(value), key.clone(), path.clone()));
         }
         match object.get(&spec.key) {
             None => {}
             Some(serde_json::Value::Object(map)) => {
                 let mut entries = match std::mem::replace(&mut merged, Merged::Unset) {
                     Merged::Map(entries) => entries,
-                    Merged::Unset | Merged::NotMap => Vec::new(),
+                    Merged::Unset | Merged::NotMap(_) => Vec::new(),
                 };
                 for (key, value) in map {
                     let key = key.trim();
@@ -142,16 +147,31 @@ pub fn vscode_skill_locations(
                 }
                 merged = Merged::Map(entries);
             }
-            Some(_) => merged = Merged::NotMap,
+            Some(_) => merged = Merged::NotMap(path.clone()),
         }
     }
-    if switch == Some(false) {
+    if let Some((false, key, path)) = switch {
+        out.diagnostics.push(
+            Diagnostic::info(
+                "skills-switched-off",
+                format!("`{key}` is off: the host reads no skills"),
+            )
+            .with_path(&path)
+            .with_hint(format!("set `{key}` to true")),
+        );
         out.none = true;
         return out;
     }
     let entries = match merged {
         Merged::Unset => return out,
-        Merged::NotMap => {
+        Merged::NotMap(path) => {
+            out.diagnostics.push(vscode_warning(
+                &path,
+                format!(
+                    "`{}` is not a map of paths to true/false: the host reads no skill folders",
+                    spec.key
+                ),
+            ));
             out.none = true;
             return out;
         }
