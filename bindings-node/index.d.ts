@@ -25,6 +25,7 @@ export type Profile =
   | 'cursor'
   | 'openhands'
   | 'cline'
+  | 'copilot'
 
 /**
  * Stable error codes shared by every skilldeck binding. An argument of the wrong type
@@ -1193,7 +1194,7 @@ export declare function auditSync(path: string, options?: AuditOptions | undefin
 /** Options of `new Deck(...)`, mirroring the core `DeckOptions`. */
 export interface DeckOptions {
   /**
-   * Built-in profile: `universal` (default), `agentskills`, `claude-code`, `codex`, `opencode`, `kode`, `gemini`, `qwen-code`, `copilot-cli`, `mistral-vibe`, `goose`, `cursor`, `openhands`, `cline`.
+   * Built-in profile: `universal` (default), `agentskills`, `claude-code`, `codex`, `opencode`, `kode`, `gemini`, `qwen-code`, `copilot-cli`, `mistral-vibe`, `goose`, `cursor`, `openhands`, `cline`, `copilot`.
    * A custom profile is a file (`profileFile`).
    */
   profile?: Profile

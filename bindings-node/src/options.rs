@@ -23,7 +23,7 @@ pub struct RootSpec {
 // impls it generates, so the struct must use that exact name.
 #[napi(object, object_to_js = false)]
 pub struct DeckOptions<'_javascript_function_scope> {
-    /// Built-in profile: `universal` (default), `agentskills`, `claude-code`, `codex`, `opencode`, `kode`, `gemini`, `qwen-code`, `copilot-cli`, `mistral-vibe`, `goose`, `cursor`, `openhands`, `cline`.
+    /// Built-in profile: `universal` (default), `agentskills`, `claude-code`, `codex`, `opencode`, `kode`, `gemini`, `qwen-code`, `copilot-cli`, `mistral-vibe`, `goose`, `cursor`, `openhands`, `cline`, `copilot`.
     /// A custom profile is a file (`profileFile`).
     #[napi(ts_type = "Profile")]
     pub profile: Option<String>,

@@ -25,6 +25,7 @@ export type Profile =
   | 'cursor'
   | 'openhands'
   | 'cline'
+  | 'copilot'
 
 /**
  * Stable error codes shared by every skilldeck binding. An argument of the wrong type

@@ -43,7 +43,8 @@ impl RootSpec {
 #[serde(default, deny_unknown_fields)]
 pub struct DeckOptions {
     /// Built-in profile name (`universal`, `agentskills`, `claude-code`, `codex`, `opencode`, `kode`,
-    /// `gemini`, `qwen-code`, `copilot-cli`, `mistral-vibe`, `goose`, `cursor` (from its documentation; no live oracle), `openhands`).
+    /// `gemini`, `qwen-code`, `copilot-cli`, `mistral-vibe`, `goose`, `cursor` (from its documentation; no live oracle), `openhands`, `cline`,
+    /// `copilot` (VS Code Copilot Chat, from its source; no live oracle)).
     pub profile: String,
     /// A custom profile file (TOML or JSON); overrides `profile` when set.
     #[serde(serialize_with = "crate::serde_path::lossy_opt")]

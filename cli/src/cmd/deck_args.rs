@@ -5,7 +5,7 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug, Clone)]
 pub struct DeckArgs {
     /// Host profile: universal, agentskills, claude-code, codex, opencode, kode, gemini,
-    /// qwen-code, copilot-cli, mistral-vibe, goose, cursor, openhands, cline.
+    /// qwen-code, copilot-cli, mistral-vibe, goose, cursor, openhands, cline, copilot.
     #[arg(long, default_value = "universal")]
     pub profile: String,
     /// A custom profile file (TOML, or JSON when named *.json); replaces --profile.

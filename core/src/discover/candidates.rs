@@ -369,8 +369,34 @@ pub(crate) fn candidate(
             let Some(info) = entry.keys.iter().rev().find(|k| k.key == key) else {
                 continue;
             };
+            if profile.field_types == FieldTypes::StringsOnly {
+                if !matches!(info.kind, ValueKind::String | ValueKind::Null) {
+                    let m = Arc::make_mut(&mut manifest);
+                    if key == "name" {
+                        m.name = None;
+                    } else {
+                        m.description = None;
+                    }
+                    // The reader's own refusal of a list or map here is this warning instead.
+                    diagnostics
+                        .retain(|d| !(d.code == "invalid-field-type" && d.line == Some(info.line)));
+                    diagnostics.push(
+                        Diagnostic::warning(
+                            "ignored-field",
+                            format!(
+                                "profile `{}` reads `{key}` only when it is a YAML string; this one is ignored",
+                                profile.name
+                            ),
+                        )
+                        .with_path(&location)
+                        .at(info.line, Some(info.column))
+                        .with_hint(format!("write `{key}:` as text, quoted if needed")),
+                    );
+                }
+                continue;
+            }
             let refused = match profile.field_types {
-                FieldTypes::Any => false,
+                FieldTypes::Any | FieldTypes::StringsOnly => false,
                 FieldTypes::Scalar => matches!(info.kind, ValueKind::List | ValueKind::Map),
                 FieldTypes::String => info.kind != ValueKind::String,
             };
@@ -582,6 +608,15 @@ pub(crate) fn candidate(
     {
         Arc::make_mut(&mut manifest).description = Some(body_text(&found.path));
     }
+    if root.kind == SkillKind::Skill {
+        if let Some(description) = manifest.description.as_deref() {
+            let cleaned = clean_description(profile, description);
+            if cleaned != description {
+                // An empty result is no description, as the host's `if (!description)` reads it.
+                Arc::make_mut(&mut manifest).description = (!cleaned.is_empty()).then_some(cleaned);
+            }
+        }
+    }
     if let (Some(allowed), SkillKind::Skill, None) =
         (&profile.name_chars, root.kind, manifest.name.as_deref())
     {
@@ -771,9 +806,67 @@ fn invalid_name_chars(profile: &Profile, name: &str, location: &Path) -> Diagnos
     .with_hint("rename the skill (and its directory) with ASCII letters, digits and `-`")
 }
 
+/// The description as the profile's host shows it: tags removed
+/// ([`Profile::description_strip_tags`]), then cut ([`Profile::description_truncate`]).
+pub(crate) fn clean_description(profile: &Profile, description: &str) -> String {
+    let mut text = if profile.description_strip_tags {
+        strip_tags(description)
+    } else {
+        description.to_string()
+    };
+    if let Some(max) = profile.description_truncate {
+        let mut units = 0usize;
+        let end = text
+            .char_indices()
+            .find(|(_, c)| {
+                units += c.len_utf16();
+                units > max
+            })
+            .map_or(text.len(), |(i, _)| i);
+        text.truncate(end);
+    }
+    text
+}
+
+/// JavaScript's `text.replace(/<[^>]+>/g, '')`.
+fn strip_tags(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('<') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        match after.find('>') {
+            Some(close) if close > 0 => rest = &after[close + 1..],
+            _ => {
+                out.push('<');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn descriptions_lose_tags_and_are_cut_in_utf16_units() {
+        let mut profile = Profile::builtin("universal").unwrap();
+        assert_eq!(clean_description(&profile, "a <b>c</b>"), "a <b>c</b>");
+        profile.description_strip_tags = true;
+        assert_eq!(
+            clean_description(&profile, "a <b>c</b> <> 1 < 2"),
+            "a c <> 1 < 2"
+        );
+        assert_eq!(clean_description(&profile, "x <multi\nline> y"), "x  y");
+        profile.description_truncate = Some(3);
+        assert_eq!(clean_description(&profile, "abcdef"), "abc");
+        // U+1F600 is two UTF-16 units: it does not fit after two letters.
+        assert_eq!(clean_description(&profile, "ab\u{1f600}"), "ab");
+        assert_eq!(clean_description(&profile, "a\u{1f600}"), "a\u{1f600}");
+    }
 
     #[test]
     fn command_names_join_path_segments() {

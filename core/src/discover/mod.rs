@@ -92,6 +92,20 @@ pub fn layout(profile: &Profile, inputs: &Inputs, options: &DeckOptions) -> Walk
     layout_for(profile, inputs, options, Keep::ForReload)
 }
 
+/// The profile's own roots as VS Code's settings name them: `{project}/x` as `x`, `~/x` as
+/// itself, each with its absolute path.
+fn location_defaults(profile: &Profile, inputs: &Inputs) -> Vec<(String, PathBuf)> {
+    let mut out = Vec::new();
+    for template in profile.sources.iter().flat_map(|s| s.paths.iter()) {
+        if let Some(rel) = template.strip_prefix("{project}/") {
+            out.push((rel.to_string(), inputs.project.join(rel)));
+        } else if let (Some(rel), Some(home)) = (template.strip_prefix("~/"), &inputs.home) {
+            out.push((template.clone(), home.join(rel)));
+        }
+    }
+    out
+}
+
 /// What a discovery keeps beyond its catalog.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Keep {
@@ -155,6 +169,47 @@ pub fn layout_for(
             }
             root
         }));
+    }
+    if let Some(spec) = profile
+        .skill_locations
+        .as_ref()
+        .filter(|_| options.read_host_settings)
+    {
+        let files: Vec<PathBuf> = spec
+            .files
+            .iter()
+            .filter_map(|t| roots::expand_template(t, inputs, None).ok().flatten())
+            .collect();
+        let found = settings::vscode_skill_locations(
+            spec,
+            &files,
+            &location_defaults(profile, inputs),
+            &inputs.project,
+            inputs.home.as_deref(),
+        );
+        for (path, stamp) in found.probed {
+            fingerprint.push(path, stamp);
+        }
+        diagnostics.extend(found.diagnostics);
+        if found.none {
+            all_roots.clear();
+        } else {
+            let off: Vec<PathBuf> = found.off.iter().map(|p| roots::normalise(p)).collect();
+            all_roots.retain(|r| !off.contains(&roots::normalise(&r.path)));
+            for (path, scope) in found.added {
+                // After the roots of its scope (and of the scopes ranked before it), as VS
+                // Code sorts workspace skills before user ones and keeps the setting's order.
+                let rank = profile.scope_rank(scope);
+                let at = all_roots
+                    .iter()
+                    .rposition(|r| profile.scope_rank(r.scope) <= rank)
+                    .map_or(0, |i| i + 1);
+                all_roots.insert(
+                    at,
+                    roots::extra_root(profile, path, scope, Some(&spec.pattern)),
+                );
+            }
+        }
     }
     for spec in &options.roots {
         let path = roots::absolutise(&spec.path, &inputs.project, inputs.home.as_deref());

@@ -68,6 +68,9 @@ pub enum FieldTypes {
     Scalar,
     /// Only YAML strings.
     String,
+    /// Only YAML strings count; a value of another type is ignored (read as absent, with a
+    /// warning) and the file still loads (VS Code's `getStringAttribute`).
+    StringsOnly,
 }
 
 /// How far the ancestor walk goes when the project is not inside a repository.
@@ -355,6 +358,32 @@ pub struct SkillsPaths {
     pub project: Vec<String>,
 }
 
+/// VS Code's `chat.agentSkillsLocations` and `chat.useAgentSkills` (`[skill_locations]`):
+/// JSONC settings files, merged in order (a later file's entry for a path replaces an
+/// earlier one's). In the map of path → boolean, `false` on one of the profile's own roots,
+/// written as the profile writes it without `{project}/` (`.github/skills`) or as `~/...`,
+/// switches that root off; any other path set `true` is added (relative: to the project,
+/// `~/...`: to the home directory, which makes it a user root), after the profile's roots of
+/// its scope. A value that is not a map, or `false` for the switch, leaves no roots at all.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SkillLocations {
+    /// The key holding the map, e.g. `chat.agentSkillsLocations`.
+    pub key: String,
+    /// A boolean key that switches skills off when `false`, e.g. `chat.useAgentSkills`.
+    #[serde(default)]
+    pub switch: Option<String>,
+    /// Settings files (path templates), in merge order.
+    pub files: Vec<String>,
+    /// Glob for the added roots.
+    #[serde(default = "default_location_pattern")]
+    pub pattern: String,
+}
+
+fn default_location_pattern() -> String {
+    "*/SKILL.md".to_string()
+}
+
 /// Which reader a host's settings files need.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -437,6 +466,14 @@ pub struct Profile {
     /// A `description` longer than this many characters is refused.
     #[serde(default)]
     pub max_description_chars: Option<usize>,
+    /// Every `<...>` tag (a `<`, at least one character that is not `>`, then `>`) is
+    /// removed from the description before it is used (VS Code: `sanitizeAgentSkillText`).
+    #[serde(default)]
+    pub description_strip_tags: bool,
+    /// A longer description is cut to this many UTF-16 code units (JavaScript's
+    /// `substring`; VS Code cuts at 1024) instead of being refused.
+    #[serde(default)]
+    pub description_truncate: Option<usize>,
     /// A `name` that does not match this regular expression (Rust `regex` syntax, whole
     /// name) is refused, e.g. `^[a-z0-9]+(-[a-z0-9]+)*$` (Mistral Vibe).
     #[serde(default)]
@@ -485,6 +522,9 @@ pub struct Profile {
     /// Settings files whose `skills.paths` add skill roots (`[skills_paths]`).
     #[serde(default)]
     pub skills_paths: Option<SkillsPaths>,
+    /// Settings that switch the profile's roots off and add others (`[skill_locations]`).
+    #[serde(default)]
+    pub skill_locations: Option<SkillLocations>,
     #[serde(default)]
     pub sources: Vec<Source>,
     #[serde(default)]
@@ -515,7 +555,7 @@ impl Default for InstallDirs {
     }
 }
 
-const BUILTIN: [(&str, &str); 14] = [
+const BUILTIN: [(&str, &str); 15] = [
     ("universal", include_str!("profiles/universal.toml")),
     ("agentskills", include_str!("profiles/agentskills.toml")),
     ("claude-code", include_str!("profiles/claude-code.toml")),
@@ -530,6 +570,7 @@ const BUILTIN: [(&str, &str); 14] = [
     ("cursor", include_str!("profiles/cursor.toml")),
     ("openhands", include_str!("profiles/openhands.toml")),
     ("cline", include_str!("profiles/cline.toml")),
+    ("copilot", include_str!("profiles/copilot.toml")),
 ];
 
 const PROFILE_HINT: &str =

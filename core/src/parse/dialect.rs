@@ -109,6 +109,9 @@ pub enum DuplicateRule {
     ErrorFields,
     /// Any key repeated in any mapping is refused (js-yaml, OpenCode).
     Error,
+    /// Accepted, and the first value wins (VS Code: its reader keeps every entry and the
+    /// header looks a key up with `find`).
+    FirstWins,
 }
 
 /// A host's reading rules, set in a profile's `[parse]` table.
@@ -180,6 +183,13 @@ pub struct Dialect {
     /// `name` and `description` are trimmed at both ends (JavaScript's `trim()`: Cline), so a
     /// `|` block's final newline goes and a blank description is none.
     pub trim_values: bool,
+    /// An opening fence that never closes makes the rest of the file the frontmatter (and
+    /// leaves no body) instead of refusing the file (VS Code's `PromptFileParser`).
+    pub unterminated_to_end: bool,
+    /// YAML that does not load (after the repair rule) reads as a block without keys, with
+    /// a warning, instead of refusing the file: VS Code's own reader collects its errors and
+    /// still loads the skill, named after its folder.
+    pub unparsed_is_empty: bool,
 }
 
 impl Default for Dialect {
@@ -209,6 +219,8 @@ impl Default for Dialect {
             strip_bom: false,
             controls_as_text: false,
             trim_values: false,
+            unterminated_to_end: false,
+            unparsed_is_empty: false,
         }
     }
 }

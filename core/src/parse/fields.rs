@@ -110,35 +110,47 @@ pub fn build(
     yaml: &str,
     line_offset: u32,
     description_null_text: bool,
+    first_wins: bool,
 ) -> Typed {
     let mut typed = Typed {
         manifest: Manifest::default(),
         keys: Vec::new(),
         diagnostics: Vec::new(),
     };
-    // Last occurrence wins (as in most YAML loaders); earlier ones are reported.
+    // Last occurrence wins (as in most YAML loaders), or the first for a host that looks
+    // keys up in order; the others are reported.
     let mut last: HashMap<String, usize> = HashMap::new();
     for (i, e) in entries.iter().enumerate() {
-        last.insert(fold(&e.key), i);
+        if first_wins {
+            last.entry(fold(&e.key)).or_insert(i);
+        } else {
+            last.insert(fold(&e.key), i);
+        }
     }
     let mut seen: HashMap<String, u32> = HashMap::new();
     for (i, entry) in entries.into_iter().enumerate() {
         let line = entry.line.saturating_add(line_offset);
         let folded = fold(&entry.key);
-        typed.keys.push(KeyInfo {
-            key: entry.key.clone(),
-            line,
-            column: entry.column,
-            kind: kind_of(&entry.value),
-            lax_bool: lax_bool(&entry.value),
-            texts: texts(&entry.value),
-        });
+        // Checks read the last `KeyInfo` of a key: with the first value winning, a later
+        // spelling is not recorded, so the checks see the value that is used.
+        let used_later = first_wins && last.get(&folded).is_some_and(|&u| u < i);
+        if !used_later {
+            typed.keys.push(KeyInfo {
+                key: entry.key.clone(),
+                line,
+                column: entry.column,
+                kind: kind_of(&entry.value),
+                lax_bool: lax_bool(&entry.value),
+                texts: texts(&entry.value),
+            });
+        }
         if let Some(first) = seen.insert(folded.clone(), line) {
+            let used = if first_wins { "first" } else { "last" };
             typed.diagnostics.push(
                 Diagnostic::warning(
                     "duplicate-key",
                     format!(
-                        "`{}` is given more than once (also on line {first}); the last one is used",
+                        "`{}` is given more than once (also on line {first}); the {used} one is used",
                         entry.key
                     ),
                 )

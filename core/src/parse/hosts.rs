@@ -254,7 +254,7 @@ fn no_block(text: &str, fences: FenceRule) -> Diagnostic {
 
 /// A file the host loads without keys because it has no frontmatter block: the reason stays
 /// as a warning, the whole text is the body.
-fn without_frontmatter(mut why: Diagnostic) -> Parsed {
+pub(super) fn without_frontmatter(mut why: Diagnostic) -> Parsed {
     why.severity = crate::diagnostic::Severity::Warning;
     why.hint = Some(
         "the host loads it without a name or description; add a `---` frontmatter block"

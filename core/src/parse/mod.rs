@@ -129,7 +129,14 @@ pub fn parse_with(text: &str, dialect: &Dialect) -> Parsed {
                 dialect.fences,
                 FenceRule::LfLines | FenceRule::LfLinesTrimEnd
             ) && first.trim_end_matches('\r').contains('\r');
-            return Parsed::failed(
+            let missing = |d: Diagnostic| {
+                if dialect.missing_is_empty {
+                    hosts::without_frontmatter(d)
+                } else {
+                    Parsed::failed(d)
+                }
+            };
+            return missing(
                 Diagnostic::error(
                     "missing-frontmatter",
                     if lone_cr {
@@ -144,6 +151,7 @@ pub fn parse_with(text: &str, dialect: &Dialect) -> Parsed {
                 ),
             );
         }
+        Fences::Unterminated if dialect.unterminated_to_end => Parsed::default(),
         Fences::Unterminated => {
             return Parsed::failed(
                 Diagnostic::error(
@@ -231,6 +239,21 @@ fn parse_block(mut parsed: Parsed, yaml: &str, yaml_line: u32, dialect: &Dialect
             );
             return parsed;
         }
+        Err(err) if dialect.unparsed_is_empty => {
+            let mut d = Diagnostic::warning(
+                "yaml-ignored",
+                format!(
+                    "invalid YAML ({}); this host reads the frontmatter as having no keys",
+                    err.message
+                ),
+            )
+            .with_hint("fix the YAML syntax, or quote the value");
+            if let Some(line) = err.line {
+                d = d.at(line.saturating_add(offset), err.column);
+            }
+            parsed.diagnostics.push(d);
+            return parsed;
+        }
         Err(mut err) => {
             // serde-saphyr's wording names its own option; say what the host does instead.
             if let Some(key) = err.message.strip_prefix("duplicate mapping key: ") {
@@ -307,7 +330,13 @@ fn parse_block(mut parsed: Parsed, yaml: &str, yaml_line: u32, dialect: &Dialect
                 .with_hint("use block style: one `key: value` or `- item` per line"),
         );
     }
-    let typed = fields::build(entries, yaml, offset, dialect.description_null_text);
+    let typed = fields::build(
+        entries,
+        yaml,
+        offset,
+        dialect.description_null_text,
+        dialect.duplicate_keys == DuplicateRule::FirstWins,
+    );
     parsed.manifest = typed.manifest;
     parsed.keys = typed.keys;
     parsed.diagnostics.extend(typed.diagnostics);
@@ -568,7 +597,7 @@ fn tabs_as_separation(yaml: &str) -> String {
 /// one-line `name`/`description`.
 fn host_rules(parsed: &mut Parsed, dialect: &Dialect) {
     let refused: &[&str] = match dialect.duplicate_keys {
-        DuplicateRule::Allow => &[],
+        DuplicateRule::Allow | DuplicateRule::FirstWins => &[],
         DuplicateRule::ErrorFields => &["name", "description", "metadata"],
         DuplicateRule::Error => &[""],
     };
@@ -733,6 +762,76 @@ fn strict_notes_for_text(text: &str, split: &Split, notes: &mut Vec<Diagnostic>)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn vscode() -> Dialect {
+        Dialect {
+            fences: FenceRule::LfLinesTrimEnd,
+            non_mapping_is_empty: true,
+            missing_is_empty: true,
+            unterminated_to_end: true,
+            unparsed_is_empty: true,
+            ..Dialect::default()
+        }
+    }
+
+    #[test]
+    fn a_repeated_key_keeps_its_first_value_when_the_host_says_so() {
+        let text = "---\nname: a\ndescription: one\ndescription: [two]\n---\n";
+        let first = Dialect {
+            duplicate_keys: DuplicateRule::FirstWins,
+            ..vscode()
+        };
+        let p = parse_with(text, &first);
+        assert_eq!(p.manifest.description.as_deref(), Some("one"));
+        assert!(p.diagnostics.iter().any(|d| d.code == "duplicate-key"));
+        // The value used is the one the field checks see.
+        let seen: Vec<_> = p.keys.iter().filter(|k| k.key == "description").collect();
+        assert_eq!(seen.len(), 1);
+        assert_eq!(seen[0].kind, ValueKind::String);
+        let last = parse_with(text, &vscode());
+        assert_eq!(last.manifest.description, None);
+    }
+
+    #[test]
+    fn an_unclosed_block_runs_to_the_end_when_the_host_says_so() {
+        let text = "---\nname: a\ndescription: the rest is yaml\n";
+        let p = parse_with(text, &vscode());
+        assert!(p.is_ok(), "{:?}", p.diagnostics);
+        assert_eq!(p.manifest.description.as_deref(), Some("the rest is yaml"));
+        assert_eq!(p.body_line, None);
+        let strict = Dialect {
+            unterminated_to_end: false,
+            ..vscode()
+        };
+        assert!(!parse_with(text, &strict).is_ok());
+    }
+
+    #[test]
+    fn yaml_that_does_not_load_reads_as_no_keys_when_the_host_says_so() {
+        let text = "---\nname: a\ndescription: [unclosed\n---\nbody\n";
+        let p = parse_with(text, &vscode());
+        assert!(p.is_ok(), "{:?}", p.diagnostics);
+        assert_eq!((p.manifest.name, p.manifest.description), (None, None));
+        assert!(p.diagnostics.iter().any(|d| d.code == "yaml-ignored"));
+        let strict = Dialect {
+            unparsed_is_empty: false,
+            repair: RepairRule::None,
+            ..vscode()
+        };
+        assert!(!parse_with(text, &strict).is_ok());
+    }
+
+    #[test]
+    fn a_file_without_fences_loads_without_keys_when_the_host_says_so() {
+        let p = parse_with("# only a body\n", &vscode());
+        assert!(p.is_ok(), "{:?}", p.diagnostics);
+        assert_eq!(p.manifest.name, None);
+        let strict = Dialect {
+            missing_is_empty: false,
+            ..vscode()
+        };
+        assert!(!parse_with("# only a body\n", &strict).is_ok());
+    }
 
     fn codes(p: &Parsed) -> Vec<&str> {
         p.diagnostics.iter().map(|d| d.code.as_str()).collect()
