@@ -259,7 +259,7 @@ fn every_profile_at_once() {
     let (code, r) = doctor(&t, &["--profile", "all", "deep"]);
     assert_eq!(code, Some(0), "found by some profile");
     let reports = r.as_array().cloned().unwrap_or_default();
-    assert_eq!(reports.len(), 14);
+    assert_eq!(reports.len(), skilldeck::Profile::builtin_names().count());
     let by = |p: &str| {
         reports
             .iter()
@@ -287,7 +287,10 @@ fn list_compare_is_a_skill_by_profile_table() {
     ]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let v: Value = serde_json::from_slice(&out.stdout).expect("json");
-    assert_eq!(v["profiles"].as_array().map(Vec::len), Some(14));
+    assert_eq!(
+        v["profiles"].as_array().map(Vec::len),
+        Some(skilldeck::Profile::builtin_names().count())
+    );
     let row = |id: &str, location: &str| {
         v["rows"]
             .as_array()
