@@ -73,9 +73,10 @@ pub enum SkillError {
         detail: String,
     },
     /// An install operation (`add`, `remove`, `update`, `installed`, `verify`,
-    /// `installFrozen`) failed or refused. `code` is the install engine's: `BAD_SOURCE`,
-    /// `GIT_ERROR`, `HTTP_ERROR`, `DIGEST_MISMATCH`, `UNSAFE_ARCHIVE`, `TOO_LARGE`,
-    /// `INVALID_NAME`, `NOT_FOUND`, `MODIFIED`, `FROZEN_MISMATCH`, `AUDIT_REFUSED`, `IO_ERROR`,
+    /// `installFrozen`, the `marketplace*` and `plugin*` functions) failed or refused. `code`
+    /// is the install engine's: `BAD_SOURCE`, `GIT_ERROR`, `HTTP_ERROR`, `DIGEST_MISMATCH`,
+    /// `UNSAFE_ARCHIVE`, `TOO_LARGE`, `INVALID_NAME`, `NOT_FOUND`, `MODIFIED`,
+    /// `FROZEN_MISMATCH`, `AUDIT_REFUSED`, `INVALID_MANIFEST`, `POLICY_BLOCKED`, `IO_ERROR`,
     /// or a lock file's engine code.
     #[error("{detail}")]
     InstallError {
@@ -187,7 +188,8 @@ impl From<skilldeck_install::InstallError> for SkillError {
             E::Io { path, .. }
             | E::TooLarge { path, .. }
             | E::InvalidName { path, .. }
-            | E::Modified { path, .. } => Some(path.to_string_lossy().into_owned()),
+            | E::Modified { path, .. }
+            | E::InvalidManifest { path, .. } => Some(path.to_string_lossy().into_owned()),
             E::Lock(inner) => inner.path().map(|p| p.to_string_lossy().into_owned()),
             _ => None,
         };

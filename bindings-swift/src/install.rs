@@ -285,9 +285,16 @@ fn context(options: &InstallOptions) -> Result<(Scope, Context), SkillError> {
         ctx.home_dir = Some(PathBuf::from(home));
     }
     ctx.user_lock = options.user_lock.as_ref().map(PathBuf::from);
-    let given = &options.limits;
-    let defaults = ctx.limits;
-    ctx.limits = skilldeck_install::Limits {
+    ctx.limits = limits(&options.limits, ctx.limits)?;
+    Ok((scope(&options.scope)?, ctx))
+}
+
+/// The crate's limits: `given` where set, `defaults` elsewhere.
+pub(crate) fn limits(
+    given: &InstallLimits,
+    defaults: skilldeck_install::Limits,
+) -> Result<skilldeck_install::Limits, SkillError> {
+    Ok(skilldeck_install::Limits {
         max_files: cap("maxFiles", given.max_files, defaults.max_files)?,
         max_bytes: cap("maxBytes", given.max_bytes, defaults.max_bytes)?,
         max_download_bytes: cap(
@@ -306,12 +313,11 @@ fn context(options: &InstallOptions) -> Result<(Scope, Context), SkillError> {
             defaults.max_archive_bytes,
         )?,
         timeout: given.timeout.map_or(defaults.timeout, Duration::from_secs),
-    };
-    Ok((scope(&options.scope)?, ctx))
+    })
 }
 
 /// Run `work` with the host's listener as the crate's progress callback.
-fn with_progress<T>(
+pub(crate) fn with_progress<T>(
     progress: Option<Arc<dyn ProgressListener>>,
     work: impl FnOnce(Option<&skilldeck_install::ProgressFn<'_>>) -> skilldeck_install::Result<T>,
 ) -> Result<T, SkillError> {

@@ -17,6 +17,7 @@ mod install;
 mod json;
 mod manifest;
 mod permissions;
+mod plugin;
 mod records;
 mod remote;
 mod run;
@@ -34,6 +35,11 @@ pub use install::{
 pub use json::{diagnostic_to_json, manifest_to_json, shadowed_to_json, status_to_json};
 pub use manifest::Manifest;
 pub use permissions::PermissionRules;
+pub use plugin::{
+    marketplace_add, marketplace_list, marketplace_remove, marketplace_update, plugin_disable,
+    plugin_enable, plugin_install, plugin_list, plugin_uninstall, plugin_update,
+    PluginInstallReport, PluginOptions,
+};
 pub use records::{
     Activation, Diff, Parsed, RenderReport, Rendered, SearchHit, SearchResults, Skill, Truncation,
     ValidationReport,

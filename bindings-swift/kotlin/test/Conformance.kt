@@ -1,6 +1,6 @@
 // Runs every conformance vector in tests/vectors through the Kotlin API (format:
-// tests/README.md), then the API checks of ApiChecks.kt and EngineChecks.kt, and exits
-// non-zero on any mismatch. Usage: Conformance <vectors-dir>
+// tests/README.md), then the API checks of ApiChecks.kt, EngineChecks.kt, AuditChecks.kt
+// and PluginChecks.kt, and exits non-zero on any mismatch. Usage: Conformance <vectors-dir>
 package dev.skilldeck.conformance
 
 import dev.skilldeck.Deck
@@ -274,7 +274,7 @@ fun main(args: Array<String>) {
             println("FAILED $name: $why")
         }
     }
-    for ((name, body) in apiChecks + engineChecks + auditChecks) {
+    for ((name, body) in apiChecks + engineChecks + auditChecks + pluginChecks) {
         val why = try {
             body()
             null

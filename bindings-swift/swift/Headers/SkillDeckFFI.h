@@ -511,6 +511,11 @@ int8_t uniffi_skilldeck_uniffi_fn_method_canceltoken_is_cancelled(uint64_t ptr, 
 RustBuffer uniffi_skilldeck_uniffi_fn_method_auditreport_to_json(RustBuffer ptr, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_PLUGININSTALLREPORT_TO_JSON
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_PLUGININSTALLREPORT_TO_JSON
+RustBuffer uniffi_skilldeck_uniffi_fn_method_plugininstallreport_to_json(RustBuffer ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_ACTIVATION_TO_JSON
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_ACTIVATION_TO_JSON
 RustBuffer uniffi_skilldeck_uniffi_fn_method_activation_to_json(RustBuffer ptr, RustCallStatus *_Nonnull out_status
@@ -636,6 +641,56 @@ RustBuffer uniffi_skilldeck_uniffi_fn_func_shadowed_to_json(RustBuffer shadowed,
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_STATUS_TO_JSON
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_STATUS_TO_JSON
 RustBuffer uniffi_skilldeck_uniffi_fn_func_status_to_json(RustBuffer status, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_MARKETPLACE_ADD
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_MARKETPLACE_ADD
+RustBuffer uniffi_skilldeck_uniffi_fn_func_marketplace_add(RustBuffer source, RustBuffer options, RustBuffer progress, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_MARKETPLACE_LIST
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_MARKETPLACE_LIST
+RustBuffer uniffi_skilldeck_uniffi_fn_func_marketplace_list(RustBuffer options, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_MARKETPLACE_REMOVE
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_MARKETPLACE_REMOVE
+RustBuffer uniffi_skilldeck_uniffi_fn_func_marketplace_remove(RustBuffer name, RustBuffer options, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_MARKETPLACE_UPDATE
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_MARKETPLACE_UPDATE
+RustBuffer uniffi_skilldeck_uniffi_fn_func_marketplace_update(RustBuffer name, RustBuffer options, RustBuffer progress, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_PLUGIN_DISABLE
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_PLUGIN_DISABLE
+RustBuffer uniffi_skilldeck_uniffi_fn_func_plugin_disable(RustBuffer plugin, RustBuffer scope, RustBuffer options, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_PLUGIN_ENABLE
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_PLUGIN_ENABLE
+RustBuffer uniffi_skilldeck_uniffi_fn_func_plugin_enable(RustBuffer plugin, RustBuffer scope, RustBuffer options, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_PLUGIN_INSTALL
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_PLUGIN_INSTALL
+RustBuffer uniffi_skilldeck_uniffi_fn_func_plugin_install(RustBuffer plugin, RustBuffer scope, RustBuffer max_severity, RustBuffer options, RustBuffer progress, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_PLUGIN_LIST
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_PLUGIN_LIST
+RustBuffer uniffi_skilldeck_uniffi_fn_func_plugin_list(RustBuffer scope, RustBuffer options, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_PLUGIN_UNINSTALL
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_PLUGIN_UNINSTALL
+RustBuffer uniffi_skilldeck_uniffi_fn_func_plugin_uninstall(RustBuffer plugin, RustBuffer scope, RustBuffer options, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_PLUGIN_UPDATE
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_PLUGIN_UPDATE
+RustBuffer uniffi_skilldeck_uniffi_fn_func_plugin_update(RustBuffer plugin, RustBuffer scope, RustBuffer options, RustBuffer progress, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_CALL_TOOL
@@ -1042,6 +1097,66 @@ uint16_t uniffi_skilldeck_uniffi_checksum_func_shadowed_to_json(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_STATUS_TO_JSON
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_STATUS_TO_JSON
 uint16_t uniffi_skilldeck_uniffi_checksum_func_status_to_json(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_MARKETPLACE_ADD
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_MARKETPLACE_ADD
+uint16_t uniffi_skilldeck_uniffi_checksum_func_marketplace_add(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_MARKETPLACE_LIST
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_MARKETPLACE_LIST
+uint16_t uniffi_skilldeck_uniffi_checksum_func_marketplace_list(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_MARKETPLACE_REMOVE
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_MARKETPLACE_REMOVE
+uint16_t uniffi_skilldeck_uniffi_checksum_func_marketplace_remove(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_MARKETPLACE_UPDATE
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_MARKETPLACE_UPDATE
+uint16_t uniffi_skilldeck_uniffi_checksum_func_marketplace_update(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_PLUGIN_DISABLE
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_PLUGIN_DISABLE
+uint16_t uniffi_skilldeck_uniffi_checksum_func_plugin_disable(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_PLUGIN_ENABLE
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_PLUGIN_ENABLE
+uint16_t uniffi_skilldeck_uniffi_checksum_func_plugin_enable(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_PLUGIN_INSTALL
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_PLUGIN_INSTALL
+uint16_t uniffi_skilldeck_uniffi_checksum_func_plugin_install(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_PLUGIN_LIST
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_PLUGIN_LIST
+uint16_t uniffi_skilldeck_uniffi_checksum_func_plugin_list(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_PLUGIN_UNINSTALL
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_PLUGIN_UNINSTALL
+uint16_t uniffi_skilldeck_uniffi_checksum_func_plugin_uninstall(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_PLUGIN_UPDATE
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_PLUGIN_UPDATE
+uint16_t uniffi_skilldeck_uniffi_checksum_func_plugin_update(void
     
 );
 #endif

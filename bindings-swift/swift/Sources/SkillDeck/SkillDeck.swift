@@ -3780,6 +3780,263 @@ public func FfiConverterTypeManifest_lower(_ value: Manifest) -> RustBuffer {
 
 
 /**
+ * A marketplace as `marketplaceAdd` / `marketplaceList` report it.
+ */
+public struct MarketplaceInfo: Equatable, Hashable {
+    public var name: String
+    /**
+     * Its source as Claude Code's `known_marketplaces.json` records it, as JSON text
+     * (`{"source":"directory","path":"/…"}`, `{"source":"git","url":"…"}`, …).
+     */
+    public var source: JsonValue
+    /**
+     * Where its files are.
+     */
+    public var installLocation: String
+    /**
+     * Last refresh (ISO 8601).
+     */
+    public var lastUpdated: String
+    /**
+     * The commit of a git marketplace.
+     */
+    public var commit: String?
+    /**
+     * The plugins its `marketplace.json` lists, in its order.
+     */
+    public var plugins: [String]
+    /**
+     * Why its `marketplace.json` could not be read, if it could not.
+     */
+    public var error: String?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(name: String, 
+        /**
+         * Its source as Claude Code's `known_marketplaces.json` records it, as JSON text
+         * (`{"source":"directory","path":"/…"}`, `{"source":"git","url":"…"}`, …).
+         */source: JsonValue, 
+        /**
+         * Where its files are.
+         */installLocation: String, 
+        /**
+         * Last refresh (ISO 8601).
+         */lastUpdated: String, 
+        /**
+         * The commit of a git marketplace.
+         */commit: String?, 
+        /**
+         * The plugins its `marketplace.json` lists, in its order.
+         */plugins: [String], 
+        /**
+         * Why its `marketplace.json` could not be read, if it could not.
+         */error: String?) {
+        self.name = name
+        self.source = source
+        self.installLocation = installLocation
+        self.lastUpdated = lastUpdated
+        self.commit = commit
+        self.plugins = plugins
+        self.error = error
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension MarketplaceInfo: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeMarketplaceInfo: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> MarketplaceInfo {
+        return
+            try MarketplaceInfo(
+                name: FfiConverterString.read(from: &buf), 
+                source: FfiConverterTypeJsonValue.read(from: &buf), 
+                installLocation: FfiConverterString.read(from: &buf), 
+                lastUpdated: FfiConverterString.read(from: &buf), 
+                commit: FfiConverterOptionString.read(from: &buf), 
+                plugins: FfiConverterSequenceString.read(from: &buf), 
+                error: FfiConverterOptionString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: MarketplaceInfo, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterTypeJsonValue.write(value.source, into: &buf)
+        FfiConverterString.write(value.installLocation, into: &buf)
+        FfiConverterString.write(value.lastUpdated, into: &buf)
+        FfiConverterOptionString.write(value.commit, into: &buf)
+        FfiConverterSequenceString.write(value.plugins, into: &buf)
+        FfiConverterOptionString.write(value.error, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeMarketplaceInfo_lift(_ buf: RustBuffer) throws -> MarketplaceInfo {
+    return try FfiConverterTypeMarketplaceInfo.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeMarketplaceInfo_lower(_ value: MarketplaceInfo) -> RustBuffer {
+    return FfiConverterTypeMarketplaceInfo.lower(value)
+}
+
+
+/**
+ * What `marketplaceRemove` did.
+ */
+public struct MarketplaceRemoveReport: Equatable, Hashable {
+    /**
+     * The marketplace removed.
+     */
+    public var name: String
+    /**
+     * Its plugins uninstalled with it (`plugin@marketplace`).
+     */
+    public var uninstalled: [String]
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The marketplace removed.
+         */name: String, 
+        /**
+         * Its plugins uninstalled with it (`plugin@marketplace`).
+         */uninstalled: [String]) {
+        self.name = name
+        self.uninstalled = uninstalled
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension MarketplaceRemoveReport: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeMarketplaceRemoveReport: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> MarketplaceRemoveReport {
+        return
+            try MarketplaceRemoveReport(
+                name: FfiConverterString.read(from: &buf), 
+                uninstalled: FfiConverterSequenceString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: MarketplaceRemoveReport, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterSequenceString.write(value.uninstalled, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeMarketplaceRemoveReport_lift(_ buf: RustBuffer) throws -> MarketplaceRemoveReport {
+    return try FfiConverterTypeMarketplaceRemoveReport.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeMarketplaceRemoveReport_lower(_ value: MarketplaceRemoveReport) -> RustBuffer {
+    return FfiConverterTypeMarketplaceRemoveReport.lower(value)
+}
+
+
+/**
+ * What `marketplaceUpdate` did to one marketplace.
+ */
+public struct MarketplaceUpdate: Equatable, Hashable {
+    public var name: String
+    /**
+     * The commit before (git marketplaces).
+     */
+    public var fromCommit: String?
+    /**
+     * The commit now.
+     */
+    public var toCommit: String?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(name: String, 
+        /**
+         * The commit before (git marketplaces).
+         */fromCommit: String?, 
+        /**
+         * The commit now.
+         */toCommit: String?) {
+        self.name = name
+        self.fromCommit = fromCommit
+        self.toCommit = toCommit
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension MarketplaceUpdate: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeMarketplaceUpdate: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> MarketplaceUpdate {
+        return
+            try MarketplaceUpdate(
+                name: FfiConverterString.read(from: &buf), 
+                fromCommit: FfiConverterOptionString.read(from: &buf), 
+                toCommit: FfiConverterOptionString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: MarketplaceUpdate, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterOptionString.write(value.fromCommit, into: &buf)
+        FfiConverterOptionString.write(value.toCommit, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeMarketplaceUpdate_lift(_ buf: RustBuffer) throws -> MarketplaceUpdate {
+    return try FfiConverterTypeMarketplaceUpdate.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeMarketplaceUpdate_lower(_ value: MarketplaceUpdate) -> RustBuffer {
+    return FfiConverterTypeMarketplaceUpdate.lower(value)
+}
+
+
+/**
  * `metadata.mcp: {server, tool}`: the skill fronts an MCP tool.
  */
 public struct McpRef: Equatable, Hashable {
@@ -3997,6 +4254,674 @@ public func FfiConverterTypeParsed_lift(_ buf: RustBuffer) throws -> Parsed {
 #endif
 public func FfiConverterTypeParsed_lower(_ value: Parsed) -> RustBuffer {
     return FfiConverterTypeParsed.lower(value)
+}
+
+
+/**
+ * One installed plugin.
+ */
+public struct PluginInfo: Equatable, Hashable {
+    /**
+     * `plugin@marketplace`.
+     */
+    public var id: String
+    public var name: String
+    public var marketplace: String
+    /**
+     * The scope of this installation.
+     */
+    public var scope: PluginScope
+    /**
+     * Enabled in the scope's `settings.json`.
+     */
+    public var enabled: Bool
+    /**
+     * The installed version.
+     */
+    public var version: String?
+    /**
+     * The cache directory.
+     */
+    public var installPath: String
+    /**
+     * The commit, for git-backed plugins.
+     */
+    public var gitCommitSha: String?
+    /**
+     * Its skills as the `claude-code` profile names them (`plugin:skill`).
+     */
+    public var skills: [String]
+    /**
+     * skilldeck's digest of the installed files, when skilldeck installed it.
+     */
+    public var digest: String?
+    /**
+     * The installed files differ from what skilldeck recorded.
+     */
+    public var modified: Bool
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `plugin@marketplace`.
+         */id: String, name: String, marketplace: String, 
+        /**
+         * The scope of this installation.
+         */scope: PluginScope, 
+        /**
+         * Enabled in the scope's `settings.json`.
+         */enabled: Bool, 
+        /**
+         * The installed version.
+         */version: String?, 
+        /**
+         * The cache directory.
+         */installPath: String, 
+        /**
+         * The commit, for git-backed plugins.
+         */gitCommitSha: String?, 
+        /**
+         * Its skills as the `claude-code` profile names them (`plugin:skill`).
+         */skills: [String], 
+        /**
+         * skilldeck's digest of the installed files, when skilldeck installed it.
+         */digest: String?, 
+        /**
+         * The installed files differ from what skilldeck recorded.
+         */modified: Bool) {
+        self.id = id
+        self.name = name
+        self.marketplace = marketplace
+        self.scope = scope
+        self.enabled = enabled
+        self.version = version
+        self.installPath = installPath
+        self.gitCommitSha = gitCommitSha
+        self.skills = skills
+        self.digest = digest
+        self.modified = modified
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension PluginInfo: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypePluginInfo: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> PluginInfo {
+        return
+            try PluginInfo(
+                id: FfiConverterString.read(from: &buf), 
+                name: FfiConverterString.read(from: &buf), 
+                marketplace: FfiConverterString.read(from: &buf), 
+                scope: FfiConverterTypePluginScope.read(from: &buf), 
+                enabled: FfiConverterBool.read(from: &buf), 
+                version: FfiConverterOptionString.read(from: &buf), 
+                installPath: FfiConverterString.read(from: &buf), 
+                gitCommitSha: FfiConverterOptionString.read(from: &buf), 
+                skills: FfiConverterSequenceString.read(from: &buf), 
+                digest: FfiConverterOptionString.read(from: &buf), 
+                modified: FfiConverterBool.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: PluginInfo, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.id, into: &buf)
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterString.write(value.marketplace, into: &buf)
+        FfiConverterTypePluginScope.write(value.scope, into: &buf)
+        FfiConverterBool.write(value.enabled, into: &buf)
+        FfiConverterOptionString.write(value.version, into: &buf)
+        FfiConverterString.write(value.installPath, into: &buf)
+        FfiConverterOptionString.write(value.gitCommitSha, into: &buf)
+        FfiConverterSequenceString.write(value.skills, into: &buf)
+        FfiConverterOptionString.write(value.digest, into: &buf)
+        FfiConverterBool.write(value.modified, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePluginInfo_lift(_ buf: RustBuffer) throws -> PluginInfo {
+    return try FfiConverterTypePluginInfo.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePluginInfo_lower(_ value: PluginInfo) -> RustBuffer {
+    return FfiConverterTypePluginInfo.lower(value)
+}
+
+
+/**
+ * What `pluginInstall` did.
+ */
+public struct PluginInstallReport: Equatable, Hashable {
+    /**
+     * The plugin as now installed.
+     */
+    public var plugin: PluginInfo
+    /**
+     * Its skills with their directories.
+     */
+    public var skillDirs: [PluginSkill]
+    /**
+     * Installed files, relative path → `sha256:<hex>` (`toJson()` lists them sorted).
+     */
+    public var files: [String: String]
+    /**
+     * What was reported and ignored.
+     */
+    public var warnings: [String]
+    /**
+     * The audit of the installed files (at or below the refusal threshold), most severe
+     * first; paths are relative to the plugin directory.
+     */
+    public var audit: [AuditFinding]
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The plugin as now installed.
+         */plugin: PluginInfo, 
+        /**
+         * Its skills with their directories.
+         */skillDirs: [PluginSkill], 
+        /**
+         * Installed files, relative path → `sha256:<hex>` (`toJson()` lists them sorted).
+         */files: [String: String], 
+        /**
+         * What was reported and ignored.
+         */warnings: [String], 
+        /**
+         * The audit of the installed files (at or below the refusal threshold), most severe
+         * first; paths are relative to the plugin directory.
+         */audit: [AuditFinding]) {
+        self.plugin = plugin
+        self.skillDirs = skillDirs
+        self.files = files
+        self.warnings = warnings
+        self.audit = audit
+    }
+
+    
+    /**
+     * Canonical JSON (the engine's serde form), the same text every binding produces.
+     */
+public func toJson() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_method_plugininstallreport_to_json(
+            FfiConverterTypePluginInstallReport_lower(self),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+}
+
+#if compiler(>=6)
+extension PluginInstallReport: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypePluginInstallReport: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> PluginInstallReport {
+        return
+            try PluginInstallReport(
+                plugin: FfiConverterTypePluginInfo.read(from: &buf), 
+                skillDirs: FfiConverterSequenceTypePluginSkill.read(from: &buf), 
+                files: FfiConverterDictionaryStringString.read(from: &buf), 
+                warnings: FfiConverterSequenceString.read(from: &buf), 
+                audit: FfiConverterSequenceTypeAuditFinding.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: PluginInstallReport, into buf: inout [UInt8]) {
+        FfiConverterTypePluginInfo.write(value.plugin, into: &buf)
+        FfiConverterSequenceTypePluginSkill.write(value.skillDirs, into: &buf)
+        FfiConverterDictionaryStringString.write(value.files, into: &buf)
+        FfiConverterSequenceString.write(value.warnings, into: &buf)
+        FfiConverterSequenceTypeAuditFinding.write(value.audit, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePluginInstallReport_lift(_ buf: RustBuffer) throws -> PluginInstallReport {
+    return try FfiConverterTypePluginInstallReport.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePluginInstallReport_lower(_ value: PluginInstallReport) -> RustBuffer {
+    return FfiConverterTypePluginInstallReport.lower(value)
+}
+
+
+/**
+ * Where the plugin operations work; every operation takes one (the defaults: the project in
+ * the current directory, Claude Code's directories under `HOME`).
+ */
+public struct PluginOptions: Equatable, Hashable {
+    /**
+     * The project root (the `PROJECT` scope's `.claude/settings.json` is under it).
+     */
+    public var projectDir: String
+    /**
+     * The home directory (default: `HOME`), for `~` in sources and the default `claudeDir`.
+     */
+    public var homeDir: String?
+    /**
+     * Claude Code's configuration directory (default: `$CLAUDE_CONFIG_DIR` when absolute,
+     * else `<homeDir>/.claude`).
+     */
+    public var claudeDir: String?
+    /**
+     * Claude Code's managed settings file, whose marketplace policy is obeyed (default: the
+     * platform's, `/etc/claude-code/managed-settings.json` on Linux).
+     */
+    public var managedSettings: String?
+    /**
+     * Caps on what is fetched and installed (`null`: the engine's defaults).
+     */
+    public var limits: InstallLimits?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The project root (the `PROJECT` scope's `.claude/settings.json` is under it).
+         */projectDir: String = ".", 
+        /**
+         * The home directory (default: `HOME`), for `~` in sources and the default `claudeDir`.
+         */homeDir: String? = nil, 
+        /**
+         * Claude Code's configuration directory (default: `$CLAUDE_CONFIG_DIR` when absolute,
+         * else `<homeDir>/.claude`).
+         */claudeDir: String? = nil, 
+        /**
+         * Claude Code's managed settings file, whose marketplace policy is obeyed (default: the
+         * platform's, `/etc/claude-code/managed-settings.json` on Linux).
+         */managedSettings: String? = nil, 
+        /**
+         * Caps on what is fetched and installed (`null`: the engine's defaults).
+         */limits: InstallLimits? = nil) {
+        self.projectDir = projectDir
+        self.homeDir = homeDir
+        self.claudeDir = claudeDir
+        self.managedSettings = managedSettings
+        self.limits = limits
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension PluginOptions: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypePluginOptions: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> PluginOptions {
+        return
+            try PluginOptions(
+                projectDir: FfiConverterString.read(from: &buf), 
+                homeDir: FfiConverterOptionString.read(from: &buf), 
+                claudeDir: FfiConverterOptionString.read(from: &buf), 
+                managedSettings: FfiConverterOptionString.read(from: &buf), 
+                limits: FfiConverterOptionTypeInstallLimits.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: PluginOptions, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.projectDir, into: &buf)
+        FfiConverterOptionString.write(value.homeDir, into: &buf)
+        FfiConverterOptionString.write(value.claudeDir, into: &buf)
+        FfiConverterOptionString.write(value.managedSettings, into: &buf)
+        FfiConverterOptionTypeInstallLimits.write(value.limits, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePluginOptions_lift(_ buf: RustBuffer) throws -> PluginOptions {
+    return try FfiConverterTypePluginOptions.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePluginOptions_lower(_ value: PluginOptions) -> RustBuffer {
+    return FfiConverterTypePluginOptions.lower(value)
+}
+
+
+/**
+ * One skill of a plugin.
+ */
+public struct PluginSkill: Equatable, Hashable {
+    /**
+     * The skill's directory name (Claude Code names plugin skills by directory).
+     */
+    public var name: String
+    /**
+     * Its directory relative to the plugin root, `/`-separated.
+     */
+    public var path: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The skill's directory name (Claude Code names plugin skills by directory).
+         */name: String, 
+        /**
+         * Its directory relative to the plugin root, `/`-separated.
+         */path: String) {
+        self.name = name
+        self.path = path
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension PluginSkill: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypePluginSkill: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> PluginSkill {
+        return
+            try PluginSkill(
+                name: FfiConverterString.read(from: &buf), 
+                path: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: PluginSkill, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterString.write(value.path, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePluginSkill_lift(_ buf: RustBuffer) throws -> PluginSkill {
+    return try FfiConverterTypePluginSkill.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePluginSkill_lower(_ value: PluginSkill) -> RustBuffer {
+    return FfiConverterTypePluginSkill.lower(value)
+}
+
+
+/**
+ * What `pluginUninstall` did.
+ */
+public struct PluginUninstallReport: Equatable, Hashable {
+    /**
+     * `plugin@marketplace`.
+     */
+    public var id: String
+    /**
+     * The scope it was removed from.
+     */
+    public var scope: PluginScope
+    /**
+     * The cache directory deleted (when no other scope still used it).
+     */
+    public var removedPath: String?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `plugin@marketplace`.
+         */id: String, 
+        /**
+         * The scope it was removed from.
+         */scope: PluginScope, 
+        /**
+         * The cache directory deleted (when no other scope still used it).
+         */removedPath: String?) {
+        self.id = id
+        self.scope = scope
+        self.removedPath = removedPath
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension PluginUninstallReport: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypePluginUninstallReport: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> PluginUninstallReport {
+        return
+            try PluginUninstallReport(
+                id: FfiConverterString.read(from: &buf), 
+                scope: FfiConverterTypePluginScope.read(from: &buf), 
+                removedPath: FfiConverterOptionString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: PluginUninstallReport, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.id, into: &buf)
+        FfiConverterTypePluginScope.write(value.scope, into: &buf)
+        FfiConverterOptionString.write(value.removedPath, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePluginUninstallReport_lift(_ buf: RustBuffer) throws -> PluginUninstallReport {
+    return try FfiConverterTypePluginUninstallReport.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePluginUninstallReport_lower(_ value: PluginUninstallReport) -> RustBuffer {
+    return FfiConverterTypePluginUninstallReport.lower(value)
+}
+
+
+/**
+ * One plugin `pluginUpdate` reinstalled.
+ */
+public struct PluginUpdateChange: Equatable, Hashable {
+    /**
+     * `plugin@marketplace`.
+     */
+    public var id: String
+    public var fromVersion: String?
+    public var toVersion: String?
+    public var fromCommit: String?
+    public var toCommit: String?
+    public var fromDigest: String?
+    public var toDigest: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `plugin@marketplace`.
+         */id: String, fromVersion: String?, toVersion: String?, fromCommit: String?, toCommit: String?, fromDigest: String?, toDigest: String) {
+        self.id = id
+        self.fromVersion = fromVersion
+        self.toVersion = toVersion
+        self.fromCommit = fromCommit
+        self.toCommit = toCommit
+        self.fromDigest = fromDigest
+        self.toDigest = toDigest
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension PluginUpdateChange: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypePluginUpdateChange: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> PluginUpdateChange {
+        return
+            try PluginUpdateChange(
+                id: FfiConverterString.read(from: &buf), 
+                fromVersion: FfiConverterOptionString.read(from: &buf), 
+                toVersion: FfiConverterOptionString.read(from: &buf), 
+                fromCommit: FfiConverterOptionString.read(from: &buf), 
+                toCommit: FfiConverterOptionString.read(from: &buf), 
+                fromDigest: FfiConverterOptionString.read(from: &buf), 
+                toDigest: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: PluginUpdateChange, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.id, into: &buf)
+        FfiConverterOptionString.write(value.fromVersion, into: &buf)
+        FfiConverterOptionString.write(value.toVersion, into: &buf)
+        FfiConverterOptionString.write(value.fromCommit, into: &buf)
+        FfiConverterOptionString.write(value.toCommit, into: &buf)
+        FfiConverterOptionString.write(value.fromDigest, into: &buf)
+        FfiConverterString.write(value.toDigest, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePluginUpdateChange_lift(_ buf: RustBuffer) throws -> PluginUpdateChange {
+    return try FfiConverterTypePluginUpdateChange.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePluginUpdateChange_lower(_ value: PluginUpdateChange) -> RustBuffer {
+    return FfiConverterTypePluginUpdateChange.lower(value)
+}
+
+
+/**
+ * What `pluginUpdate` did.
+ */
+public struct PluginUpdateReport: Equatable, Hashable {
+    /**
+     * Plugins reinstalled because their version, commit or digest changed.
+     */
+    public var changes: [PluginUpdateChange]
+    /**
+     * Plugins already current.
+     */
+    public var upToDate: [String]
+    public var warnings: [String]
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Plugins reinstalled because their version, commit or digest changed.
+         */changes: [PluginUpdateChange], 
+        /**
+         * Plugins already current.
+         */upToDate: [String], warnings: [String]) {
+        self.changes = changes
+        self.upToDate = upToDate
+        self.warnings = warnings
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension PluginUpdateReport: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypePluginUpdateReport: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> PluginUpdateReport {
+        return
+            try PluginUpdateReport(
+                changes: FfiConverterSequenceTypePluginUpdateChange.read(from: &buf), 
+                upToDate: FfiConverterSequenceString.read(from: &buf), 
+                warnings: FfiConverterSequenceString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: PluginUpdateReport, into buf: inout [UInt8]) {
+        FfiConverterSequenceTypePluginUpdateChange.write(value.changes, into: &buf)
+        FfiConverterSequenceString.write(value.upToDate, into: &buf)
+        FfiConverterSequenceString.write(value.warnings, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePluginUpdateReport_lift(_ buf: RustBuffer) throws -> PluginUpdateReport {
+    return try FfiConverterTypePluginUpdateReport.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePluginUpdateReport_lower(_ value: PluginUpdateReport) -> RustBuffer {
+    return FfiConverterTypePluginUpdateReport.lower(value)
 }
 
 
@@ -6616,6 +7541,84 @@ public func FfiConverterTypeEvent_lower(_ value: Event) -> RustBuffer {
 
 
 /**
+ * Where a plugin is enabled: Claude Code's `USER` scope (`~/.claude/settings.json`, the
+ * default) or `PROJECT` (`<projectDir>/.claude/settings.json`). The operations take it as
+ * `scope: PluginScope?`, `null` meaning `USER`: uniffi's proc-macros cannot give an enum
+ * argument a default value.
+ */
+
+public enum PluginScope: Equatable, Hashable {
+    
+    /**
+     * `${CLAUDE_CONFIG_DIR:-~/.claude}/settings.json` (Claude Code's default).
+     */
+    case user
+    /**
+     * `<project>/.claude/settings.json`.
+     */
+    case project
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension PluginScope: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypePluginScope: FfiConverterRustBuffer {
+    typealias SwiftType = PluginScope
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> PluginScope {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .user
+        
+        case 2: return .project
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: PluginScope, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .user:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .project:
+            writeInt(&buf, Int32(2))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePluginScope_lift(_ buf: RustBuffer) throws -> PluginScope {
+    return try FfiConverterTypePluginScope.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePluginScope_lower(_ value: PluginScope) -> RustBuffer {
+    return FfiConverterTypePluginScope.lower(value)
+}
+
+
+
+/**
  * Where a skill came from.
  */
 
@@ -6912,9 +7915,10 @@ enum SkillError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
     )
     /**
      * An install operation (`add`, `remove`, `update`, `installed`, `verify`,
-     * `installFrozen`) failed or refused. `code` is the install engine's: `BAD_SOURCE`,
-     * `GIT_ERROR`, `HTTP_ERROR`, `DIGEST_MISMATCH`, `UNSAFE_ARCHIVE`, `TOO_LARGE`,
-     * `INVALID_NAME`, `NOT_FOUND`, `MODIFIED`, `FROZEN_MISMATCH`, `AUDIT_REFUSED`, `IO_ERROR`,
+     * `installFrozen`, the `marketplace*` and `plugin*` functions) failed or refused. `code`
+     * is the install engine's: `BAD_SOURCE`, `GIT_ERROR`, `HTTP_ERROR`, `DIGEST_MISMATCH`,
+     * `UNSAFE_ARCHIVE`, `TOO_LARGE`, `INVALID_NAME`, `NOT_FOUND`, `MODIFIED`,
+     * `FROZEN_MISMATCH`, `AUDIT_REFUSED`, `INVALID_MANIFEST`, `POLICY_BLOCKED`, `IO_ERROR`,
      * or a lock file's engine code.
      */
     case InstallError(
@@ -7476,6 +8480,30 @@ fileprivate struct FfiConverterOptionTypeProgressListener: FfiConverterRustBuffe
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionTypeInstallLimits: FfiConverterRustBuffer {
+    typealias SwiftType = InstallLimits?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeInstallLimits.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeInstallLimits.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionTypeMcpRef: FfiConverterRustBuffer {
     typealias SwiftType = McpRef?
 
@@ -7588,6 +8616,30 @@ fileprivate struct FfiConverterOptionTypeAuditSeverity: FfiConverterRustBuffer {
         switch try readInt(&buf) as Int8 {
         case 0: return nil
         case 1: return try FfiConverterTypeAuditSeverity.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypePluginScope: FfiConverterRustBuffer {
+    typealias SwiftType = PluginScope?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypePluginScope.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypePluginScope.read(from: &buf)
         default: throw UniffiInternalError.unexpectedOptionalTag
         }
     }
@@ -7914,6 +8966,56 @@ fileprivate struct FfiConverterSequenceTypeInstalledSkill: FfiConverterRustBuffe
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterSequenceTypeMarketplaceInfo: FfiConverterRustBuffer {
+    typealias SwiftType = [MarketplaceInfo]
+
+    public static func write(_ value: [MarketplaceInfo], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeMarketplaceInfo.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [MarketplaceInfo] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [MarketplaceInfo]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeMarketplaceInfo.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeMarketplaceUpdate: FfiConverterRustBuffer {
+    typealias SwiftType = [MarketplaceUpdate]
+
+    public static func write(_ value: [MarketplaceUpdate], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeMarketplaceUpdate.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [MarketplaceUpdate] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [MarketplaceUpdate]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeMarketplaceUpdate.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterSequenceTypeParameter: FfiConverterRustBuffer {
     typealias SwiftType = [Parameter]
 
@@ -7931,6 +9033,81 @@ fileprivate struct FfiConverterSequenceTypeParameter: FfiConverterRustBuffer {
         seq.reserveCapacity(Int(len))
         for _ in 0 ..< len {
             seq.append(try FfiConverterTypeParameter.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypePluginInfo: FfiConverterRustBuffer {
+    typealias SwiftType = [PluginInfo]
+
+    public static func write(_ value: [PluginInfo], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypePluginInfo.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [PluginInfo] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [PluginInfo]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypePluginInfo.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypePluginSkill: FfiConverterRustBuffer {
+    typealias SwiftType = [PluginSkill]
+
+    public static func write(_ value: [PluginSkill], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypePluginSkill.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [PluginSkill] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [PluginSkill]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypePluginSkill.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypePluginUpdateChange: FfiConverterRustBuffer {
+    typealias SwiftType = [PluginUpdateChange]
+
+    public static func write(_ value: [PluginUpdateChange], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypePluginUpdateChange.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [PluginUpdateChange] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [PluginUpdateChange]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypePluginUpdateChange.read(from: &buf))
         }
         return seq
     }
@@ -8637,6 +9814,149 @@ public func statusToJson(status: Status) -> String  {
 })
 }
 /**
+ * Add a marketplace (a directory, a git URL, `github:owner/repo`) to Claude Code's
+ * `known_marketplaces.json` (git ones are cloned under `plugins/marketplaces/`). Throws
+ * `InstallError` with code `POLICY_BLOCKED` when the managed settings forbid it and
+ * `INVALID_MANIFEST` when its `marketplace.json` is not valid. Blocks until done.
+ */
+public func marketplaceAdd(source: String, options: PluginOptions = PluginOptions(), progress: ProgressListener? = nil)throws  -> MarketplaceInfo  {
+    return try  FfiConverterTypeMarketplaceInfo_lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_marketplace_add(
+        FfiConverterString.lower(source),
+        FfiConverterTypePluginOptions_lower(options),
+        FfiConverterOptionTypeProgressListener.lower(progress),uniffiCallStatus
+    )
+})
+}
+/**
+ * The known marketplaces.
+ */
+public func marketplaceList(options: PluginOptions = PluginOptions())throws  -> [MarketplaceInfo]  {
+    return try  FfiConverterSequenceTypeMarketplaceInfo.lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_marketplace_list(
+        FfiConverterTypePluginOptions_lower(options),uniffiCallStatus
+    )
+})
+}
+/**
+ * Remove a marketplace and uninstall its plugins.
+ */
+public func marketplaceRemove(name: String, options: PluginOptions = PluginOptions())throws  -> MarketplaceRemoveReport  {
+    return try  FfiConverterTypeMarketplaceRemoveReport_lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_marketplace_remove(
+        FfiConverterString.lower(name),
+        FfiConverterTypePluginOptions_lower(options),uniffiCallStatus
+    )
+})
+}
+/**
+ * Re-fetch git marketplaces (all, or `name`) and re-read local ones. Blocks until done.
+ */
+public func marketplaceUpdate(name: String? = nil, options: PluginOptions = PluginOptions(), progress: ProgressListener? = nil)throws  -> [MarketplaceUpdate]  {
+    return try  FfiConverterSequenceTypeMarketplaceUpdate.lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_marketplace_update(
+        FfiConverterOptionString.lower(name),
+        FfiConverterTypePluginOptions_lower(options),
+        FfiConverterOptionTypeProgressListener.lower(progress),uniffiCallStatus
+    )
+})
+}
+/**
+ * Disable an installed plugin in the scope's `settings.json` (it stays installed; `scope`
+ * `null`: `USER`).
+ */
+public func pluginDisable(plugin: String, scope: PluginScope? = nil, options: PluginOptions = PluginOptions())throws  -> PluginInfo  {
+    return try  FfiConverterTypePluginInfo_lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_plugin_disable(
+        FfiConverterString.lower(plugin),
+        FfiConverterOptionTypePluginScope.lower(scope),
+        FfiConverterTypePluginOptions_lower(options),uniffiCallStatus
+    )
+})
+}
+/**
+ * Enable an installed plugin in the scope's `settings.json` (`enabledPlugins`; `scope`
+ * `null`: `USER`).
+ */
+public func pluginEnable(plugin: String, scope: PluginScope? = nil, options: PluginOptions = PluginOptions())throws  -> PluginInfo  {
+    return try  FfiConverterTypePluginInfo_lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_plugin_enable(
+        FfiConverterString.lower(plugin),
+        FfiConverterOptionTypePluginScope.lower(scope),
+        FfiConverterTypePluginOptions_lower(options),uniffiCallStatus
+    )
+})
+}
+/**
+ * Install `plugin@marketplace` (or a plugin straight from a directory or git URL) into
+ * Claude Code's cache, record it in `installed_plugins.json` and enable it in the scope's
+ * `settings.json` (`scope` `null`: `USER`). Its files are audited first: findings above
+ * `maxSeverity` (`null`: the default, which refuses `CRITICAL` ones only; `CRITICAL`
+ * accepts everything) refuse it with code `AUDIT_REFUSED` and nothing is installed. Blocks
+ * until done.
+ */
+public func pluginInstall(plugin: String, scope: PluginScope? = nil, maxSeverity: AuditSeverity? = nil, options: PluginOptions = PluginOptions(), progress: ProgressListener? = nil)throws  -> PluginInstallReport  {
+    return try  FfiConverterTypePluginInstallReport_lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_plugin_install(
+        FfiConverterString.lower(plugin),
+        FfiConverterOptionTypePluginScope.lower(scope),
+        FfiConverterOptionTypeAuditSeverity.lower(maxSeverity),
+        FfiConverterTypePluginOptions_lower(options),
+        FfiConverterOptionTypeProgressListener.lower(progress),uniffiCallStatus
+    )
+})
+}
+/**
+ * Installed plugins (the user scope's and this project's, or only `scope`'s); `modified`
+ * flags files changed since skilldeck installed them.
+ */
+public func pluginList(scope: PluginScope? = nil, options: PluginOptions = PluginOptions())throws  -> [PluginInfo]  {
+    return try  FfiConverterSequenceTypePluginInfo.lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_plugin_list(
+        FfiConverterOptionTypePluginScope.lower(scope),
+        FfiConverterTypePluginOptions_lower(options),uniffiCallStatus
+    )
+})
+}
+/**
+ * Uninstall a plugin from the scope (`null`: `USER`): its `installed_plugins.json` entry and
+ * `enabledPlugins` key, and the cache directory once no scope uses it.
+ */
+public func pluginUninstall(plugin: String, scope: PluginScope? = nil, options: PluginOptions = PluginOptions())throws  -> PluginUninstallReport  {
+    return try  FfiConverterTypePluginUninstallReport_lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_plugin_uninstall(
+        FfiConverterString.lower(plugin),
+        FfiConverterOptionTypePluginScope.lower(scope),
+        FfiConverterTypePluginOptions_lower(options),uniffiCallStatus
+    )
+})
+}
+/**
+ * Re-fetch installed plugins (all of the scope's, `null` meaning `USER`, or `plugin`) and
+ * reinstall those whose version, commit or digest changed; new files pass the audit.
+ * Blocks until done.
+ */
+public func pluginUpdate(plugin: String? = nil, scope: PluginScope? = nil, options: PluginOptions = PluginOptions(), progress: ProgressListener? = nil)throws  -> PluginUpdateReport  {
+    return try  FfiConverterTypePluginUpdateReport_lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_plugin_update(
+        FfiConverterOptionString.lower(plugin),
+        FfiConverterOptionTypePluginScope.lower(scope),
+        FfiConverterTypePluginOptions_lower(options),
+        FfiConverterOptionTypeProgressListener.lower(progress),uniffiCallStatus
+    )
+})
+}
+/**
  * Run a model's tool call: `name` as `toolDefinitions`/`agentTools` gave it
  * (`run_skill_script` or a command skill's tool) and the arguments object the model
  * produced, as JSON text. An unknown name is `RunError` code `NOT_FOUND`; arguments of the
@@ -8844,6 +10164,36 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_skilldeck_uniffi_checksum_func_status_to_json() != 45716) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_marketplace_add() != 32266) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_marketplace_list() != 62136) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_marketplace_remove() != 45215) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_marketplace_update() != 13818) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_plugin_disable() != 4503) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_plugin_enable() != 42251) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_plugin_install() != 16447) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_plugin_list() != 26373) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_plugin_uninstall() != 63537) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_plugin_update() != 64681) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_skilldeck_uniffi_checksum_func_call_tool() != 37124) {

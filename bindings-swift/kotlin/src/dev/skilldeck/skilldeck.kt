@@ -751,6 +751,26 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_skilldeck_uniffi_checksum_func_status_to_json(
     ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_marketplace_add(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_marketplace_list(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_marketplace_remove(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_marketplace_update(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_plugin_disable(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_plugin_enable(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_plugin_install(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_plugin_list(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_plugin_uninstall(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_plugin_update(
+    ): Int
     external fun uniffi_skilldeck_uniffi_checksum_func_call_tool(
     ): Int
     external fun uniffi_skilldeck_uniffi_checksum_func_run_command(
@@ -951,6 +971,8 @@ internal object UniffiLib {
     ): Byte
     external fun uniffi_skilldeck_uniffi_fn_method_auditreport_to_json(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_method_plugininstallreport_to_json(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_skilldeck_uniffi_fn_method_activation_to_json(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_skilldeck_uniffi_fn_method_diff_to_json(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -1000,6 +1022,26 @@ internal object UniffiLib {
     external fun uniffi_skilldeck_uniffi_fn_func_shadowed_to_json(`shadowed`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_skilldeck_uniffi_fn_func_status_to_json(`status`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_marketplace_add(`source`: RustBuffer.ByValue,`options`: RustBuffer.ByValue,`progress`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_marketplace_list(`options`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_marketplace_remove(`name`: RustBuffer.ByValue,`options`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_marketplace_update(`name`: RustBuffer.ByValue,`options`: RustBuffer.ByValue,`progress`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_plugin_disable(`plugin`: RustBuffer.ByValue,`scope`: RustBuffer.ByValue,`options`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_plugin_enable(`plugin`: RustBuffer.ByValue,`scope`: RustBuffer.ByValue,`options`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_plugin_install(`plugin`: RustBuffer.ByValue,`scope`: RustBuffer.ByValue,`maxSeverity`: RustBuffer.ByValue,`options`: RustBuffer.ByValue,`progress`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_plugin_list(`scope`: RustBuffer.ByValue,`options`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_plugin_uninstall(`plugin`: RustBuffer.ByValue,`scope`: RustBuffer.ByValue,`options`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_plugin_update(`plugin`: RustBuffer.ByValue,`scope`: RustBuffer.ByValue,`options`: RustBuffer.ByValue,`progress`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_skilldeck_uniffi_fn_func_call_tool(`deck`: Long,`name`: RustBuffer.ByValue,`argumentsJson`: RustBuffer.ByValue,`options`: RustBuffer.ByValue,`cancel`: RustBuffer.ByValue,`onEvent`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -1186,6 +1228,36 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_skilldeck_uniffi_checksum_func_status_to_json() and 0xFFFF) != 45716) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_marketplace_add() and 0xFFFF) != 32266) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_marketplace_list() and 0xFFFF) != 62136) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_marketplace_remove() and 0xFFFF) != 45215) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_marketplace_update() and 0xFFFF) != 13818) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_plugin_disable() and 0xFFFF) != 4503) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_plugin_enable() and 0xFFFF) != 42251) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_plugin_install() and 0xFFFF) != 16447) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_plugin_list() and 0xFFFF) != 26373) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_plugin_uninstall() and 0xFFFF) != 63537) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_plugin_update() and 0xFFFF) != 64681) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_skilldeck_uniffi_checksum_func_call_tool() and 0xFFFF) != 37124) {
@@ -5369,6 +5441,190 @@ public object FfiConverterTypeManifest: FfiConverterRustBuffer<Manifest> {
 
 
 /**
+ * A marketplace as `marketplaceAdd` / `marketplaceList` report it.
+ */
+data class MarketplaceInfo (
+    var `name`: kotlin.String
+    , 
+    /**
+     * Its source as Claude Code's `known_marketplaces.json` records it, as JSON text
+     * (`{"source":"directory","path":"/…"}`, `{"source":"git","url":"…"}`, …).
+     */
+    var `source`: JsonValue
+    , 
+    /**
+     * Where its files are.
+     */
+    var `installLocation`: kotlin.String
+    , 
+    /**
+     * Last refresh (ISO 8601).
+     */
+    var `lastUpdated`: kotlin.String
+    , 
+    /**
+     * The commit of a git marketplace.
+     */
+    var `commit`: kotlin.String?
+    , 
+    /**
+     * The plugins its `marketplace.json` lists, in its order.
+     */
+    var `plugins`: List<kotlin.String>
+    , 
+    /**
+     * Why its `marketplace.json` could not be read, if it could not.
+     */
+    var `error`: kotlin.String?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeMarketplaceInfo: FfiConverterRustBuffer<MarketplaceInfo> {
+    override fun read(buf: ByteBuffer): MarketplaceInfo {
+        return MarketplaceInfo(
+            FfiConverterString.read(buf),
+            FfiConverterTypeJsonValue.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterSequenceString.read(buf),
+            FfiConverterOptionalString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: MarketplaceInfo) = (
+            FfiConverterString.allocationSize(value.`name`) +
+            FfiConverterTypeJsonValue.allocationSize(value.`source`) +
+            FfiConverterString.allocationSize(value.`installLocation`) +
+            FfiConverterString.allocationSize(value.`lastUpdated`) +
+            FfiConverterOptionalString.allocationSize(value.`commit`) +
+            FfiConverterSequenceString.allocationSize(value.`plugins`) +
+            FfiConverterOptionalString.allocationSize(value.`error`)
+    )
+
+    override fun write(value: MarketplaceInfo, buf: ByteBuffer) {
+            FfiConverterString.write(value.`name`, buf)
+            FfiConverterTypeJsonValue.write(value.`source`, buf)
+            FfiConverterString.write(value.`installLocation`, buf)
+            FfiConverterString.write(value.`lastUpdated`, buf)
+            FfiConverterOptionalString.write(value.`commit`, buf)
+            FfiConverterSequenceString.write(value.`plugins`, buf)
+            FfiConverterOptionalString.write(value.`error`, buf)
+    }
+}
+
+
+
+/**
+ * What `marketplaceRemove` did.
+ */
+data class MarketplaceRemoveReport (
+    /**
+     * The marketplace removed.
+     */
+    var `name`: kotlin.String
+    , 
+    /**
+     * Its plugins uninstalled with it (`plugin@marketplace`).
+     */
+    var `uninstalled`: List<kotlin.String>
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeMarketplaceRemoveReport: FfiConverterRustBuffer<MarketplaceRemoveReport> {
+    override fun read(buf: ByteBuffer): MarketplaceRemoveReport {
+        return MarketplaceRemoveReport(
+            FfiConverterString.read(buf),
+            FfiConverterSequenceString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: MarketplaceRemoveReport) = (
+            FfiConverterString.allocationSize(value.`name`) +
+            FfiConverterSequenceString.allocationSize(value.`uninstalled`)
+    )
+
+    override fun write(value: MarketplaceRemoveReport, buf: ByteBuffer) {
+            FfiConverterString.write(value.`name`, buf)
+            FfiConverterSequenceString.write(value.`uninstalled`, buf)
+    }
+}
+
+
+
+/**
+ * What `marketplaceUpdate` did to one marketplace.
+ */
+data class MarketplaceUpdate (
+    var `name`: kotlin.String
+    , 
+    /**
+     * The commit before (git marketplaces).
+     */
+    var `fromCommit`: kotlin.String?
+    , 
+    /**
+     * The commit now.
+     */
+    var `toCommit`: kotlin.String?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeMarketplaceUpdate: FfiConverterRustBuffer<MarketplaceUpdate> {
+    override fun read(buf: ByteBuffer): MarketplaceUpdate {
+        return MarketplaceUpdate(
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: MarketplaceUpdate) = (
+            FfiConverterString.allocationSize(value.`name`) +
+            FfiConverterOptionalString.allocationSize(value.`fromCommit`) +
+            FfiConverterOptionalString.allocationSize(value.`toCommit`)
+    )
+
+    override fun write(value: MarketplaceUpdate, buf: ByteBuffer) {
+            FfiConverterString.write(value.`name`, buf)
+            FfiConverterOptionalString.write(value.`fromCommit`, buf)
+            FfiConverterOptionalString.write(value.`toCommit`, buf)
+    }
+}
+
+
+
+/**
  * `metadata.mcp: {server, tool}`: the skill fronts an MCP tool.
  */
 data class McpRef (
@@ -5533,6 +5789,501 @@ public object FfiConverterTypeParsed: FfiConverterRustBuffer<Parsed> {
             FfiConverterTypeManifest.write(value.`manifest`, buf)
             FfiConverterSequenceTypeDiagnostic.write(value.`diagnostics`, buf)
             FfiConverterOptionalUInt.write(value.`bodyLine`, buf)
+    }
+}
+
+
+
+/**
+ * One installed plugin.
+ */
+data class PluginInfo (
+    /**
+     * `plugin@marketplace`.
+     */
+    var `id`: kotlin.String
+    , 
+    var `name`: kotlin.String
+    , 
+    var `marketplace`: kotlin.String
+    , 
+    /**
+     * The scope of this installation.
+     */
+    var `scope`: PluginScope
+    , 
+    /**
+     * Enabled in the scope's `settings.json`.
+     */
+    var `enabled`: kotlin.Boolean
+    , 
+    /**
+     * The installed version.
+     */
+    var `version`: kotlin.String?
+    , 
+    /**
+     * The cache directory.
+     */
+    var `installPath`: kotlin.String
+    , 
+    /**
+     * The commit, for git-backed plugins.
+     */
+    var `gitCommitSha`: kotlin.String?
+    , 
+    /**
+     * Its skills as the `claude-code` profile names them (`plugin:skill`).
+     */
+    var `skills`: List<kotlin.String>
+    , 
+    /**
+     * skilldeck's digest of the installed files, when skilldeck installed it.
+     */
+    var `digest`: kotlin.String?
+    , 
+    /**
+     * The installed files differ from what skilldeck recorded.
+     */
+    var `modified`: kotlin.Boolean
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypePluginInfo: FfiConverterRustBuffer<PluginInfo> {
+    override fun read(buf: ByteBuffer): PluginInfo {
+        return PluginInfo(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterTypePluginScope.read(buf),
+            FfiConverterBoolean.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterSequenceString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterBoolean.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: PluginInfo) = (
+            FfiConverterString.allocationSize(value.`id`) +
+            FfiConverterString.allocationSize(value.`name`) +
+            FfiConverterString.allocationSize(value.`marketplace`) +
+            FfiConverterTypePluginScope.allocationSize(value.`scope`) +
+            FfiConverterBoolean.allocationSize(value.`enabled`) +
+            FfiConverterOptionalString.allocationSize(value.`version`) +
+            FfiConverterString.allocationSize(value.`installPath`) +
+            FfiConverterOptionalString.allocationSize(value.`gitCommitSha`) +
+            FfiConverterSequenceString.allocationSize(value.`skills`) +
+            FfiConverterOptionalString.allocationSize(value.`digest`) +
+            FfiConverterBoolean.allocationSize(value.`modified`)
+    )
+
+    override fun write(value: PluginInfo, buf: ByteBuffer) {
+            FfiConverterString.write(value.`id`, buf)
+            FfiConverterString.write(value.`name`, buf)
+            FfiConverterString.write(value.`marketplace`, buf)
+            FfiConverterTypePluginScope.write(value.`scope`, buf)
+            FfiConverterBoolean.write(value.`enabled`, buf)
+            FfiConverterOptionalString.write(value.`version`, buf)
+            FfiConverterString.write(value.`installPath`, buf)
+            FfiConverterOptionalString.write(value.`gitCommitSha`, buf)
+            FfiConverterSequenceString.write(value.`skills`, buf)
+            FfiConverterOptionalString.write(value.`digest`, buf)
+            FfiConverterBoolean.write(value.`modified`, buf)
+    }
+}
+
+
+
+/**
+ * What `pluginInstall` did.
+ */
+data class PluginInstallReport (
+    /**
+     * The plugin as now installed.
+     */
+    var `plugin`: PluginInfo
+    , 
+    /**
+     * Its skills with their directories.
+     */
+    var `skillDirs`: List<PluginSkill>
+    , 
+    /**
+     * Installed files, relative path → `sha256:<hex>` (`toJson()` lists them sorted).
+     */
+    var `files`: Map<kotlin.String, kotlin.String>
+    , 
+    /**
+     * What was reported and ignored.
+     */
+    var `warnings`: List<kotlin.String>
+    , 
+    /**
+     * The audit of the installed files (at or below the refusal threshold), most severe
+     * first; paths are relative to the plugin directory.
+     */
+    var `audit`: List<AuditFinding>
+    
+){
+    
+    /**
+     * Canonical JSON (the engine's serde form), the same text every binding produces.
+     */ fun `toJson`(): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_method_plugininstallreport_to_json(FfiConverterTypePluginInstallReport.lower(this),
+        _status)
+}
+    )
+    }
+    
+
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypePluginInstallReport: FfiConverterRustBuffer<PluginInstallReport> {
+    override fun read(buf: ByteBuffer): PluginInstallReport {
+        return PluginInstallReport(
+            FfiConverterTypePluginInfo.read(buf),
+            FfiConverterSequenceTypePluginSkill.read(buf),
+            FfiConverterMapStringString.read(buf),
+            FfiConverterSequenceString.read(buf),
+            FfiConverterSequenceTypeAuditFinding.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: PluginInstallReport) = (
+            FfiConverterTypePluginInfo.allocationSize(value.`plugin`) +
+            FfiConverterSequenceTypePluginSkill.allocationSize(value.`skillDirs`) +
+            FfiConverterMapStringString.allocationSize(value.`files`) +
+            FfiConverterSequenceString.allocationSize(value.`warnings`) +
+            FfiConverterSequenceTypeAuditFinding.allocationSize(value.`audit`)
+    )
+
+    override fun write(value: PluginInstallReport, buf: ByteBuffer) {
+            FfiConverterTypePluginInfo.write(value.`plugin`, buf)
+            FfiConverterSequenceTypePluginSkill.write(value.`skillDirs`, buf)
+            FfiConverterMapStringString.write(value.`files`, buf)
+            FfiConverterSequenceString.write(value.`warnings`, buf)
+            FfiConverterSequenceTypeAuditFinding.write(value.`audit`, buf)
+    }
+}
+
+
+
+/**
+ * Where the plugin operations work; every operation takes one (the defaults: the project in
+ * the current directory, Claude Code's directories under `HOME`).
+ */
+data class PluginOptions (
+    /**
+     * The project root (the `PROJECT` scope's `.claude/settings.json` is under it).
+     */
+    var `projectDir`: kotlin.String = "." 
+    , 
+    /**
+     * The home directory (default: `HOME`), for `~` in sources and the default `claudeDir`.
+     */
+    var `homeDir`: kotlin.String? = null 
+    , 
+    /**
+     * Claude Code's configuration directory (default: `$CLAUDE_CONFIG_DIR` when absolute,
+     * else `<homeDir>/.claude`).
+     */
+    var `claudeDir`: kotlin.String? = null 
+    , 
+    /**
+     * Claude Code's managed settings file, whose marketplace policy is obeyed (default: the
+     * platform's, `/etc/claude-code/managed-settings.json` on Linux).
+     */
+    var `managedSettings`: kotlin.String? = null 
+    , 
+    /**
+     * Caps on what is fetched and installed (`null`: the engine's defaults).
+     */
+    var `limits`: InstallLimits? = null 
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypePluginOptions: FfiConverterRustBuffer<PluginOptions> {
+    override fun read(buf: ByteBuffer): PluginOptions {
+        return PluginOptions(
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalTypeInstallLimits.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: PluginOptions) = (
+            FfiConverterString.allocationSize(value.`projectDir`) +
+            FfiConverterOptionalString.allocationSize(value.`homeDir`) +
+            FfiConverterOptionalString.allocationSize(value.`claudeDir`) +
+            FfiConverterOptionalString.allocationSize(value.`managedSettings`) +
+            FfiConverterOptionalTypeInstallLimits.allocationSize(value.`limits`)
+    )
+
+    override fun write(value: PluginOptions, buf: ByteBuffer) {
+            FfiConverterString.write(value.`projectDir`, buf)
+            FfiConverterOptionalString.write(value.`homeDir`, buf)
+            FfiConverterOptionalString.write(value.`claudeDir`, buf)
+            FfiConverterOptionalString.write(value.`managedSettings`, buf)
+            FfiConverterOptionalTypeInstallLimits.write(value.`limits`, buf)
+    }
+}
+
+
+
+/**
+ * One skill of a plugin.
+ */
+data class PluginSkill (
+    /**
+     * The skill's directory name (Claude Code names plugin skills by directory).
+     */
+    var `name`: kotlin.String
+    , 
+    /**
+     * Its directory relative to the plugin root, `/`-separated.
+     */
+    var `path`: kotlin.String
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypePluginSkill: FfiConverterRustBuffer<PluginSkill> {
+    override fun read(buf: ByteBuffer): PluginSkill {
+        return PluginSkill(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: PluginSkill) = (
+            FfiConverterString.allocationSize(value.`name`) +
+            FfiConverterString.allocationSize(value.`path`)
+    )
+
+    override fun write(value: PluginSkill, buf: ByteBuffer) {
+            FfiConverterString.write(value.`name`, buf)
+            FfiConverterString.write(value.`path`, buf)
+    }
+}
+
+
+
+/**
+ * What `pluginUninstall` did.
+ */
+data class PluginUninstallReport (
+    /**
+     * `plugin@marketplace`.
+     */
+    var `id`: kotlin.String
+    , 
+    /**
+     * The scope it was removed from.
+     */
+    var `scope`: PluginScope
+    , 
+    /**
+     * The cache directory deleted (when no other scope still used it).
+     */
+    var `removedPath`: kotlin.String?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypePluginUninstallReport: FfiConverterRustBuffer<PluginUninstallReport> {
+    override fun read(buf: ByteBuffer): PluginUninstallReport {
+        return PluginUninstallReport(
+            FfiConverterString.read(buf),
+            FfiConverterTypePluginScope.read(buf),
+            FfiConverterOptionalString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: PluginUninstallReport) = (
+            FfiConverterString.allocationSize(value.`id`) +
+            FfiConverterTypePluginScope.allocationSize(value.`scope`) +
+            FfiConverterOptionalString.allocationSize(value.`removedPath`)
+    )
+
+    override fun write(value: PluginUninstallReport, buf: ByteBuffer) {
+            FfiConverterString.write(value.`id`, buf)
+            FfiConverterTypePluginScope.write(value.`scope`, buf)
+            FfiConverterOptionalString.write(value.`removedPath`, buf)
+    }
+}
+
+
+
+/**
+ * One plugin `pluginUpdate` reinstalled.
+ */
+data class PluginUpdateChange (
+    /**
+     * `plugin@marketplace`.
+     */
+    var `id`: kotlin.String
+    , 
+    var `fromVersion`: kotlin.String?
+    , 
+    var `toVersion`: kotlin.String?
+    , 
+    var `fromCommit`: kotlin.String?
+    , 
+    var `toCommit`: kotlin.String?
+    , 
+    var `fromDigest`: kotlin.String?
+    , 
+    var `toDigest`: kotlin.String
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypePluginUpdateChange: FfiConverterRustBuffer<PluginUpdateChange> {
+    override fun read(buf: ByteBuffer): PluginUpdateChange {
+        return PluginUpdateChange(
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: PluginUpdateChange) = (
+            FfiConverterString.allocationSize(value.`id`) +
+            FfiConverterOptionalString.allocationSize(value.`fromVersion`) +
+            FfiConverterOptionalString.allocationSize(value.`toVersion`) +
+            FfiConverterOptionalString.allocationSize(value.`fromCommit`) +
+            FfiConverterOptionalString.allocationSize(value.`toCommit`) +
+            FfiConverterOptionalString.allocationSize(value.`fromDigest`) +
+            FfiConverterString.allocationSize(value.`toDigest`)
+    )
+
+    override fun write(value: PluginUpdateChange, buf: ByteBuffer) {
+            FfiConverterString.write(value.`id`, buf)
+            FfiConverterOptionalString.write(value.`fromVersion`, buf)
+            FfiConverterOptionalString.write(value.`toVersion`, buf)
+            FfiConverterOptionalString.write(value.`fromCommit`, buf)
+            FfiConverterOptionalString.write(value.`toCommit`, buf)
+            FfiConverterOptionalString.write(value.`fromDigest`, buf)
+            FfiConverterString.write(value.`toDigest`, buf)
+    }
+}
+
+
+
+/**
+ * What `pluginUpdate` did.
+ */
+data class PluginUpdateReport (
+    /**
+     * Plugins reinstalled because their version, commit or digest changed.
+     */
+    var `changes`: List<PluginUpdateChange>
+    , 
+    /**
+     * Plugins already current.
+     */
+    var `upToDate`: List<kotlin.String>
+    , 
+    var `warnings`: List<kotlin.String>
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypePluginUpdateReport: FfiConverterRustBuffer<PluginUpdateReport> {
+    override fun read(buf: ByteBuffer): PluginUpdateReport {
+        return PluginUpdateReport(
+            FfiConverterSequenceTypePluginUpdateChange.read(buf),
+            FfiConverterSequenceString.read(buf),
+            FfiConverterSequenceString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: PluginUpdateReport) = (
+            FfiConverterSequenceTypePluginUpdateChange.allocationSize(value.`changes`) +
+            FfiConverterSequenceString.allocationSize(value.`upToDate`) +
+            FfiConverterSequenceString.allocationSize(value.`warnings`)
+    )
+
+    override fun write(value: PluginUpdateReport, buf: ByteBuffer) {
+            FfiConverterSequenceTypePluginUpdateChange.write(value.`changes`, buf)
+            FfiConverterSequenceString.write(value.`upToDate`, buf)
+            FfiConverterSequenceString.write(value.`warnings`, buf)
     }
 }
 
@@ -7678,6 +8429,52 @@ public object FfiConverterTypeEvent : FfiConverterRustBuffer<Event>{
 
 
 /**
+ * Where a plugin is enabled: Claude Code's `USER` scope (`~/.claude/settings.json`, the
+ * default) or `PROJECT` (`<projectDir>/.claude/settings.json`). The operations take it as
+ * `scope: PluginScope?`, `null` meaning `USER`: uniffi's proc-macros cannot give an enum
+ * argument a default value.
+ */
+
+enum class PluginScope {
+    
+    /**
+     * `${CLAUDE_CONFIG_DIR:-~/.claude}/settings.json` (Claude Code's default).
+     */
+    USER,
+    /**
+     * `<project>/.claude/settings.json`.
+     */
+    PROJECT;
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypePluginScope: FfiConverterRustBuffer<PluginScope> {
+    override fun read(buf: ByteBuffer) = try {
+        PluginScope.values()[buf.getInt() - 1]
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: PluginScope) = 4UL
+
+    override fun write(value: PluginScope, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
+
+
+
+/**
  * Where a skill came from.
  */
 
@@ -7933,9 +8730,10 @@ sealed class SkillException: kotlin.Exception() {
     
     /**
      * An install operation (`add`, `remove`, `update`, `installed`, `verify`,
-     * `installFrozen`) failed or refused. `code` is the install engine's: `BAD_SOURCE`,
-     * `GIT_ERROR`, `HTTP_ERROR`, `DIGEST_MISMATCH`, `UNSAFE_ARCHIVE`, `TOO_LARGE`,
-     * `INVALID_NAME`, `NOT_FOUND`, `MODIFIED`, `FROZEN_MISMATCH`, `AUDIT_REFUSED`, `IO_ERROR`,
+     * `installFrozen`, the `marketplace*` and `plugin*` functions) failed or refused. `code`
+     * is the install engine's: `BAD_SOURCE`, `GIT_ERROR`, `HTTP_ERROR`, `DIGEST_MISMATCH`,
+     * `UNSAFE_ARCHIVE`, `TOO_LARGE`, `INVALID_NAME`, `NOT_FOUND`, `MODIFIED`,
+     * `FROZEN_MISMATCH`, `AUDIT_REFUSED`, `INVALID_MANIFEST`, `POLICY_BLOCKED`, `IO_ERROR`,
      * or a lock file's engine code.
      */
     class InstallException(
@@ -8637,6 +9435,38 @@ public object FfiConverterOptionalTypeProgressListener: FfiConverterRustBuffer<P
 /**
  * @suppress
  */
+public object FfiConverterOptionalTypeInstallLimits: FfiConverterRustBuffer<InstallLimits?> {
+    override fun read(buf: ByteBuffer): InstallLimits? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeInstallLimits.read(buf)
+    }
+
+    override fun allocationSize(value: InstallLimits?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeInstallLimits.allocationSize(value)
+        }
+    }
+
+    override fun write(value: InstallLimits?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeInstallLimits.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterOptionalTypeMcpRef: FfiConverterRustBuffer<McpRef?> {
     override fun read(buf: ByteBuffer): McpRef? {
         if (buf.get().toInt() == 0) {
@@ -8787,6 +9617,38 @@ public object FfiConverterOptionalTypeAuditSeverity: FfiConverterRustBuffer<Audi
         } else {
             buf.put(1)
             FfiConverterTypeAuditSeverity.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypePluginScope: FfiConverterRustBuffer<PluginScope?> {
+    override fun read(buf: ByteBuffer): PluginScope? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypePluginScope.read(buf)
+    }
+
+    override fun allocationSize(value: PluginScope?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypePluginScope.allocationSize(value)
+        }
+    }
+
+    override fun write(value: PluginScope?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypePluginScope.write(value, buf)
         }
     }
 }
@@ -9189,6 +10051,62 @@ public object FfiConverterSequenceTypeInstalledSkill: FfiConverterRustBuffer<Lis
 /**
  * @suppress
  */
+public object FfiConverterSequenceTypeMarketplaceInfo: FfiConverterRustBuffer<List<MarketplaceInfo>> {
+    override fun read(buf: ByteBuffer): List<MarketplaceInfo> {
+        val len = buf.getInt()
+        return List<MarketplaceInfo>(len) {
+            FfiConverterTypeMarketplaceInfo.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<MarketplaceInfo>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeMarketplaceInfo.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<MarketplaceInfo>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeMarketplaceInfo.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypeMarketplaceUpdate: FfiConverterRustBuffer<List<MarketplaceUpdate>> {
+    override fun read(buf: ByteBuffer): List<MarketplaceUpdate> {
+        val len = buf.getInt()
+        return List<MarketplaceUpdate>(len) {
+            FfiConverterTypeMarketplaceUpdate.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<MarketplaceUpdate>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeMarketplaceUpdate.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<MarketplaceUpdate>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeMarketplaceUpdate.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterSequenceTypeParameter: FfiConverterRustBuffer<List<Parameter>> {
     override fun read(buf: ByteBuffer): List<Parameter> {
         val len = buf.getInt()
@@ -9207,6 +10125,90 @@ public object FfiConverterSequenceTypeParameter: FfiConverterRustBuffer<List<Par
         buf.putInt(value.size)
         value.iterator().forEach {
             FfiConverterTypeParameter.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypePluginInfo: FfiConverterRustBuffer<List<PluginInfo>> {
+    override fun read(buf: ByteBuffer): List<PluginInfo> {
+        val len = buf.getInt()
+        return List<PluginInfo>(len) {
+            FfiConverterTypePluginInfo.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<PluginInfo>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypePluginInfo.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<PluginInfo>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypePluginInfo.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypePluginSkill: FfiConverterRustBuffer<List<PluginSkill>> {
+    override fun read(buf: ByteBuffer): List<PluginSkill> {
+        val len = buf.getInt()
+        return List<PluginSkill>(len) {
+            FfiConverterTypePluginSkill.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<PluginSkill>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypePluginSkill.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<PluginSkill>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypePluginSkill.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypePluginUpdateChange: FfiConverterRustBuffer<List<PluginUpdateChange>> {
+    override fun read(buf: ByteBuffer): List<PluginUpdateChange> {
+        val len = buf.getInt()
+        return List<PluginUpdateChange>(len) {
+            FfiConverterTypePluginUpdateChange.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<PluginUpdateChange>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypePluginUpdateChange.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<PluginUpdateChange>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypePluginUpdateChange.write(it, buf)
         }
     }
 }
@@ -9941,6 +10943,189 @@ public typealias FfiConverterTypeJsonValue = FfiConverterString
     
         
         FfiConverterTypeStatus.lower(`status`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Add a marketplace (a directory, a git URL, `github:owner/repo`) to Claude Code's
+         * `known_marketplaces.json` (git ones are cloned under `plugins/marketplaces/`). Throws
+         * `InstallError` with code `POLICY_BLOCKED` when the managed settings forbid it and
+         * `INVALID_MANIFEST` when its `marketplace.json` is not valid. Blocks until done.
+         */
+    @Throws(SkillException::class) fun `marketplaceAdd`(`source`: kotlin.String, `options`: PluginOptions = PluginOptions(), `progress`: ProgressListener? = null): MarketplaceInfo {
+            return FfiConverterTypeMarketplaceInfo.lift(
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_marketplace_add(
+    
+        
+        FfiConverterString.lower(`source`),
+        FfiConverterTypePluginOptions.lower(`options`),
+        FfiConverterOptionalTypeProgressListener.lower(`progress`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * The known marketplaces.
+         */
+    @Throws(SkillException::class) fun `marketplaceList`(`options`: PluginOptions = PluginOptions()): List<MarketplaceInfo> {
+            return FfiConverterSequenceTypeMarketplaceInfo.lift(
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_marketplace_list(
+    
+        
+        FfiConverterTypePluginOptions.lower(`options`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Remove a marketplace and uninstall its plugins.
+         */
+    @Throws(SkillException::class) fun `marketplaceRemove`(`name`: kotlin.String, `options`: PluginOptions = PluginOptions()): MarketplaceRemoveReport {
+            return FfiConverterTypeMarketplaceRemoveReport.lift(
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_marketplace_remove(
+    
+        
+        FfiConverterString.lower(`name`),
+        FfiConverterTypePluginOptions.lower(`options`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Re-fetch git marketplaces (all, or `name`) and re-read local ones. Blocks until done.
+         */
+    @Throws(SkillException::class) fun `marketplaceUpdate`(`name`: kotlin.String? = null, `options`: PluginOptions = PluginOptions(), `progress`: ProgressListener? = null): List<MarketplaceUpdate> {
+            return FfiConverterSequenceTypeMarketplaceUpdate.lift(
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_marketplace_update(
+    
+        
+        FfiConverterOptionalString.lower(`name`),
+        FfiConverterTypePluginOptions.lower(`options`),
+        FfiConverterOptionalTypeProgressListener.lower(`progress`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Disable an installed plugin in the scope's `settings.json` (it stays installed; `scope`
+         * `null`: `USER`).
+         */
+    @Throws(SkillException::class) fun `pluginDisable`(`plugin`: kotlin.String, `scope`: PluginScope? = null, `options`: PluginOptions = PluginOptions()): PluginInfo {
+            return FfiConverterTypePluginInfo.lift(
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_plugin_disable(
+    
+        
+        FfiConverterString.lower(`plugin`),
+        FfiConverterOptionalTypePluginScope.lower(`scope`),
+        FfiConverterTypePluginOptions.lower(`options`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Enable an installed plugin in the scope's `settings.json` (`enabledPlugins`; `scope`
+         * `null`: `USER`).
+         */
+    @Throws(SkillException::class) fun `pluginEnable`(`plugin`: kotlin.String, `scope`: PluginScope? = null, `options`: PluginOptions = PluginOptions()): PluginInfo {
+            return FfiConverterTypePluginInfo.lift(
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_plugin_enable(
+    
+        
+        FfiConverterString.lower(`plugin`),
+        FfiConverterOptionalTypePluginScope.lower(`scope`),
+        FfiConverterTypePluginOptions.lower(`options`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Install `plugin@marketplace` (or a plugin straight from a directory or git URL) into
+         * Claude Code's cache, record it in `installed_plugins.json` and enable it in the scope's
+         * `settings.json` (`scope` `null`: `USER`). Its files are audited first: findings above
+         * `maxSeverity` (`null`: the default, which refuses `CRITICAL` ones only; `CRITICAL`
+         * accepts everything) refuse it with code `AUDIT_REFUSED` and nothing is installed. Blocks
+         * until done.
+         */
+    @Throws(SkillException::class) fun `pluginInstall`(`plugin`: kotlin.String, `scope`: PluginScope? = null, `maxSeverity`: AuditSeverity? = null, `options`: PluginOptions = PluginOptions(), `progress`: ProgressListener? = null): PluginInstallReport {
+            return FfiConverterTypePluginInstallReport.lift(
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_plugin_install(
+    
+        
+        FfiConverterString.lower(`plugin`),
+        FfiConverterOptionalTypePluginScope.lower(`scope`),
+        FfiConverterOptionalTypeAuditSeverity.lower(`maxSeverity`),
+        FfiConverterTypePluginOptions.lower(`options`),
+        FfiConverterOptionalTypeProgressListener.lower(`progress`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Installed plugins (the user scope's and this project's, or only `scope`'s); `modified`
+         * flags files changed since skilldeck installed them.
+         */
+    @Throws(SkillException::class) fun `pluginList`(`scope`: PluginScope? = null, `options`: PluginOptions = PluginOptions()): List<PluginInfo> {
+            return FfiConverterSequenceTypePluginInfo.lift(
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_plugin_list(
+    
+        
+        FfiConverterOptionalTypePluginScope.lower(`scope`),
+        FfiConverterTypePluginOptions.lower(`options`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Uninstall a plugin from the scope (`null`: `USER`): its `installed_plugins.json` entry and
+         * `enabledPlugins` key, and the cache directory once no scope uses it.
+         */
+    @Throws(SkillException::class) fun `pluginUninstall`(`plugin`: kotlin.String, `scope`: PluginScope? = null, `options`: PluginOptions = PluginOptions()): PluginUninstallReport {
+            return FfiConverterTypePluginUninstallReport.lift(
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_plugin_uninstall(
+    
+        
+        FfiConverterString.lower(`plugin`),
+        FfiConverterOptionalTypePluginScope.lower(`scope`),
+        FfiConverterTypePluginOptions.lower(`options`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Re-fetch installed plugins (all of the scope's, `null` meaning `USER`, or `plugin`) and
+         * reinstall those whose version, commit or digest changed; new files pass the audit.
+         * Blocks until done.
+         */
+    @Throws(SkillException::class) fun `pluginUpdate`(`plugin`: kotlin.String? = null, `scope`: PluginScope? = null, `options`: PluginOptions = PluginOptions(), `progress`: ProgressListener? = null): PluginUpdateReport {
+            return FfiConverterTypePluginUpdateReport.lift(
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_plugin_update(
+    
+        
+        FfiConverterOptionalString.lower(`plugin`),
+        FfiConverterOptionalTypePluginScope.lower(`scope`),
+        FfiConverterTypePluginOptions.lower(`options`),
+        FfiConverterOptionalTypeProgressListener.lower(`progress`),_status)
 }
     )
     }
