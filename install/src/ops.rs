@@ -12,12 +12,13 @@ use tempfile::TempDir;
 
 /// Audit one skill of a source before it is staged; refuse it above `threshold`.
 fn audit_skill(
-    skill: &Found,
+    name: &str,
+    dir: &Path,
     source: &str,
     threshold: skilldeck::AuditSeverity,
 ) -> Result<Option<SkillAudit>> {
-    let report = skilldeck::audit(&skill.dir, &skilldeck::AuditOptions::default())
-        .map_err(|err| InstallError::io(&skill.dir, std::io::Error::other(err.to_string())))?;
+    let report = skilldeck::audit(dir, &skilldeck::AuditOptions::default())
+        .map_err(|err| InstallError::io(dir, std::io::Error::other(err.to_string())))?;
     // Links leaving the skill are never copied (staging skips them with a warning), so
     // they cannot make the installed copy unsafe: reported, not refused.
     let above: Vec<skilldeck::AuditFinding> = report
@@ -28,14 +29,14 @@ fn audit_skill(
         .collect();
     if !above.is_empty() {
         return Err(InstallError::AuditRefused {
-            name: skill.name.clone(),
+            name: name.to_string(),
             source_spec: source.to_string(),
             threshold,
             findings: above,
         });
     }
     Ok((!report.findings.is_empty()).then(|| SkillAudit {
-        name: skill.name.clone(),
+        name: name.to_string(),
         findings: report.findings,
     }))
 }
@@ -156,6 +157,10 @@ pub struct UpdateReport {
     pub up_to_date: Vec<String>,
     /// Warnings from fetching and staging.
     pub warnings: Vec<String>,
+    /// The audit of each changed skill's new files (only skills with findings). Applying an
+    /// update refuses `critical` findings (`AUDIT_REFUSED`), as `add` does by default.
+    #[serde(default)]
+    pub audit: Vec<SkillAudit>,
 }
 
 /// What `install --frozen` did.
@@ -598,7 +603,7 @@ pub fn add(
                 message: problem,
             });
         }
-        if let Some(audit) = audit_skill(skill, &request.source, threshold)? {
+        if let Some(audit) = audit_skill(&skill.name, &skill.dir, &request.source, threshold)? {
             audits.push(audit);
         }
         let target = base.join(&dirs[0]).join(&skill.name);
@@ -847,6 +852,15 @@ pub fn update(
         });
         if !dry_run {
             check_replaceable(name, &planned.target, &lock, force)?;
+        }
+        let threshold = if dry_run {
+            // A dry run shows what applying would refuse instead of refusing.
+            skilldeck::AuditSeverity::Critical
+        } else {
+            skilldeck::AuditSeverity::High
+        };
+        if let Some(audit) = audit_skill(name, &planned.staged(), &entry.source, threshold)? {
+            report.audit.push(audit);
         }
         plans.push(planned);
     }
