@@ -369,6 +369,8 @@ export interface UpdateReport {
   changes: UpdateChange[]
   upToDate: string[]
   warnings: string[]
+  /** The audit of each changed skill's new files (applying refuses critical findings). */
+  audit: SkillAudit[]
 }
 
 /** What `installFrozen()` did. */

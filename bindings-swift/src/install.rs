@@ -246,6 +246,8 @@ pub struct UpdateReport {
     /// Skills already current.
     pub up_to_date: Vec<String>,
     pub warnings: Vec<String>,
+    /// The audit of each changed skill's new files (applying refuses critical findings).
+    pub audit: Vec<SkillAudit>,
 }
 
 /// What `installFrozen` did.

@@ -216,10 +216,8 @@ fn plugin_context(options: &PluginOptions) -> Result<PluginContext, SkillError> 
     if let Some(given) = &options.limits {
         ctx.limits = limits(given, ctx.limits)?;
     }
-    let mut pctx = PluginContext::new(&ctx)?;
-    if let Some(dir) = &options.claude_dir {
-        pctx.claude_dir = PathBuf::from(dir);
-    }
+    let mut pctx =
+        PluginContext::with_claude_dir(&ctx, options.claude_dir.as_ref().map(PathBuf::from))?;
     if let Some(file) = &options.managed_settings {
         pctx.managed_settings = PathBuf::from(file);
     }

@@ -278,6 +278,8 @@ class UpdateReport(TypedDict):
     changes: List[UpdateChange]
     upToDate: List[str]
     warnings: List[str]
+    audit: List[SkillAudit]
+    """The audit of each changed skill's new files (applying refuses critical findings)."""
 
 
 class FrozenReport(TypedDict):

@@ -6892,6 +6892,10 @@ public struct UpdateReport: Equatable, Hashable {
      */
     public var upToDate: [String]
     public var warnings: [String]
+    /**
+     * The audit of each changed skill's new files (applying refuses critical findings).
+     */
+    public var audit: [SkillAudit]
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
@@ -6901,10 +6905,14 @@ public struct UpdateReport: Equatable, Hashable {
          */changes: [UpdateChange], 
         /**
          * Skills already current.
-         */upToDate: [String], warnings: [String]) {
+         */upToDate: [String], warnings: [String], 
+        /**
+         * The audit of each changed skill's new files (applying refuses critical findings).
+         */audit: [SkillAudit]) {
         self.changes = changes
         self.upToDate = upToDate
         self.warnings = warnings
+        self.audit = audit
     }
 
     
@@ -6925,7 +6933,8 @@ public struct FfiConverterTypeUpdateReport: FfiConverterRustBuffer {
             try UpdateReport(
                 changes: FfiConverterSequenceTypeUpdateChange.read(from: &buf), 
                 upToDate: FfiConverterSequenceString.read(from: &buf), 
-                warnings: FfiConverterSequenceString.read(from: &buf)
+                warnings: FfiConverterSequenceString.read(from: &buf), 
+                audit: FfiConverterSequenceTypeSkillAudit.read(from: &buf)
         )
     }
 
@@ -6933,6 +6942,7 @@ public struct FfiConverterTypeUpdateReport: FfiConverterRustBuffer {
         FfiConverterSequenceTypeUpdateChange.write(value.changes, into: &buf)
         FfiConverterSequenceString.write(value.upToDate, into: &buf)
         FfiConverterSequenceString.write(value.warnings, into: &buf)
+        FfiConverterSequenceTypeSkillAudit.write(value.audit, into: &buf)
     }
 }
 

@@ -7833,6 +7833,11 @@ data class UpdateReport (
     var `upToDate`: List<kotlin.String>
     , 
     var `warnings`: List<kotlin.String>
+    , 
+    /**
+     * The audit of each changed skill's new files (applying refuses critical findings).
+     */
+    var `audit`: List<SkillAudit>
     
 ){
     
@@ -7852,19 +7857,22 @@ public object FfiConverterTypeUpdateReport: FfiConverterRustBuffer<UpdateReport>
             FfiConverterSequenceTypeUpdateChange.read(buf),
             FfiConverterSequenceString.read(buf),
             FfiConverterSequenceString.read(buf),
+            FfiConverterSequenceTypeSkillAudit.read(buf),
         )
     }
 
     override fun allocationSize(value: UpdateReport) = (
             FfiConverterSequenceTypeUpdateChange.allocationSize(value.`changes`) +
             FfiConverterSequenceString.allocationSize(value.`upToDate`) +
-            FfiConverterSequenceString.allocationSize(value.`warnings`)
+            FfiConverterSequenceString.allocationSize(value.`warnings`) +
+            FfiConverterSequenceTypeSkillAudit.allocationSize(value.`audit`)
     )
 
     override fun write(value: UpdateReport, buf: ByteBuffer) {
             FfiConverterSequenceTypeUpdateChange.write(value.`changes`, buf)
             FfiConverterSequenceString.write(value.`upToDate`, buf)
             FfiConverterSequenceString.write(value.`warnings`, buf)
+            FfiConverterSequenceTypeSkillAudit.write(value.`audit`, buf)
     }
 }
 
