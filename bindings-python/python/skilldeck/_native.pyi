@@ -49,7 +49,6 @@ _Decision = Literal["allow", "ask", "deny"]
 _RenderFormat = Literal[
     "xml", "skills-ref", "opencode", "opencode-tool", "codex", "claude-code", "kode", "markdown",
     "cline",
-    "copilot",
 ]
 _ActivationFormat = Literal["raw", "opencode", "codex", "kode", "cline"]
 # The built-in profiles (a custom one is a file: `profile_file`).
@@ -68,6 +67,7 @@ _Profile = Literal[
     "cursor",
     "openhands",
     "cline",
+    "copilot",
 ]
 _Json = Any
 _Scope = Literal["project", "user"]
