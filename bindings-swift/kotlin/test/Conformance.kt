@@ -200,7 +200,7 @@ fun runOperation(tree: Path, case: Json): Json {
                     ).toJson(),
                 )
             }
-            "audit" -> Json.parse(audit(tree.resolve(input["path"].str ?: ".").toString()).toJson())
+            "audit" -> Json.parse(dev.skilldeck.audit(tree.resolve(input["path"].str ?: ".").toString()).toJson())
             else -> throw RunnerError("unknown operation `$op`")
         }
     } catch (e: SkillException) {
