@@ -110,7 +110,24 @@ pub fn read(
                 None => continue,
             },
         };
-        out.probed.push((chosen.clone(), Stamp::read(&chosen)));
+        let stamp = Stamp::read(&chosen);
+        out.probed.push((chosen.clone(), stamp));
+        if stamp.is_none() {
+            // The host reports the same (`plugin-cache-miss`) and loads nothing of it.
+            out.diagnostics.push(
+                Diagnostic::warning(
+                    "plugin-not-cached",
+                    format!(
+                        "plugin `{key}` is installed and enabled but its installPath is missing"
+                    ),
+                )
+                .with_path(&chosen)
+                .with_hint(
+                    "reinstall the plugin (`skilldeck plugin install` or `claude plugin install`)",
+                ),
+            );
+            continue;
+        }
         let plugin = out.plugin(spec, pattern, key, chosen);
         out.plugins.push(plugin);
     }
@@ -317,7 +334,8 @@ mod tests {
               "b@m": [{{"scope": "user", "installPath": "cache/m/b/1"}}],
               "c@m": [{{"scope": "project", "projectPath": "{}", "installPath": "cache/m/c/1"}}],
               "d@m": [{{"scope": "project", "projectPath": "/elsewhere", "installPath": "cache/m/d/1"}}],
-              "e@m": [{{"scope": "user", "installPath": "cache/m/e/1"}}]
+              "e@m": [{{"scope": "user", "installPath": "cache/m/e/1"}}],
+              "f@m": [{{"scope": "user", "installPath": "cache/m/f/1"}}]
             }}}}"#,
             project.display()
         );
@@ -328,12 +346,13 @@ mod tests {
             r#"{"name": "alpha", "skills": ["./more", "./one", "../out"]}"#,
         );
         write(&home, "plugins/cache/m/a/2/one/SKILL.md", "---\n---\n");
+        write(&home, "plugins/cache/m/c/1/skills/x/SKILL.md", "---\n---\n");
         let user = home.join("settings.json");
         let managed = t.path().join("managed.json");
         write(
             &home,
             "settings.json",
-            r#"{"enabledPlugins": {"a@m": true, "b@m": false, "c@m": ["^1"], "d@m": true, "e@m": true}}"#,
+            r#"{"enabledPlugins": {"a@m": true, "b@m": false, "c@m": ["^1"], "d@m": true, "e@m": true, "f@m": true}}"#,
         );
         write(
             t.path(),
@@ -370,6 +389,11 @@ mod tests {
             .iter()
             .any(|d| d.message.contains("../out")));
         assert!(found.probed.iter().any(|(p, _)| *p == managed));
+        // Enabled and installed, but the install directory is gone.
+        assert!(found
+            .diagnostics
+            .iter()
+            .any(|d| d.code == "plugin-not-cached" && d.message.contains("f@m")));
 
         // No settings read: nothing is enabled.
         assert!(read(&spec(), "*/SKILL.md", &inputs, None)
