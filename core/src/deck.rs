@@ -466,8 +466,12 @@ impl Deck {
     /// The profile's skill roots in scan order, then the caller's extra roots.
     fn scan_roots(&self) -> Vec<std::path::PathBuf> {
         let inputs = &self.inner.inputs;
-        let expansion =
-            discover::roots::expand(&self.inner.profile, inputs, self.inner.options.nested);
+        let expansion = discover::roots::expand(
+            &self.inner.profile,
+            inputs,
+            self.inner.options.nested,
+            self.inner.options.read_host_settings,
+        );
         expansion
             .roots
             .into_iter()

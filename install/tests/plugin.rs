@@ -133,6 +133,12 @@ fn local_marketplace_install_list_disable_enable_uninstall() {
     let added = marketplace_add(&env.ctx, market.to_str().unwrap(), None).unwrap();
     assert_eq!(added.name, "acme");
     assert_eq!(added.plugins, ["tools", "inline", "escape", "from-npm"]);
+    // A marketplace alone installs nothing: the claude-code profile lists no plugin skill.
+    assert!(
+        env.claude_code_ids().is_empty(),
+        "{:?}",
+        env.claude_code_ids()
+    );
     let known = env.json(&env.claude("plugins/known_marketplaces.json"));
     assert_eq!(
         known["acme"]["source"],
@@ -191,8 +197,12 @@ fn local_marketplace_install_list_disable_enable_uninstall() {
         false
     );
     assert!(!plugin_list(&env.ctx, None).unwrap()[0].enabled);
+    // Disabled: still installed and cached, but Claude Code (and the profile) skip it.
+    let ids = env.claude_code_ids();
+    assert!(!ids.iter().any(|id| id.starts_with("tools:")), "{ids:?}");
     plugin_set_enabled(&env.ctx, "tools@acme", PluginScope::User, true).unwrap();
     assert!(plugin_list(&env.ctx, None).unwrap()[0].enabled);
+    assert!(env.claude_code_ids().contains(&"tools:pdf".to_string()));
     // Not installed in project scope.
     assert_eq!(
         plugin_set_enabled(&env.ctx, "tools@acme", PluginScope::Project, true)
@@ -217,6 +227,8 @@ fn local_marketplace_install_list_disable_enable_uninstall() {
         project_settings["enabledPlugins"],
         json!({"inline@acme": true})
     );
+    // Named after the entry (no manifest), listed in its project.
+    assert!(env.claude_code_ids().contains(&"inline:notes".to_string()));
     assert_eq!(
         plugin_list(&env.ctx, Some(PluginScope::Project))
             .unwrap()
@@ -286,6 +298,13 @@ fn git_marketplace_clone_update_after_new_commit_and_remove() {
     assert_eq!(added.install_location, clone.to_str().unwrap());
     assert_eq!(added.commit.as_deref(), Some(first.as_str()));
     assert!(clone.join(".claude-plugin/marketplace.json").is_file());
+    // The clone's plugins hold skills, but none is installed: nothing is listed.
+    assert!(clone.join("plugins/tools/skills/pdf/SKILL.md").is_file());
+    assert!(
+        env.claude_code_ids().is_empty(),
+        "{:?}",
+        env.claude_code_ids()
+    );
     let known = env.json(&env.claude("plugins/known_marketplaces.json"));
     assert_eq!(
         known["acme"]["source"],
@@ -298,6 +317,8 @@ fn git_marketplace_clone_update_after_new_commit_and_remove() {
     assert_eq!(err.code(), "BAD_SOURCE");
 
     let report = env.install("tools@acme", PluginScope::User).unwrap();
+    let ids = env.claude_code_ids();
+    assert!(ids.contains(&"tools:pdf".to_string()), "{ids:?}");
     assert_eq!(
         report.plugin.git_commit_sha.as_deref(),
         Some(first.as_str())

@@ -637,11 +637,14 @@ pub(crate) fn candidate(
         .with_path(&location)
         .with_hint("put the SKILL.md in a directory named after the skill")]);
     }
-    let plugin = plugins.lock().unwrap_or_else(|e| e.into_inner()).find(
-        &base_dir,
-        &root.path,
-        root.path.parent().unwrap_or(&root.path),
-    );
+    let plugin = match &root.plugin {
+        Some(name) => Some(name.clone()),
+        None => plugins.lock().unwrap_or_else(|e| e.into_inner()).find(
+            &base_dir,
+            &root.path,
+            root.path.parent().unwrap_or(&root.path),
+        ),
+    };
     let id = match &plugin {
         Some(p) => format!("{p}:{name}"),
         None => name.clone(),

@@ -13,6 +13,7 @@ pub mod candidates;
 pub mod patch;
 pub mod plugin;
 pub mod profile;
+pub mod registry;
 pub mod repo;
 pub mod resolve;
 pub mod roots;
@@ -124,9 +125,12 @@ pub fn layout_for(
     keep: Keep,
 ) -> WalkLayout {
     let mut fingerprint = Fingerprint::default();
-    let expansion = roots::expand(profile, inputs, options.nested);
+    let expansion = roots::expand(profile, inputs, options.nested, options.read_host_settings);
     for marker in &expansion.probed {
         fingerprint.push_exists(marker.clone());
+    }
+    for (path, stamp) in expansion.stamped {
+        fingerprint.push(path, stamp);
     }
     let repo_root = expansion.repo_root;
     let mut diagnostics = expansion.diagnostics;
@@ -561,6 +565,67 @@ mod tests {
             assert!(codes_at(&catalog, "/null/").contains(&"invalid-field-type"));
             assert!(codes_at(&catalog, "/tools/").contains(&"invalid-field-type"));
         }
+    }
+
+    #[test]
+    fn plugin_registry_and_settings_edits_invalidate_the_walk() {
+        let t = tempfile::tempdir().expect("tempdir");
+        let home = t.path().join("home");
+        let claude = home.join(".claude");
+        write(
+            &claude,
+            "plugins/installed_plugins.json",
+            br#"{"version": 2, "plugins": {"tools@m": [{"scope": "user", "installPath": "cache/m/tools/1"}]}}"#,
+        );
+        write(
+            &claude,
+            "plugins/cache/m/tools/1/skills/fmt/SKILL.md",
+            b"---\nname: fmt\ndescription: d\n---\n",
+        );
+        write(
+            &claude,
+            "settings.json",
+            br#"{"enabledPlugins": {"tools@m": true}}"#,
+        );
+        std::fs::create_dir_all(t.path().join("p")).expect("mkdir");
+        let inputs = Inputs {
+            project: t.path().join("p"),
+            home: Some(home),
+            env: BTreeMap::new(),
+            system_root: t.path().to_path_buf(),
+        };
+        let profile = Profile::builtin("claude-code").expect("profile");
+        let run = |options: &DeckOptions| {
+            discover(&profile, &inputs, options, &mut ParseCache::default())
+        };
+        let found = run(&DeckOptions::default());
+        let ids: Vec<_> = found.catalog.skills.iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(ids, ["tools:fmt"]);
+        assert!(found.is_current());
+        // Settings not read: no plugin is enabled (fail closed).
+        let off = DeckOptions {
+            read_host_settings: false,
+            ..DeckOptions::default()
+        };
+        assert!(run(&off).catalog.skills.is_empty());
+
+        // Disabling in the project's settings (a file that did not exist) is noticed.
+        write(
+            t.path(),
+            "p/.claude/settings.local.json",
+            br#"{"enabledPlugins": {"tools@m": false}}"#,
+        );
+        assert!(!found.is_current());
+        let found = run(&DeckOptions::default());
+        assert!(found.catalog.skills.is_empty());
+        // And so is an edit of the registry.
+        assert!(found.is_current());
+        write(
+            &claude,
+            "plugins/installed_plugins.json",
+            br#"{"version": 2, "plugins": {}}"#,
+        );
+        assert!(!found.is_current());
     }
 
     #[test]

@@ -150,7 +150,12 @@ pub struct Source {
     #[serde(default)]
     pub each: Each,
     /// Path templates (see the module docs), in precedence order.
+    #[serde(default)]
     pub paths: Vec<String>,
+    /// Instead of `paths`: the skills of the plugins a host recorded as installed and its
+    /// settings enable (see [`PluginRegistry`]). `pattern` applies inside each plugin.
+    #[serde(default)]
+    pub registry: Option<PluginRegistry>,
     /// Glob relative to each root; `*` does not cross `/`, `**` does.
     #[serde(default = "default_pattern")]
     pub pattern: String,
@@ -161,6 +166,38 @@ pub struct Source {
     /// Gemini CLI's workspace skills with `GEMINI_CLI_TRUST_WORKSPACE=false`.
     #[serde(default)]
     pub unless_env: BTreeMap<String, String>,
+}
+
+/// Which reader a plugin registry file needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RegistryFormat {
+    /// `installed_plugins.json`: `{"version": 2, "plugins": {"plugin@marketplace":
+    /// [{"scope", "projectPath"?, "installPath", ...}]}}` (version 1: one object per plugin).
+    InstalledPlugins,
+}
+
+/// The plugins a host loads skills from: those its registry file records as installed for a
+/// scope that applies to the project, and that the settings key `enabled_key` of the
+/// profile's `[settings]` files switches on (see [`crate::discover::registry`] for the
+/// rules). With `read_host_settings` off no plugin is enabled.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PluginRegistry {
+    pub format: RegistryFormat,
+    /// Path template of the registry file.
+    pub file: String,
+    /// The manifest inside a plugin, relative to its install directory: its `name` names
+    /// the plugin's skills (`name:skill`) and its `skills` paths add skill directories.
+    pub manifest: String,
+    /// The skills directory every plugin has, relative to its install directory.
+    pub skills: String,
+    /// The settings key mapping `plugin@marketplace` to `true`/`false`.
+    pub enabled_key: String,
+    /// How many of the first `[settings]` files are managed policy: their entries win over
+    /// every other file's (the others merge in order, a later file winning).
+    #[serde(default)]
+    pub managed_settings: usize,
 }
 
 /// What a host's schema accepts for one frontmatter key; any other value refuses the file.

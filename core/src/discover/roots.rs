@@ -38,6 +38,9 @@ pub struct Root {
     /// Directories whose `plugin.json` makes their parent a plugin root (the profile's
     /// `plugin_markers`): the walk notes every one it passes.
     pub plugin_markers: Arc<[String]>,
+    /// The plugin every skill of this root belongs to, when a plugin registry named it
+    /// (no marker lookup then).
+    pub plugin: Option<String>,
 }
 
 /// The expanded roots plus what the cache must watch to notice that the expansion itself
@@ -47,6 +50,9 @@ pub struct Expansion {
     pub roots: Vec<Root>,
     pub repo_root: PathBuf,
     pub probed: Vec<PathBuf>,
+    /// Files read to expand (plugin registries, their settings and manifests), with their
+    /// stamps: an edit to one changes the roots.
+    pub stamped: Vec<(PathBuf, Option<crate::cache::Stamp>)>,
     pub diagnostics: Vec<Diagnostic>,
     /// Path templates that gave no root on this machine, and why.
     pub skipped: Vec<Skipped>,
@@ -88,8 +94,9 @@ fn unset_reason(template: &str, inputs: &Inputs) -> String {
     }
 }
 
-/// Expand `profile` for `inputs`, then append `extra` roots (settings paths, caller roots).
-pub fn expand(profile: &Profile, inputs: &Inputs, nested: bool) -> Expansion {
+/// Expand `profile` for `inputs`. `host_settings`: read the host's settings files where a
+/// source needs them (a plugin registry's `enabled_key`); off, no registry plugin is enabled.
+pub fn expand(profile: &Profile, inputs: &Inputs, nested: bool, host_settings: bool) -> Expansion {
     let (mut repo_root, probed) = repo::repo_root(&inputs.project);
     if profile.no_repository == NoRepository::FilesystemRoot && !repo::in_repository(&repo_root) {
         // The host walks every ancestor when there is no repository to stop at.
@@ -110,6 +117,38 @@ pub fn expand(profile: &Profile, inputs: &Inputs, nested: bool) -> Expansion {
                 .map(OsString::as_os_str)
                 == Some(OsStr::new(value.as_str()))
         });
+        if let Some(registry) = &source.registry {
+            if let Some((var, value)) = gate {
+                out.skipped.push(Skipped {
+                    scope: source.scope,
+                    template: registry.file.clone(),
+                    path: None,
+                    reason: format!("`{var}={value}` is set: the host skips this source"),
+                });
+                continue;
+            }
+            let settings: Option<Vec<PathBuf>> = host_settings.then(|| {
+                profile
+                    .settings
+                    .iter()
+                    .flat_map(|s| &s.files)
+                    .filter_map(|t| expand_template(t, inputs, None).ok().flatten())
+                    .collect()
+            });
+            let found =
+                super::registry::read(registry, &source.pattern, inputs, settings.as_deref());
+            out.stamped.extend(found.probed);
+            out.diagnostics.extend(found.diagnostics);
+            for plugin in found.plugins {
+                for (path, pattern) in plugin.roots {
+                    let mut root = root_for(profile, source, path);
+                    root.pattern = pattern;
+                    root.plugin = Some(plugin.name.clone());
+                    out.roots.push(root);
+                }
+            }
+            continue;
+        }
         let dirs: Vec<Option<PathBuf>> = match source.each {
             Each::Once => vec![None],
             Each::AncestorsNearestFirst => repo::ancestors(&inputs.project, &out.repo_root)
@@ -168,6 +207,7 @@ pub fn expand(profile: &Profile, inputs: &Inputs, nested: bool) -> Expansion {
                 },
                 nested_marker: Some(n.marker.clone()),
                 plugin_markers: profile.plugin_markers.clone().into(),
+                plugin: None,
             });
         }
     }
@@ -183,6 +223,7 @@ fn root_for(profile: &Profile, source: &Source, path: PathBuf) -> Root {
         walk: source.walk.clone().unwrap_or_else(|| profile.walk.clone()),
         nested_marker: None,
         plugin_markers: profile.plugin_markers.clone().into(),
+        plugin: None,
     }
 }
 
@@ -196,6 +237,7 @@ pub fn extra_root(profile: &Profile, path: PathBuf, scope: Scope, pattern: Optio
         walk: profile.walk.clone(),
         nested_marker: None,
         plugin_markers: profile.plugin_markers.clone().into(),
+        plugin: None,
     }
 }
 
@@ -447,7 +489,7 @@ mod tests {
         let p = Profile::builtin("universal").unwrap();
         let mut i = inputs();
         i.project = PathBuf::from("/h");
-        let roots = dedup(expand(&p, &i, false).roots);
+        let roots = dedup(expand(&p, &i, false, true).roots);
         let claude: Vec<_> = roots
             .iter()
             .filter(|r| r.path == Path::new("/h/.claude/skills"))
@@ -466,7 +508,7 @@ mod tests {
             system_root: PathBuf::from("/"),
         };
         let paths = |inputs: &Inputs| -> Vec<PathBuf> {
-            expand(&profile, inputs, false)
+            expand(&profile, inputs, false, true)
                 .roots
                 .into_iter()
                 .map(|r| r.path)

@@ -419,6 +419,7 @@ mod tests {
             pattern: pattern.to_string(),
             walk,
             nested_marker: None,
+            plugin: None,
             plugin_markers: crate::discover::profile::default_plugin_markers().into(),
         }
     }

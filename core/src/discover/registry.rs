@@ -1,0 +1,403 @@
+//! Plugin registries: the skill roots of the plugins a host recorded as installed and its
+//! settings switch on (a source with `registry = {...}`, see [`PluginRegistry`]).
+//!
+//! The registry file (`installed_plugins.json`, version 2) maps `plugin@marketplace` to its
+//! installs, one per scope: `{"scope": "user"|"managed"|"project"|"local", "projectPath"?,
+//! "installPath", ...}`. An install applies when its scope is `user` or `managed`, or when its
+//! `projectPath` is the project directory; of several that apply, the first whose
+//! `installPath` exists is used (else the first). A plugin is loaded only when the settings
+//! key (`enabledPlugins`) of the profile's `[settings]` files, merged, says `true` (or lists
+//! version constraints): each file replaces the entries of the ones before it, and the
+//! managed files (the first `managed_settings` ones) win over all of them. Marketplace clones
+//! and cache directories nobody points at are never read.
+//!
+//! A relative `installPath` or `projectPath` (the host always writes absolute ones) is taken
+//! relative to the registry file's directory, so a registry can move with its tree.
+
+use super::profile::PluginRegistry;
+use super::roots::{self, Inputs};
+use crate::cache::Stamp;
+use crate::diagnostic::Diagnostic;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
+
+/// One installed, enabled plugin.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegisteredPlugin {
+    /// The registry key (`plugin@marketplace`).
+    pub key: String,
+    /// The namespace of its skills: the manifest's `name`, else the key's plugin part.
+    pub name: String,
+    /// The install directory.
+    pub install_path: PathBuf,
+    /// Skill roots with their pattern: `<install>/<skills>` with the source's pattern, then
+    /// each manifest `skills` path (a skill directory itself, pattern `SKILL.md`, or a
+    /// directory of skill directories).
+    pub roots: Vec<(PathBuf, String)>,
+}
+
+/// What reading a registry gave.
+#[derive(Debug, Default)]
+pub struct Registered {
+    pub plugins: Vec<RegisteredPlugin>,
+    /// Every file looked at, with its stamp (`None`: absent), for the cache.
+    pub probed: Vec<(PathBuf, Option<Stamp>)>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Read the registry of `spec` and the `enabled_key` of `settings` (already expanded, in the
+/// profile's order). Without settings (`read_host_settings` off) no plugin is enabled:
+/// the host loads only plugins its settings switch on, and a plugin the user switched off
+/// must not come back because the switch was not read.
+pub fn read(
+    spec: &PluginRegistry,
+    pattern: &str,
+    inputs: &Inputs,
+    settings: Option<&[PathBuf]>,
+) -> Registered {
+    let mut out = Registered::default();
+    let Some(file) = roots::expand_template(&spec.file, inputs, None)
+        .ok()
+        .flatten()
+    else {
+        return out;
+    };
+    let stamp = Stamp::read(&file);
+    out.probed.push((file.clone(), stamp));
+    let Some(settings) = settings else {
+        return out;
+    };
+    let enabled = out.enabled(spec, settings);
+    if stamp.is_none() || enabled.is_empty() {
+        return out;
+    }
+    let installs = match read_json(&file) {
+        Ok(v) => v,
+        Err(message) => {
+            out.diagnostics.push(registry_warning(&file, message));
+            return out;
+        }
+    };
+    let base = file.parent().unwrap_or(Path::new("/")).to_path_buf();
+    let Some(plugins) = installs.get("plugins").and_then(Value::as_object) else {
+        out.diagnostics.push(registry_warning(
+            &file,
+            "expected `plugins` to be an object of plugin@marketplace -> installs".into(),
+        ));
+        return out;
+    };
+    for (key, entries) in plugins {
+        if enabled.get(key) != Some(&true) {
+            continue;
+        }
+        // Version 1 kept one install per plugin (an object); version 2 a list per scope.
+        let entries: Vec<&Value> = match entries {
+            Value::Array(items) => items.iter().collect(),
+            Value::Object(_) => vec![entries],
+            _ => Vec::new(),
+        };
+        let applying: Vec<PathBuf> = entries
+            .iter()
+            .filter(|e| applies(e, &base, &inputs.project))
+            .filter_map(|e| e.get("installPath").and_then(Value::as_str))
+            .map(|p| roots::absolutise(Path::new(p), &base, None))
+            .collect();
+        let chosen = match applying.iter().find(|p| p.is_dir()) {
+            Some(p) => p.clone(),
+            None => match applying.into_iter().next() {
+                Some(p) => p,
+                None => continue,
+            },
+        };
+        let stamp = Stamp::read(&chosen);
+        out.probed.push((chosen.clone(), stamp));
+        if stamp.is_none() {
+            // The host reports the same (`plugin-cache-miss`) and loads nothing of it.
+            out.diagnostics.push(
+                Diagnostic::warning(
+                    "plugin-not-cached",
+                    format!(
+                        "plugin `{key}` is installed and enabled but its installPath is missing"
+                    ),
+                )
+                .with_path(&chosen)
+                .with_hint(
+                    "reinstall the plugin (`skilldeck plugin install` or `claude plugin install`)",
+                ),
+            );
+            continue;
+        }
+        let plugin = out.plugin(spec, pattern, key, chosen);
+        out.plugins.push(plugin);
+    }
+    out
+}
+
+/// Whether an install applies to `project`: user and managed installs everywhere, project
+/// and local ones in their own project only.
+fn applies(entry: &Value, base: &Path, project: &Path) -> bool {
+    match entry.get("scope").and_then(Value::as_str) {
+        Some("user" | "managed") => true,
+        _ => entry
+            .get("projectPath")
+            .and_then(Value::as_str)
+            .is_some_and(|p| same_dir(&roots::absolutise(Path::new(p), base, None), project)),
+    }
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    let b = roots::normalise(b);
+    a == b
+        || matches!(
+            (std::fs::canonicalize(a), std::fs::canonicalize(&b)),
+            (Ok(x), Ok(y)) if x == y
+        )
+}
+
+impl Registered {
+    /// The merged `enabled_key` maps of the settings files: `true` for a plugin switched on
+    /// (`true`, or a list of version constraints), `false` for one switched off.
+    fn enabled(&mut self, spec: &PluginRegistry, settings: &[PathBuf]) -> BTreeMap<String, bool> {
+        let managed = spec.managed_settings.min(settings.len());
+        let (policy, rest) = settings.split_at(managed);
+        let mut merged = BTreeMap::new();
+        for path in rest.iter().chain(policy) {
+            let stamp = Stamp::read(path);
+            self.probed.push((path.clone(), stamp));
+            if stamp.is_none() {
+                continue;
+            }
+            let doc = match read_json(path) {
+                Ok(v) => v,
+                // The permissions reader reports a broken settings file once, already.
+                Err(_) => continue,
+            };
+            let Some(map) = doc.get(&spec.enabled_key).and_then(Value::as_object) else {
+                continue;
+            };
+            for (key, value) in map {
+                let on = match value {
+                    Value::Bool(b) => *b,
+                    Value::Array(_) => true,
+                    // `null` (what a removal writes) and anything else leave it as it was.
+                    _ => continue,
+                };
+                if key.contains('@') {
+                    merged.insert(key.clone(), on);
+                }
+            }
+        }
+        merged
+    }
+
+    fn plugin(
+        &mut self,
+        spec: &PluginRegistry,
+        pattern: &str,
+        key: &str,
+        install: PathBuf,
+    ) -> RegisteredPlugin {
+        let fallback = key
+            .rsplit_once('@')
+            .map_or(key, |(name, _)| name)
+            .to_string();
+        let manifest_path = install.join(&spec.manifest);
+        let stamp = Stamp::read(&manifest_path);
+        self.probed.push((manifest_path.clone(), stamp));
+        let mut name = fallback.clone();
+        let mut extra: Vec<String> = Vec::new();
+        if stamp.is_some() {
+            match read_json(&manifest_path) {
+                Ok(doc) => {
+                    match doc.get("name").and_then(Value::as_str) {
+                        Some(n) if !n.is_empty() => name = n.to_string(),
+                        _ => self.diagnostics.push(
+                            Diagnostic::warning(
+                                "plugin-name-missing",
+                                format!("plugin manifest has no string `name`; using `{fallback}` from `{key}`"),
+                            )
+                            .with_path(&manifest_path)
+                            .with_hint("add \"name\": \"...\" to plugin.json"),
+                        ),
+                    }
+                    match doc.get("skills") {
+                        None | Some(Value::Null) => {}
+                        Some(Value::String(s)) => extra.push(s.clone()),
+                        Some(Value::Array(items)) if items.iter().all(Value::is_string) => {
+                            extra.extend(items.iter().filter_map(Value::as_str).map(String::from))
+                        }
+                        Some(_) => self.diagnostics.push(manifest_warning(
+                            &manifest_path,
+                            "`skills` must be a path or a list of paths; only `skills/` was read",
+                        )),
+                    }
+                }
+                Err(message) => self.diagnostics.push(manifest_warning(
+                    &manifest_path,
+                    &format!(
+                        "cannot read plugin manifest ({message}); using `{fallback}` from `{key}`"
+                    ),
+                )),
+            }
+        }
+        let mut roots = vec![(install.join(&spec.skills), pattern.to_string())];
+        for rel in extra {
+            let Some(dir) = contained(&install, &rel) else {
+                self.diagnostics.push(manifest_warning(
+                    &manifest_path,
+                    &format!("`skills` path `{rel}` is not a `./` path inside the plugin; skipped"),
+                ));
+                continue;
+            };
+            if roots.iter().any(|(d, _)| *d == dir) {
+                continue;
+            }
+            // A path holding a SKILL.md is one skill; otherwise a directory of skills.
+            let skill_md = dir.join("SKILL.md");
+            let own = Stamp::read(&skill_md);
+            self.probed.push((skill_md, own));
+            let pattern = if own.is_some() { "SKILL.md" } else { pattern };
+            roots.push((dir, pattern.to_string()));
+        }
+        RegisteredPlugin {
+            key: key.to_string(),
+            name,
+            install_path: install,
+            roots,
+        }
+    }
+}
+
+/// `root` joined with the `./`-relative `rel` when it stays inside `root` lexically.
+fn contained(root: &Path, rel: &str) -> Option<PathBuf> {
+    rel.strip_prefix("./")?;
+    let mut depth = 0usize;
+    for part in Path::new(rel).components() {
+        match part {
+            Component::Normal(_) => depth += 1,
+            Component::CurDir => {}
+            Component::ParentDir => depth = depth.checked_sub(1)?,
+            Component::RootDir | Component::Prefix(_) => return None,
+        }
+    }
+    Some(roots::normalise(&root.join(rel)))
+}
+
+fn read_json(path: &Path) -> Result<Value, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    crate::host_settings::parse_jsonc(&text, path).map_err(|e| e.to_string())
+}
+
+fn registry_warning(path: &Path, message: String) -> Diagnostic {
+    Diagnostic::warning("invalid-plugin-registry", message)
+        .with_path(path)
+        .with_hint("fix or reinstall the plugins; no plugin skill was listed")
+}
+
+fn manifest_warning(path: &Path, message: &str) -> Diagnostic {
+    Diagnostic::warning("invalid-plugin-manifest", message.to_string())
+        .with_path(path)
+        .with_hint("make plugin.json valid JSON with a string `name`")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(root: &Path, rel: &str, text: &str) {
+        let path = root.join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+
+    fn spec() -> PluginRegistry {
+        PluginRegistry {
+            format: super::super::profile::RegistryFormat::InstalledPlugins,
+            file: "~/plugins/installed_plugins.json".into(),
+            manifest: ".claude-plugin/plugin.json".into(),
+            skills: "skills".into(),
+            enabled_key: "enabledPlugins".into(),
+            managed_settings: 1,
+        }
+    }
+
+    #[test]
+    fn only_installed_enabled_applying_plugins_are_read() {
+        let t = tempfile::tempdir().expect("tempdir");
+        let home = t.path().join("h");
+        let project = t.path().join("p");
+        std::fs::create_dir_all(&project).expect("mkdir");
+        let reg = format!(
+            r#"{{"version": 2, "plugins": {{
+              "a@m": [{{"scope": "user", "installPath": "cache/m/a/2"}}],
+              "b@m": [{{"scope": "user", "installPath": "cache/m/b/1"}}],
+              "c@m": [{{"scope": "project", "projectPath": "{}", "installPath": "cache/m/c/1"}}],
+              "d@m": [{{"scope": "project", "projectPath": "/elsewhere", "installPath": "cache/m/d/1"}}],
+              "e@m": [{{"scope": "user", "installPath": "cache/m/e/1"}}],
+              "f@m": [{{"scope": "user", "installPath": "cache/m/f/1"}}]
+            }}}}"#,
+            project.display()
+        );
+        write(&home, "plugins/installed_plugins.json", &reg);
+        write(
+            &home,
+            "plugins/cache/m/a/2/.claude-plugin/plugin.json",
+            r#"{"name": "alpha", "skills": ["./more", "./one", "../out"]}"#,
+        );
+        write(&home, "plugins/cache/m/a/2/one/SKILL.md", "---\n---\n");
+        write(&home, "plugins/cache/m/c/1/skills/x/SKILL.md", "---\n---\n");
+        let user = home.join("settings.json");
+        let managed = t.path().join("managed.json");
+        write(
+            &home,
+            "settings.json",
+            r#"{"enabledPlugins": {"a@m": true, "b@m": false, "c@m": ["^1"], "d@m": true, "e@m": true, "f@m": true}}"#,
+        );
+        write(
+            t.path(),
+            "managed.json",
+            r#"{"enabledPlugins": {"e@m": false}}"#,
+        );
+        let inputs = Inputs {
+            project: project.clone(),
+            home: Some(home.clone()),
+            env: BTreeMap::new(),
+            system_root: PathBuf::from("/"),
+        };
+        let files = [managed.clone(), user.clone()];
+        let found = read(&spec(), "*/SKILL.md", &inputs, Some(&files));
+        let keys: Vec<_> = found.plugins.iter().map(|p| p.key.as_str()).collect();
+        assert_eq!(keys, ["a@m", "c@m"]);
+        let a = &found.plugins[0];
+        assert_eq!(a.name, "alpha");
+        let cache = home.join("plugins/cache/m/a/2");
+        assert_eq!(
+            a.roots,
+            [
+                (cache.join("skills"), "*/SKILL.md".to_string()),
+                (cache.join("more"), "*/SKILL.md".to_string()),
+                (cache.join("one"), "SKILL.md".to_string()),
+            ]
+        );
+        assert_eq!(
+            found.plugins[1].name, "c",
+            "no manifest: the key's plugin part"
+        );
+        assert!(found
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains("../out")));
+        assert!(found.probed.iter().any(|(p, _)| *p == managed));
+        // Enabled and installed, but the install directory is gone.
+        assert!(found
+            .diagnostics
+            .iter()
+            .any(|d| d.code == "plugin-not-cached" && d.message.contains("f@m")));
+
+        // No settings read: nothing is enabled.
+        assert!(read(&spec(), "*/SKILL.md", &inputs, None)
+            .plugins
+            .is_empty());
+    }
+}
