@@ -179,8 +179,8 @@ pub enum RegistryFormat {
 
 /// The plugins a host loads skills from: those its registry file records as installed for a
 /// scope that applies to the project, and that the settings key `enabled_key` of the
-/// profile's `[settings]` files switches on (see [`crate::discover::registry`] for the
-/// rules). With `read_host_settings` off no plugin is enabled.
+/// profile's `[settings]` files switches on (the rules are in `core/src/discover/registry.rs`).
+/// With `read_host_settings` off no plugin is enabled.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PluginRegistry {
