@@ -100,6 +100,14 @@ const CHECKS: &[Check] = &[
         pattern: r"(?i)(^|[\s;&|(])sudo\s|\bchmod\s+([ugoa]*\+[rwx]*s|[0-7]?[4-7][0-7]{3}\b)|\bsetcap\b",
     },
     Check {
+        code: "package-exec",
+        script: Medium,
+        auto: Medium,
+        what: "downloads a package from a registry or URL and runs it",
+        hint: "pin an exact version (`pkg@1.2.3`) or vendor the tool: an unpinned package runs whatever its registry serves that day",
+        pattern: r"(?i)\bnpx\s+(-y|--yes)\b|\bnpx\s+(-\S+\s+)*(https?://|github:|git\+)|\b(pnpm|yarn)\s+dlx\b|\bbunx\s|\buvx\s|\bpipx\s+run\b|\bnpm\s+exec\s+(-y|--yes)\b",
+    },
+    Check {
         code: "network-command",
         script: Medium,
         auto: High,

@@ -645,3 +645,37 @@ fn a_download_tool_quoted_as_a_shell_command_string_is_a_network_command() {
     }
     assert_eq!(script_hit("w.py", "path = shutil.which(\"curl\")\n"), None);
 }
+
+#[test]
+fn packages_fetched_and_run_by_a_runner_are_medium() {
+    let dir = tree(&[(
+        "SKILL.md",
+        "---\nname: p\ndescription: d\n---\nState: !`npx -y some-tool@latest info --json`\nFrom a URL: !`npx https://x.example/tool.tgz --report`\nLocal: !`npx tsc --noEmit`\n",
+    )]);
+    let report = run(dir.path());
+    let hits: Vec<_> = report
+        .findings
+        .iter()
+        .filter(|f| f.code == "package-exec")
+        .map(|f| (f.line, f.severity))
+        .collect();
+    assert_eq!(
+        hits,
+        vec![
+            (Some(5), AuditSeverity::Medium),
+            (Some(6), AuditSeverity::Medium)
+        ]
+    );
+    for line in [
+        "uvx some-tool check .",
+        "pipx run some-tool",
+        "pnpm dlx some-tool",
+    ] {
+        let hit = script_hit("r.sh", &format!("#!/bin/sh\n{line}\n")).unwrap();
+        assert_eq!(
+            (hit.code.as_str(), hit.severity),
+            ("package-exec", AuditSeverity::Medium),
+            "{line}"
+        );
+    }
+}
