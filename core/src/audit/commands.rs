@@ -214,27 +214,37 @@ fn excused(check: &Check, line: &str, m: &regex::Match<'_>) -> bool {
 fn loopback_only(line: &str) -> bool {
     static HOSTS: OnceLock<Option<Regex>> = OnceLock::new();
     static LOOPBACK: OnceLock<Option<Regex>> = OnceLock::new();
-    let (Some(hosts), Some(loopback)) = (
-        compiled(
-            &HOSTS,
-            r"(?i)\b[a-z][a-z0-9+.-]*://(\[[0-9a-f:]*\]|[^/\s'\x22`:?#)]+)",
-        ),
+    static SOCKET: OnceLock<Option<Regex>> = OnceLock::new();
+    let (Some(hosts), Some(loopback), Some(socket)) = (
+        compiled(&HOSTS, r"(?i)\b[a-z][a-z0-9+.-]*://([^/\s'\x22`?#)]+)"),
         compiled(
             &LOOPBACK,
             r"(?i)^(localhost|127(\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)$|['\x22](localhost|127\.0\.0\.1)['\x22]",
         ),
+        compiled(&SOCKET, r"\bsocket\.|\bcreate_connection\(|\.connect\(\("),
     ) else {
         return false;
     };
     let mut named = false;
     for url in hosts.captures_iter(line) {
-        match url.get(1) {
-            Some(host) if loopback.is_match(host.as_str()) => named = true,
-            _ => return false,
+        // `http://localhost:80@elsewhere/` goes to elsewhere: the host follows the userinfo.
+        let authority = url.get(1).map_or("", |a| a.as_str());
+        let host = authority.rsplit('@').next().unwrap_or(authority);
+        let host = match host.rsplit_once(':') {
+            Some((name, port))
+                if !host.ends_with(']') && port.chars().all(|c| c.is_ascii_digit()) =>
+            {
+                name
+            }
+            _ => host,
+        };
+        if !loopback.is_match(host) {
+            return false;
         }
+        named = true;
     }
     // `socket.create_connection(('localhost', port))` names its host without a URL.
-    named || (!hosts.is_match(line) && loopback.is_match(line))
+    named || (!hosts.is_match(line) && socket.is_match(line) && loopback.is_match(line))
 }
 
 /// Whether the line's command only prints or raises a message.
