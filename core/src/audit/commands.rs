@@ -230,13 +230,11 @@ fn loopback_only(line: &str) -> bool {
         // `http://localhost:80@elsewhere/` goes to elsewhere: the host follows the userinfo.
         let authority = url.get(1).map_or("", |a| a.as_str());
         let host = authority.rsplit('@').next().unwrap_or(authority);
-        let host = match host.rsplit_once(':') {
-            Some((name, port))
-                if !host.ends_with(']') && port.chars().all(|c| c.is_ascii_digit()) =>
-            {
-                name
-            }
-            _ => host,
+        // The port may be a placeholder (`localhost:PORT`): only the name matters.
+        let host = if host.starts_with('[') {
+            host.split_inclusive(']').next().unwrap_or(host)
+        } else {
+            host.split(':').next().unwrap_or(host)
         };
         if !loopback.is_match(host) {
             return false;

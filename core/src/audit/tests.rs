@@ -585,7 +585,7 @@ fn loopback_health_checks_are_low_and_remote_ones_keep_their_severity() {
     let dir = tree(&[
         (
             "SKILL.md",
-            "---\nname: p\ndescription: d\n---\nServer: !`curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:8000/health || true`\nDocs: !`curl -s https://docs.x.example/page.md`\nBoth: !`curl -s http://localhost:3000/x https://x.example/y`\nUserinfo: !`curl -s http://localhost:80@x.example/y`\nHeader: !`curl -s \"$URL\" -H 'localhost'`\n",
+            "---\nname: p\ndescription: d\n---\nServer: !`curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:8000/health || true`\nDev: !`curl -s http://localhost:PORT/health`\nSix: !`curl -s 'http://[::1]:8080/'`\nDocs: !`curl -s https://docs.x.example/page.md`\nBoth: !`curl -s http://localhost:3000/x https://x.example/y`\nUserinfo: !`curl -s http://localhost:80@x.example/y`\nHeader: !`curl -s \"$URL\" -H 'localhost'`\n",
         ),
         (
             "scripts/wait.py",
@@ -604,10 +604,12 @@ fn loopback_health_checks_are_low_and_remote_ones_keep_their_severity() {
         net,
         vec![
             ("SKILL.md", Some(5), AuditSeverity::Low),
-            ("SKILL.md", Some(6), AuditSeverity::High),
-            ("SKILL.md", Some(7), AuditSeverity::High),
+            ("SKILL.md", Some(6), AuditSeverity::Low),
+            ("SKILL.md", Some(7), AuditSeverity::Low),
             ("SKILL.md", Some(8), AuditSeverity::High),
             ("SKILL.md", Some(9), AuditSeverity::High),
+            ("SKILL.md", Some(10), AuditSeverity::High),
+            ("SKILL.md", Some(11), AuditSeverity::High),
             ("scripts/wait.py", Some(2), AuditSeverity::Low),
         ],
         "{:#?}",
