@@ -22,7 +22,7 @@ struct Check {
     pattern: &'static str,
 }
 
-use AuditSeverity::{Critical, High, Medium};
+use AuditSeverity::{Critical, High, Low, Medium};
 
 /// Most specific first: one line reports only its first matching check, so a reverse shell
 /// is not also listed as a network command.
@@ -100,12 +100,20 @@ const CHECKS: &[Check] = &[
         pattern: r"(?i)(^|[\s;&|(])sudo\s|\bchmod\s+([ugoa]*\+[rwx]*s|[0-7]?[4-7][0-7]{3}\b)|\bsetcap\b",
     },
     Check {
+        code: "package-exec",
+        script: Medium,
+        auto: Medium,
+        what: "downloads a package from a registry or URL and runs it",
+        hint: "pin an exact version (`pkg@1.2.3`) or vendor the tool: an unpinned package runs whatever its registry serves that day",
+        pattern: r"(?i)\bnpx\s+(-y|--yes)\b|\bnpx\s+(-\S+\s+)*(https?://|github:|git\+)|\b(pnpm|yarn)\s+dlx\b|\bbunx\s|\buvx\s|\bpipx\s+run\b|\bnpm\s+exec\s+(-y|--yes)\b",
+    },
+    Check {
         code: "network-command",
         script: Medium,
         auto: High,
         what: "reaches the network",
         hint: "check where it connects and what it sends; declare it in the skill's description",
-        pattern: r"(?i)(^|[;&|(`]|\$\(|\bthen|\bdo|\bexec|\bsudo)\s*(curl|wget|nc|ncat|netcat|telnet|ssh|scp|sftp|ftp|tftp)\s|\b(requests|httpx|aiohttp)\.(get|post|put|patch|delete|head|request|Session|AsyncClient|ClientSession)\b|\burllib(\.request|2)?\.(urlopen|Request|urlretrieve)\b|\bhttp\.client\.|\bsocket\.(socket|create_connection)\(|\bfetch\(\s*['\x22`]?https?:|\baxios(\.[a-z]+)?\(|\bhttps?\.(request|get)\(|\bnew\s+WebSocket\(|\bXMLHttpRequest\b|\b(invoke-webrequest|invoke-restmethod|iwr|irm)\b|\bNet\.WebClient\b|\bgit\s+(clone|fetch|pull|push)\b|\b(pip|pip3|npm|pnpm|yarn|gem|cargo)\s+(install|add)\b|\[\s*['\x22](curl|wget|ssh|scp|nc|ncat)['\x22]",
+        pattern: r"(?i)(^|[;&|(`]|\$\(|\bthen|\bdo|\bexec|\bsudo)\s*['\x22]?(curl|wget|nc|ncat|netcat|telnet|ssh|scp|sftp|ftp|tftp)\s|\b(requests|httpx|aiohttp)\.(get|post|put|patch|delete|head|request|Session|AsyncClient|ClientSession)\b|\burllib(\.request|2)?\.(urlopen|Request|urlretrieve)\b|\bhttp\.client\.|\bsocket\.(socket|create_connection)\(|\bfetch\(\s*['\x22`]?https?:|\baxios(\.[a-z]+)?\(|\bhttps?\.(request|get)\(|\bnew\s+WebSocket\(|\bXMLHttpRequest\b|\b(invoke-webrequest|invoke-restmethod|iwr|irm)\b|\bNet\.WebClient\b|\bgit\s+(clone|fetch|pull|push)\b|\b(pip|pip3|npm|pnpm|yarn|gem|cargo)\s+(install|add)\b|\[\s*['\x22](curl|wget|ssh|scp|nc|ncat)['\x22]",
     },
 ];
 
@@ -134,32 +142,158 @@ pub(super) struct Origin<'a> {
 /// The findings for one command line (or script line).
 pub(super) fn check_line(line: &str, origin: &Origin<'_>) -> Option<AuditFinding> {
     let (set, each) = regexes()?;
-    let index = set.matches(line).iter().next()?;
-    let check = CHECKS.get(index)?;
-    let column = each
-        .get(index)
-        .and_then(|re| re.find(line))
-        .map(|m| line[..m.start()].chars().count());
-    let at = origin.at.map(|(l, c)| (l, c + column.unwrap_or(0) as u32));
+    // A line that only prints a message (an install hint, a usage text) runs nothing that is
+    // inside its string literals; what it does outside them (pipes, redirects) still counts.
+    let blanked;
+    let subject = if is_message(line) {
+        blanked = blank_strings(line);
+        blanked.as_str()
+    } else {
+        line
+    };
+    let (check, start) = set.matches(subject).iter().find_map(|index| {
+        let check = CHECKS.get(index)?;
+        let m = each
+            .get(index)?
+            .find_iter(subject)
+            .find(|m| !excused(check, subject, m))?;
+        Some((check, m.start()))
+    })?;
+    let column = subject.get(..start).map_or(0, |s| s.chars().count());
+    let at = origin.at.map(|(l, c)| (l, c + column as u32));
     let shown = excerpt(line);
+    // A health check of a local dev server cannot carry anything off the machine.
+    let local = check.code == "network-command" && loopback_only(line);
+    let (script, auto, what) = if local {
+        (
+            Low,
+            Low,
+            "reaches a service on this machine (loopback only)",
+        )
+    } else {
+        (check.script, check.auto, check.what)
+    };
     Some(match origin.auto {
         None => finding(
-            check.script,
+            script,
             check.code,
             origin.path,
             at,
-            format!("the script {}: `{shown}`", check.what),
+            format!("the script {what}: `{shown}`"),
             check.hint,
         ),
         Some(how) => finding(
-            check.auto,
+            auto,
             check.code,
             origin.path,
             at,
-            format!("a command that runs {how} {}: `{shown}`", check.what),
+            format!("a command that runs {how} {what}: `{shown}`"),
             check.hint,
         ),
     })
+}
+
+fn compiled(cell: &'static OnceLock<Option<Regex>>, pattern: &str) -> Option<&'static Regex> {
+    cell.get_or_init(|| Regex::new(pattern).ok()).as_ref()
+}
+
+/// A download piped into an interpreter that is given its program on the command line
+/// (`| python3 -c '…json…'`, `| python -m json.tool`, `| node -e`, `| sh -c`) feeds it
+/// data, not code.
+fn excused(check: &Check, line: &str, m: &regex::Match<'_>) -> bool {
+    static DATA_ARGS: OnceLock<Option<Regex>> = OnceLock::new();
+    if check.code != "pipe-to-shell" || !m.as_str().contains('|') {
+        return false;
+    }
+    compiled(&DATA_ARGS, r"^\s+-(c|e|m|p|ne|pe|lne|lpe)\b")
+        .zip(line.get(m.end()..))
+        .is_some_and(|(re, rest)| re.is_match(rest))
+}
+
+/// Whether the line names a loopback host and no other host.
+fn loopback_only(line: &str) -> bool {
+    static HOSTS: OnceLock<Option<Regex>> = OnceLock::new();
+    static LOOPBACK: OnceLock<Option<Regex>> = OnceLock::new();
+    static SOCKET: OnceLock<Option<Regex>> = OnceLock::new();
+    let (Some(hosts), Some(loopback), Some(socket)) = (
+        compiled(&HOSTS, r"(?i)\b[a-z][a-z0-9+.-]*://([^/\s'\x22`?#)]+)"),
+        compiled(
+            &LOOPBACK,
+            r"(?i)^(localhost|127(\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)$|['\x22](localhost|127\.0\.0\.1)['\x22]",
+        ),
+        compiled(&SOCKET, r"\bsocket\.|\bcreate_connection\(|\.connect\(\("),
+    ) else {
+        return false;
+    };
+    let mut named = false;
+    for url in hosts.captures_iter(line) {
+        // `http://localhost:80@elsewhere/` goes to elsewhere: the host follows the userinfo.
+        let authority = url.get(1).map_or("", |a| a.as_str());
+        let host = authority.rsplit('@').next().unwrap_or(authority);
+        // The port may be a placeholder (`localhost:PORT`): only the name matters.
+        let host = if host.starts_with('[') {
+            host.split_inclusive(']').next().unwrap_or(host)
+        } else {
+            host.split(':').next().unwrap_or(host)
+        };
+        if !loopback.is_match(host) {
+            return false;
+        }
+        named = true;
+    }
+    // `socket.create_connection(('localhost', port))` names its host without a URL.
+    named || (!hosts.is_match(line) && socket.is_match(line) && loopback.is_match(line))
+}
+
+/// Whether the line's command only prints or raises a message.
+fn is_message(line: &str) -> bool {
+    static MESSAGE: OnceLock<Option<Regex>> = OnceLock::new();
+    compiled(
+        &MESSAGE,
+        r"^\s*(echo|printf|print|println|puts|say|warn|die|fail|error|info|log|raise|throw|console\.(log|error|warn|info)|(logger|logging|log|click|typer)\.[a-z_]+|sys\.exit|exit|Write-(Host|Output|Error|Warning))\b(\s*\(|\s+[^=\s]|\s*$)",
+    )
+    .is_some_and(|re| re.is_match(line))
+}
+
+/// The line with the contents of its string literals replaced by spaces (same character
+/// count, so columns still point into the original). A double-quoted or template string
+/// that substitutes a command (`$(…)`, a backtick) is kept, and so is a backtick string: they run.
+fn blank_strings(line: &str) -> String {
+    let chars: Vec<char> = line.chars().collect();
+    let mut out = String::with_capacity(line.len());
+    let mut i = 0;
+    while let Some(&c) = chars.get(i) {
+        if !matches!(c, '"' | '\'' | '`') {
+            out.push(c);
+            i += 1;
+            continue;
+        }
+        let mut end = i + 1;
+        while let Some(&d) = chars.get(end) {
+            if d == '\\' && c != '\'' {
+                end += 2;
+                continue;
+            }
+            if d == c {
+                break;
+            }
+            end += 1;
+        }
+        let end = end.min(chars.len());
+        let inner: String = chars.get(i + 1..end).unwrap_or_default().iter().collect();
+        out.push(c);
+        // Backticks run their contents in a shell and template their `${…}` in JavaScript.
+        if c == '`' || (c == '"' && (inner.contains("$(") || inner.contains('`'))) {
+            out.push_str(&inner);
+        } else {
+            out.extend(std::iter::repeat_n(' ', inner.chars().count()));
+        }
+        if let Some(&close) = chars.get(end) {
+            out.push(close);
+        }
+        i = end + 1;
+    }
+    out
 }
 
 pub(super) fn check(file: &File, bytes: &[u8], role: Role) -> Vec<AuditFinding> {
@@ -168,14 +302,34 @@ pub(super) fn check(file: &File, bytes: &[u8], role: Role) -> Vec<AuditFinding> 
     match role {
         Role::Script => {
             out.push(inventory_finding(file, &text));
+            let python = file.path.ends_with(".py");
+            let mut skip = Skip::None;
+            let mut code_seen = false;
+            let mut after_header = false;
             for (n, line) in text.lines().enumerate() {
                 let trimmed = line.trim_start();
+                if skip.continues(line) {
+                    continue;
+                }
                 // Comments never run; shebangs are inventoried above.
-                if trimmed.starts_with('#')
+                if trimmed.is_empty()
+                    || trimmed.starts_with('#')
                     || trimmed.starts_with("//")
                     || trimmed.starts_with("REM ")
                 {
                     continue;
+                }
+                let docstring_place = python && (!code_seen || after_header);
+                code_seen = true;
+                after_header = python && trimmed.trim_end().ends_with(':');
+                if docstring_place {
+                    if let Some(s) = Skip::docstring(trimmed) {
+                        skip = s;
+                        continue;
+                    }
+                }
+                if let Some(s) = Skip::heredoc(trimmed) {
+                    skip = s;
                 }
                 let origin = Origin {
                     path: &file.path,
@@ -226,6 +380,70 @@ pub(super) fn check(file: &File, bytes: &[u8], role: Role) -> Vec<AuditFinding> 
         _ => {}
     }
     cap(out)
+}
+
+/// Lines of a script that are text, not code: a Python docstring (where a docstring can
+/// stand: first in the module or right after a `def …:`/`class …:` header), or the body of
+/// a `cat <<EOF` that prints a usage text.
+enum Skip {
+    None,
+    /// Until a line containing this closing quote.
+    Docstring(&'static str),
+    /// Until the terminator line; `expands` when command substitutions in the body run.
+    Heredoc {
+        end: String,
+        expands: bool,
+    },
+}
+
+impl Skip {
+    fn docstring(trimmed: &str) -> Option<Skip> {
+        let body = trimmed.trim_start_matches(['r', 'R', 'u', 'U', 'b', 'B']);
+        let quote = ["\"\"\"", "'''"]
+            .into_iter()
+            .find(|q| body.starts_with(q))?;
+        let rest = body.get(3..).unwrap_or("");
+        // A one-line docstring is skipped as it stands; `Skip::None` ends it here.
+        Some(if rest.contains(quote) {
+            Skip::None
+        } else {
+            Skip::Docstring(quote)
+        })
+    }
+
+    fn heredoc(trimmed: &str) -> Option<Skip> {
+        static OPENER: OnceLock<Option<Regex>> = OnceLock::new();
+        let re = compiled(
+            &OPENER,
+            r#"^cat\s+<<-?\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)['"]?\s*(1?>&[12])?\s*$"#,
+        )?;
+        let caps = re.captures(trimmed)?;
+        Some(Skip::Heredoc {
+            end: caps.get(2)?.as_str().to_string(),
+            expands: caps.get(1).is_none_or(|q| q.as_str().is_empty()),
+        })
+    }
+
+    /// Whether `line` is still inside the skipped text (and moves past its end).
+    fn continues(&mut self, line: &str) -> bool {
+        match self {
+            Skip::None => false,
+            Skip::Docstring(quote) => {
+                if line.contains(*quote) {
+                    *self = Skip::None;
+                }
+                true
+            }
+            Skip::Heredoc { end, expands } => {
+                if line.trim() == end.as_str() {
+                    *self = Skip::None;
+                    return true;
+                }
+                // An unquoted terminator lets `$(…)` in the body run.
+                !(*expands && (line.contains("$(") || line.contains('`')))
+            }
+        }
+    }
 }
 
 /// A script's inventory line: what runs it.
