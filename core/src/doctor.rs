@@ -124,7 +124,7 @@ pub struct LoadedSkill {
 #[derive(Clone, Debug, Serialize)]
 pub struct Finding {
     /// `found`, `disabled`, `denied`, `hidden-from-model`, `shadowed`, `parse-error`,
-    /// `name-refused`, `refused`, `outside-roots`, `source-skipped`, `root-missing`,
+    /// `name-refused`, `refused`, `outside-roots`, `plugin-not-loaded`, `source-skipped`, `root-missing`,
     /// `hidden-dir`, `skipped-dir`, `too-deep`, `wrong-file-name`, `pattern-mismatch`,
     /// `symlinked-file`, `inside-skill`, `walk-truncated`, `missing-file`, `not-walked`,
     /// `not-loaded`.
@@ -531,6 +531,9 @@ fn outside(run: &Run, file: &Path) -> Vec<Finding> {
         }
     }
     if out.is_empty() {
+        out.extend(unregistered_plugin(run, file));
+    }
+    if out.is_empty() {
         let first_project = run
             .layout
             .roots
@@ -570,6 +573,32 @@ fn outside(run: &Run, file: &Path) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// A file below a plugin registry's directory (Claude Code's `plugins/`: marketplace clones,
+/// old cache versions) that no root covers: the host reads plugin skills only from plugins
+/// the registry records for this project and the settings enable.
+fn unregistered_plugin(run: &Run, file: &Path) -> Option<Finding> {
+    let registry = run.profile.sources.iter().find_map(|source| {
+        let registry = source.registry.as_ref()?;
+        let path = discover::roots::expand_template(&registry.file, &run.inputs, None)
+            .ok()
+            .flatten()?;
+        let dir = path.parent()?.to_path_buf();
+        under(file, &dir).then_some((path, registry.enabled_key.clone()))
+    })?;
+    let (path, key) = registry;
+    Some(
+        Finding::new(
+            "plugin-not-loaded",
+            format!(
+                "it is in the plugin directory, but profile `{}` loads plugin skills only from plugins {} records as installed for this project and `{key}` in the settings switches on",
+                run.profile.name,
+                path.display()
+            ),
+        )
+        .fix("install the plugin (`skilldeck plugin install PLUGIN@MARKETPLACE`) or enable it (`skilldeck plugin enable PLUGIN@MARKETPLACE`); a marketplace clone itself is never read"),
+    )
 }
 
 /// A file the walk listed: loaded, shadowed or refused.
@@ -875,7 +904,7 @@ fn stage(code: &str) -> u8 {
         "shadowed" => 6,
         "name-refused" | "parse-error" | "refused" => 5,
         "not-loaded" => 4,
-        "outside-roots" | "source-skipped" => 0,
+        "outside-roots" | "plugin-not-loaded" | "source-skipped" => 0,
         _ => 2,
     }
 }
@@ -1043,6 +1072,34 @@ mod tests {
         assert_eq!(agents.skills, 1);
         assert_eq!(agents.walk.max_depth, Some(6));
         assert!(!agents.walk.hidden);
+    }
+
+    #[test]
+    fn a_skill_in_a_marketplace_clone_is_a_plugin_not_loaded() {
+        let (_t, root) = tmp();
+        let clone = write(
+            &root,
+            "home/.claude/plugins/marketplaces/acme/plugins/tools/skills/pdf/SKILL.md",
+            "pdf",
+        );
+        let claude = deck(&root, "claude-code", &[]);
+        let r = diagnose(&claude, Some(&Target::Path(clone)));
+        assert_eq!(codes(&r), ["plugin-not-loaded"]);
+        let finding = &r.target.unwrap().files[0].findings[0];
+        assert!(
+            finding.message.contains("installed_plugins.json"),
+            "{}",
+            finding.message
+        );
+        assert!(finding
+            .fix
+            .as_deref()
+            .unwrap_or("")
+            .contains("plugin install"));
+        // Elsewhere the general answer stays.
+        let stray = write(&root, "elsewhere/x/SKILL.md", "x");
+        let r = diagnose(&claude, Some(&Target::Path(stray)));
+        assert_eq!(codes(&r), ["outside-roots"]);
     }
 
     #[cfg(unix)]
