@@ -161,7 +161,7 @@ native.add = async function add(source, options) {
 
 native.remove = async function remove(skills, options) {
   const list = names('remove', skills, false)
-  return installing('remove', options, (rest, _progress, dispatch) => raw._remove(list, rest, dispatch))
+  return plain('remove', options, (rest, dispatch) => raw._remove(list, rest, dispatch))
 }
 
 native.update = async function update(skills, options) {
@@ -176,11 +176,11 @@ native.update = async function update(skills, options) {
 }
 
 native.installed = async function installed(options) {
-  return installing('installed', options, (rest, _progress, dispatch) => raw._installed(rest, dispatch))
+  return plain('installed', options, (rest, dispatch) => raw._installed(rest, dispatch))
 }
 
 native.verify = async function verify(options) {
-  return installing('verify', options, (rest, _progress, dispatch) => raw._verify(rest, dispatch))
+  return plain('verify', options, (rest, dispatch) => raw._verify(rest, dispatch))
 }
 
 native.installFrozen = async function installFrozen(options) {
@@ -199,8 +199,8 @@ function text(what, label, value, optional) {
   return value
 }
 
-/** A plugin operation that reports no progress: `onProgress` is refused like any key it does
- * not take (the engine refuses the others). */
+/** An install or plugin operation that reports no progress: `onProgress` is refused like any
+ * key it does not take (the engine refuses the others). */
 function plain(what, options, start) {
   if (options != null && typeof options === 'object' && 'onProgress' in options) {
     throw invalidOptions(`${what}() takes no onProgress: it reports no progress`)

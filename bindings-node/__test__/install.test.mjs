@@ -255,4 +255,14 @@ describe('install', () => {
     assert.throws(() => installedSync({ scope: 'global', ...ctx(d) }), (err) => err.code === 'INVALID_OPTIONS')
     assert.deepEqual(installedSync(ctx(d)), [])
   })
+
+  test('operations that report no progress refuse onProgress instead of ignoring it', async () => {
+    const d = dirs()
+    const withProgress = { ...ctx(d), onProgress: () => {} }
+    const refused = (err) => err.code === 'INVALID_OPTIONS' && /onProgress/.test(err.message)
+    await assert.rejects(installed(withProgress), refused)
+    await assert.rejects(verify(withProgress), refused)
+    await assert.rejects(remove(['hello'], withProgress), refused)
+    assert.deepEqual(await installed(ctx(d)), [])
+  })
 })
