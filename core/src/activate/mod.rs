@@ -8,7 +8,10 @@
 //!   `file://` URL, the relative-paths note, `<skill_files>` with up to 10 files);
 //! - `codex`: Codex's `<skill>` item with `<name>` and `<path>` (Codex itself injects the
 //!   whole file; we inject the substituted body);
-//! - `kode`: Kode's (and Claude Code's) `Base directory for this skill: …` prompt.
+//! - `kode`: Kode's (and Claude Code's) `Base directory for this skill: …` prompt;
+//! - `cline`: Cline's `skills` tool answer;
+//! - `gemini`: Gemini CLI's `activate_skill` tool answer (`<activated_skill>` with the body
+//!   and the skill directory's folder tree).
 
 pub mod expand;
 pub mod substitute;
@@ -37,16 +40,21 @@ pub enum ActivationFormat {
     /// given, and `<command-instructions>` holding `Description: ...` and the body as
     /// written (trimmed; Cline substitutes nothing).
     Cline,
+    /// Gemini CLI's `activate_skill` tool answer: `<activated_skill name="...">` holding the
+    /// body as written (trimmed; Gemini substitutes nothing) in `<instructions>` and the skill
+    /// directory's folder tree (up to 200 items) in `<available_resources>`.
+    Gemini,
 }
 
 impl ActivationFormat {
     /// Every format, in the order error messages list them.
-    pub const ALL: [ActivationFormat; 5] = [
+    pub const ALL: [ActivationFormat; 6] = [
         ActivationFormat::Raw,
         ActivationFormat::Opencode,
         ActivationFormat::Codex,
         ActivationFormat::Kode,
         ActivationFormat::Cline,
+        ActivationFormat::Gemini,
     ];
 
     /// The public name (the serde name, the CLI's `--format` value).
@@ -57,6 +65,7 @@ impl ActivationFormat {
             ActivationFormat::Codex => "codex",
             ActivationFormat::Kode => "kode",
             ActivationFormat::Cline => "cline",
+            ActivationFormat::Gemini => "gemini",
         }
     }
 }
@@ -258,6 +267,7 @@ pub fn activate_with(
             body.trim_start_matches('\n')
         ),
         ActivationFormat::Cline => cline(skill, &raw, &options.args),
+        ActivationFormat::Gemini => gemini(skill, &raw),
     };
     let m = &skill.manifest;
     Ok(Activation {
@@ -294,6 +304,192 @@ fn cline(skill: &Skill, raw: &str, args: &str) -> String {
         skill.name,
         raw.trim()
     )
+}
+
+/// Gemini CLI's `activate_skill` answer (`packages/core/src/tools/activate-skill.ts`): the
+/// body as written, trimmed (Gemini neither substitutes nor appends arguments; its tool takes
+/// none), and `getFolderStructure` of the skill directory. Only the body's first line is
+/// indented, as the host's template does.
+fn gemini(skill: &Skill, raw: &str) -> String {
+    format!(
+        "<activated_skill name=\"{}\">\n  <instructions>\n    {}\n  </instructions>\n\n  <available_resources>\n    {}\n  </available_resources>\n</activated_skill>",
+        skill.name,
+        raw.trim(),
+        folder_structure(&skill.base_dir)
+    )
+}
+
+/// Gemini CLI's folder listing limit (`getFolderStructure`'s `MAX_ITEMS`).
+const GEMINI_MAX_ITEMS: usize = 200;
+/// Folders Gemini CLI lists as `name/...` without entering them.
+const GEMINI_IGNORED_FOLDERS: [&str; 4] = ["node_modules", ".git", "dist", "__pycache__"];
+
+#[derive(Default)]
+struct FolderNode {
+    name: String,
+    files: Vec<String>,
+    sub_folders: Vec<usize>,
+    ignored: bool,
+    more_files: bool,
+    more_sub_folders: bool,
+}
+
+/// ASCII punctuation in ICU root collation order (as `localeCompare` sorts it).
+const ICU_PUNCTUATION: &str = " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$";
+
+/// The sort key standing in for JavaScript's `localeCompare` (ICU root collation) on
+/// file names: ASCII punctuation in ICU's order, then other symbols, digits, letters;
+/// letters compare case-insensitively (lower case first on a tie). Digits compare one by
+/// one (`z10` before `z9`), as ICU does.
+fn locale_key(name: &str) -> (Vec<(u8, u32)>, Vec<bool>) {
+    let primary = name
+        .chars()
+        .map(|c| {
+            if let Some(i) = ICU_PUNCTUATION.find(c) {
+                (0, i as u32)
+            } else if c.is_alphabetic() {
+                (3, c.to_lowercase().next().unwrap_or(c) as u32)
+            } else if c.is_numeric() {
+                (2, c as u32)
+            } else {
+                (1, c as u32)
+            }
+        })
+        .collect();
+    let tertiary = name.chars().map(char::is_uppercase).collect();
+    (primary, tertiary)
+}
+
+/// Gemini CLI's `getFolderStructure` (`packages/core/src/utils/getFolderStructure.ts`) with
+/// its defaults: breadth first, entries in locale order, files before folders, at most 200
+/// items, the ignored folders shown as `name/...`, symbolic links left out.
+fn folder_structure(dir: &Path) -> String {
+    let sep = std::path::MAIN_SEPARATOR;
+    let mut nodes = vec![FolderNode {
+        name: dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        ..FolderNode::default()
+    }];
+    let mut queue = std::collections::VecDeque::from([(0usize, dir.to_path_buf())]);
+    let mut count = 0usize;
+    while let Some((node, path)) = queue.pop_front() {
+        if count >= GEMINI_MAX_ITEMS {
+            continue;
+        }
+        let entries = match std::fs::read_dir(&path) {
+            Ok(entries) => entries,
+            Err(e) if node == 0 && e.kind() == std::io::ErrorKind::NotFound => {
+                return format!(
+                    "Error: Could not read directory \"{}\". Check path and permissions.",
+                    dir.to_string_lossy()
+                );
+            }
+            Err(_) => continue,
+        };
+        let mut entries: Vec<(String, std::fs::FileType)> = entries
+            .flatten()
+            .filter_map(|e| {
+                let kind = e.file_type().ok()?;
+                Some((e.file_name().to_string_lossy().into_owned(), kind))
+            })
+            .collect();
+        entries.sort_by_cached_key(|(name, _)| locale_key(name));
+        for (name, kind) in &entries {
+            if !kind.is_file() {
+                continue;
+            }
+            if count >= GEMINI_MAX_ITEMS {
+                nodes[node].more_files = true;
+                break;
+            }
+            nodes[node].files.push(name.clone());
+            count += 1;
+        }
+        for (name, kind) in &entries {
+            if !kind.is_dir() {
+                continue;
+            }
+            if count >= GEMINI_MAX_ITEMS {
+                nodes[node].more_sub_folders = true;
+                break;
+            }
+            let ignored = GEMINI_IGNORED_FOLDERS.contains(&name.as_str());
+            nodes.push(FolderNode {
+                name: name.clone(),
+                ignored,
+                ..FolderNode::default()
+            });
+            let child = nodes.len() - 1;
+            nodes[node].sub_folders.push(child);
+            count += 1;
+            if !ignored {
+                queue.push_back((child, path.join(name)));
+            }
+        }
+    }
+    let mut lines = Vec::new();
+    format_folder(&nodes, 0, "", true, true, &mut lines);
+    let truncated = nodes
+        .iter()
+        .any(|n| n.more_files || n.more_sub_folders || n.ignored);
+    let mut summary = format!("Showing up to {GEMINI_MAX_ITEMS} items (files + folders).");
+    if truncated {
+        summary.push_str(&format!(" Folders or files indicated with ... contain more items not shown, were ignored, or the display limit ({GEMINI_MAX_ITEMS} items) was reached."));
+    }
+    format!(
+        "{summary}\n\n{}{sep}\n{}",
+        dir.to_string_lossy(),
+        lines.join("\n")
+    )
+}
+
+fn format_folder(
+    nodes: &[FolderNode],
+    index: usize,
+    indent: &str,
+    last: bool,
+    root: bool,
+    out: &mut Vec<String>,
+) {
+    const LAST: &str = "\u{2514}\u{2500}\u{2500}\u{2500}";
+    const MID: &str = "\u{251c}\u{2500}\u{2500}\u{2500}";
+    let sep = std::path::MAIN_SEPARATOR;
+    let node = &nodes[index];
+    if !root || node.ignored {
+        out.push(format!(
+            "{indent}{}{}{sep}{}",
+            if last { LAST } else { MID },
+            node.name,
+            if node.ignored { "..." } else { "" }
+        ));
+    }
+    let child_indent = if root {
+        String::new()
+    } else {
+        format!("{indent}{}", if last { "    " } else { "\u{2502}   " })
+    };
+    let no_folders_after = node.sub_folders.is_empty() && !node.more_sub_folders;
+    for (i, file) in node.files.iter().enumerate() {
+        let connector = if i + 1 == node.files.len() && no_folders_after {
+            LAST
+        } else {
+            MID
+        };
+        out.push(format!("{child_indent}{connector}{file}"));
+    }
+    if node.more_files {
+        let connector = if no_folders_after { LAST } else { MID };
+        out.push(format!("{child_indent}{connector}..."));
+    }
+    for (i, &child) in node.sub_folders.iter().enumerate() {
+        let last_child = i + 1 == node.sub_folders.len() && !node.more_sub_folders;
+        format_folder(nodes, child, &child_indent, last_child, false, out);
+    }
+    if node.more_sub_folders {
+        out.push(format!("{child_indent}{LAST}..."));
+    }
 }
 
 fn opencode(skill: &Skill, body: &str, resources: &[String]) -> String {
@@ -430,6 +626,23 @@ mod tests {
             diagnostics: Vec::new(),
             status: Default::default(),
         }
+    }
+
+    #[test]
+    fn gemini_sorts_names_like_locale_compare() {
+        // Node 20's `[...].sort((a, b) => a.localeCompare(b))` on these names.
+        let mut names = [
+            "b", "A", "a", "_x", "1", "B.md", "a.txt", "ab", "a-b", "Z", "z10", "z9", ".hidden",
+            "~t",
+        ];
+        names.sort_by_cached_key(|n| locale_key(n));
+        assert_eq!(
+            names,
+            [
+                "_x", ".hidden", "~t", "1", "a", "A", "a-b", "a.txt", "ab", "b", "B.md", "Z",
+                "z10", "z9"
+            ]
+        );
     }
 
     #[test]
