@@ -11,7 +11,9 @@
 //! - `kode`: Kode's (and Claude Code's) `Base directory for this skill: …` prompt;
 //! - `cline`: Cline's `skills` tool answer;
 //! - `gemini`: Gemini CLI's `activate_skill` tool answer (`<activated_skill>` with the body
-//!   and the skill directory's folder tree).
+//!   and the skill directory's folder tree);
+//! - `qwen-code`: Qwen Code's `skill` tool answer (`Base directory for this skill: …`, the
+//!   absolute-paths note, the body as written).
 
 pub mod expand;
 pub mod substitute;
@@ -44,17 +46,22 @@ pub enum ActivationFormat {
     /// body as written (trimmed; Gemini substitutes nothing) in `<instructions>` and the skill
     /// directory's folder tree (up to 200 items) in `<available_resources>`.
     Gemini,
+    /// Qwen Code's `skill` tool answer: `Base directory for this skill: ...`, the
+    /// absolute-paths note, then the body as written (trimmed; Qwen substitutes nothing) and
+    /// a final newline.
+    QwenCode,
 }
 
 impl ActivationFormat {
     /// Every format, in the order error messages list them.
-    pub const ALL: [ActivationFormat; 6] = [
+    pub const ALL: [ActivationFormat; 7] = [
         ActivationFormat::Raw,
         ActivationFormat::Opencode,
         ActivationFormat::Codex,
         ActivationFormat::Kode,
         ActivationFormat::Cline,
         ActivationFormat::Gemini,
+        ActivationFormat::QwenCode,
     ];
 
     /// The public name (the serde name, the CLI's `--format` value).
@@ -66,6 +73,7 @@ impl ActivationFormat {
             ActivationFormat::Kode => "kode",
             ActivationFormat::Cline => "cline",
             ActivationFormat::Gemini => "gemini",
+            ActivationFormat::QwenCode => "qwen-code",
         }
     }
 }
@@ -268,6 +276,7 @@ pub fn activate_with(
         ),
         ActivationFormat::Cline => cline(skill, &raw, &options.args),
         ActivationFormat::Gemini => gemini(skill, &raw),
+        ActivationFormat::QwenCode => qwen_code(skill, &raw),
     };
     let m = &skill.manifest;
     Ok(Activation {
@@ -302,6 +311,17 @@ fn cline(skill: &Skill, raw: &str, args: &str) -> String {
     format!(
         "<command-name>{}</command-name>{args}\n<command-instructions>\n{description}{}\n</command-instructions>",
         skill.name,
+        raw.trim()
+    )
+}
+
+/// Qwen Code's `skill` tool answer (`packages/core/src/tools/skill.ts` and `skill-utils.ts`
+/// `buildSkillLlmContent`): the skill directory, the note, the body as written and trimmed
+/// (the tool takes no arguments: nothing is substituted or appended), a final newline.
+fn qwen_code(skill: &Skill, raw: &str) -> String {
+    format!(
+        "Base directory for this skill: {}\nImportant: ALWAYS resolve absolute paths from this base directory when working with skills.\n\n{}\n",
+        skill.base_dir.to_string_lossy(),
         raw.trim()
     )
 }
