@@ -241,8 +241,10 @@ pub struct ActivateOptions {
     pub args: Option<String>,
     /// Variables for `${NAME}` placeholders.
     pub vars: Option<HashMap<String, String>>,
-    /// `raw` (default), `opencode`, `codex`, `kode`, `cline`, `gemini`, `qwen-code`.
-    #[napi(ts_type = "'raw' | 'opencode' | 'codex' | 'kode' | 'cline' | 'gemini' | 'qwen-code'")]
+    /// `raw` (default), `opencode`, `codex`, `kode`, `cline`, `gemini`, `qwen-code`, `mistral-vibe`.
+    #[napi(
+        ts_type = "'raw' | 'opencode' | 'codex' | 'kode' | 'cline' | 'gemini' | 'qwen-code' | 'mistral-vibe'"
+    )]
     pub format: Option<String>,
     /// Agent activating the skill.
     pub agent: Option<String>,

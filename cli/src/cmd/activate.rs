@@ -14,7 +14,7 @@ pub struct Args {
     /// The argument string (`$ARGUMENTS`, `$0`, named arguments).
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     pub args: String,
-    /// raw, opencode, codex, kode, cline, gemini or qwen-code.
+    /// raw, opencode, codex, kode, cline, gemini, qwen-code or mistral-vibe.
     #[arg(long, default_value = "raw")]
     pub format: String,
     /// A variable for `${NAME}` placeholders (repeatable).

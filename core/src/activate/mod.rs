@@ -13,7 +13,9 @@
 //! - `gemini`: Gemini CLI's `activate_skill` tool answer (`<activated_skill>` with the body
 //!   and the skill directory's folder tree);
 //! - `qwen-code`: Qwen Code's `skill` tool answer (`Base directory for this skill: …`, the
-//!   absolute-paths note, the body as written).
+//!   absolute-paths note, the body as written);
+//! - `mistral-vibe`: Mistral Vibe's `skill` tool answer (`<skill_content name="…">`, the
+//!   body as written, the base directory, `<skill_files>` with up to 10 sampled files).
 
 pub mod expand;
 pub mod substitute;
@@ -50,11 +52,15 @@ pub enum ActivationFormat {
     /// absolute-paths note, then the body as written (trimmed; Qwen substitutes nothing) and
     /// a final newline.
     QwenCode,
+    /// Mistral Vibe's `skill` tool answer: `<skill_content name="...">`, `# Skill: name`,
+    /// the body as written (trimmed; Vibe substitutes nothing), the skill directory and the
+    /// relative-paths note, then `<skill_files>` with up to 10 files (sorted).
+    MistralVibe,
 }
 
 impl ActivationFormat {
     /// Every format, in the order error messages list them.
-    pub const ALL: [ActivationFormat; 7] = [
+    pub const ALL: [ActivationFormat; 8] = [
         ActivationFormat::Raw,
         ActivationFormat::Opencode,
         ActivationFormat::Codex,
@@ -62,6 +68,7 @@ impl ActivationFormat {
         ActivationFormat::Cline,
         ActivationFormat::Gemini,
         ActivationFormat::QwenCode,
+        ActivationFormat::MistralVibe,
     ];
 
     /// The public name (the serde name, the CLI's `--format` value).
@@ -74,6 +81,7 @@ impl ActivationFormat {
             ActivationFormat::Cline => "cline",
             ActivationFormat::Gemini => "gemini",
             ActivationFormat::QwenCode => "qwen-code",
+            ActivationFormat::MistralVibe => "mistral-vibe",
         }
     }
 }
@@ -277,6 +285,7 @@ pub fn activate_with(
         ActivationFormat::Cline => cline(skill, &raw, &options.args),
         ActivationFormat::Gemini => gemini(skill, &raw),
         ActivationFormat::QwenCode => qwen_code(skill, &raw),
+        ActivationFormat::MistralVibe => mistral_vibe(skill, &raw),
     };
     let m = &skill.manifest;
     Ok(Activation {
@@ -324,6 +333,81 @@ fn qwen_code(skill: &Skill, raw: &str) -> String {
         skill.base_dir.to_string_lossy(),
         raw.trim()
     )
+}
+
+/// Mistral Vibe's `skill` tool answer (`vibe/core/tools/builtins/skill.py`
+/// `render_skill_result` with `sample_skill_files`): the body as written and trimmed (the
+/// tool takes no arguments), the resolved skill directory, and the first 10 of the skill's
+/// other files, sorted, as paths relative to the skill directory. No final newline.
+fn mistral_vibe(skill: &Skill, raw: &str) -> String {
+    let dir = std::fs::canonicalize(&skill.base_dir).unwrap_or_else(|_| skill.base_dir.clone());
+    let files = vibe_sample_files(&skill.base_dir)
+        .iter()
+        .map(|f| format!("<file>{f}</file>"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    format!(
+        "<skill_content name=\"{name}\">\n# Skill: {name}\n\n{body}\n\nBase directory for this skill: {dir}\nRelative paths in this skill are relative to this base directory.\nNote: file list is sampled.\n\n<skill_files>\n{files}\n</skill_files>\n</skill_content>",
+        name = skill.name,
+        body = raw.trim(),
+        dir = dir.to_string_lossy(),
+    )
+}
+
+/// Mistral Vibe's sample size and walk limit (`SAMPLED_SKILL_FILES`,
+/// `MAX_WALKED_SKILL_ENTRIES`) and the folders its walk skips.
+const VIBE_SAMPLED_FILES: usize = 10;
+const VIBE_MAX_WALKED: usize = 200;
+const VIBE_SKIPPED_DIRS: [&str; 10] = [
+    ".git",
+    "node_modules",
+    "__pycache__",
+    ".venv",
+    "venv",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".pytest_cache",
+    "dist",
+    "build",
+];
+
+/// Mistral Vibe's `sample_skill_files`: an `os.walk` of the skill directory (symbolic links
+/// to folders not entered; any file named `SKILL.md` left out), stopped once 200 files are
+/// collected, then sorted and cut to 10.
+fn vibe_sample_files(dir: &Path) -> Vec<String> {
+    if !dir.join("SKILL.md").is_file() {
+        return Vec::new();
+    }
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(current) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&current) else {
+            continue;
+        };
+        let mut subdirs = Vec::new();
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if path.is_dir() {
+                let is_link = entry.file_type().map(|t| t.is_symlink()).unwrap_or(false);
+                if !is_link && !VIBE_SKIPPED_DIRS.contains(&name.as_str()) {
+                    subdirs.push(path);
+                }
+            } else if name != "SKILL.md" {
+                if let Ok(rel) = path.strip_prefix(dir) {
+                    files.push(rel.to_string_lossy().into_owned());
+                }
+            }
+        }
+        if files.len() >= VIBE_MAX_WALKED {
+            break;
+        }
+        subdirs.sort();
+        stack.extend(subdirs.into_iter().rev());
+    }
+    files.sort();
+    files.truncate(VIBE_SAMPLED_FILES);
+    files
 }
 
 /// Gemini CLI's `activate_skill` answer (`packages/core/src/tools/activate-skill.ts`): the
