@@ -126,12 +126,57 @@ impl McpSkillSource {
     ) -> Result<McpSkillSource, ClientError> {
         let mut command = tokio::process::Command::new(program);
         command.args(args);
+        let transport =
+            rmcp::transport::TokioChildProcess::new(command).map_err(|e| ClientError::Connect {
+                label: label.to_string(),
+                message: format!("{program}: {e}"),
+            })?;
+        Self::connect(label, transport, cache_root).await
+    }
+
+    /// Speak MCP's streamable HTTP transport to the server at `url` (`http://` or
+    /// `https://`, certificates checked against Mozilla's roots), sending `headers` (e.g.
+    /// `Authorization`) with every request. Cargo feature `http-client`.
+    #[cfg(feature = "http-client")]
+    pub async fn connect_url(
+        label: &str,
+        url: &str,
+        headers: &[(String, String)],
+        cache_root: &Path,
+    ) -> Result<McpSkillSource, ClientError> {
+        use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
         let connect = |message: String| ClientError::Connect {
             label: label.to_string(),
             message,
         };
-        let transport = rmcp::transport::TokioChildProcess::new(command)
-            .map_err(|e| connect(format!("{program}: {e}")))?;
+        let mut custom = std::collections::HashMap::new();
+        for (name, value) in headers {
+            let name = http::HeaderName::from_bytes(name.as_bytes())
+                .map_err(|e| connect(format!("header name `{name}`: {e}")))?;
+            let value = http::HeaderValue::from_str(value)
+                .map_err(|e| connect(format!("header `{name}` value: {e}")))?;
+            custom.insert(name, value);
+        }
+        let client =
+            crate::http_client::HyperHttpClient::new().map_err(|e| connect(e.to_string()))?;
+        let config = StreamableHttpClientTransportConfig::with_uri(url).custom_headers(custom);
+        let transport = rmcp::transport::StreamableHttpClientTransport::with_client(client, config);
+        Self::connect(label, transport, cache_root).await
+    }
+
+    async fn connect<T, E, A>(
+        label: &str,
+        transport: T,
+        cache_root: &Path,
+    ) -> Result<McpSkillSource, ClientError>
+    where
+        T: rmcp::transport::IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let connect = |message: String| ClientError::Connect {
+            label: label.to_string(),
+            message,
+        };
         // 2026-07-28 (`server/discover`) when the server speaks it, else `initialize`.
         let lifecycle = rmcp::service::ClientLifecycleMode::Auto {
             preferred_versions: vec![rmcp::model::ProtocolVersion::V_2026_07_28],

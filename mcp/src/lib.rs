@@ -13,6 +13,8 @@ mod catalog;
 mod client;
 #[cfg(feature = "http")]
 mod http;
+#[cfg(feature = "http-client")]
+mod http_client;
 mod server;
 pub mod uri;
 
@@ -21,6 +23,8 @@ pub use client::{
 };
 #[cfg(feature = "http")]
 pub use http::serve_http;
+#[cfg(feature = "http-client")]
+pub use http_client::{HttpClientError, HyperHttpClient};
 pub use server::{mime_type, ServerOptions, SkillServer};
 
 /// Serve `server` over stdin/stdout until the client disconnects.
