@@ -25,7 +25,7 @@ pub use client::{
 pub use http::serve_http;
 #[cfg(feature = "http-client")]
 pub use http_client::{HttpClientError, HyperHttpClient};
-pub use server::{mime_type, ServerOptions, SkillServer};
+pub use server::{mime_type, ScriptRunner, ServerOptions, SkillServer};
 
 /// Serve `server` over stdin/stdout until the client disconnects.
 pub async fn serve_stdio(server: SkillServer) -> Result<(), std::io::Error> {

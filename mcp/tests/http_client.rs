@@ -40,6 +40,7 @@ fn server(dir: &Path) -> SkillServer {
         ServerOptions {
             page_size: 1,
             ttl_ms: 0,
+            ..Default::default()
         },
     )
     .expect("server")
