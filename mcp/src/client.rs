@@ -526,6 +526,11 @@ impl McpSkillSource {
         }
     }
 
+    /// Where the verified files of `skill` are cached (see [`McpSkillSource::load`]).
+    pub fn skill_dir(&self, skill: &RemoteSkill) -> PathBuf {
+        self.cache_dir(skill)
+    }
+
     /// `<cache>/<server label>/<skill path>/<content key>`: the server and the URI are
     /// both recoverable from the path, and a changed manifest lands in a new directory.
     fn cache_dir(&self, skill: &RemoteSkill) -> PathBuf {

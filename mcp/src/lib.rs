@@ -8,9 +8,11 @@
 //!   without the extension; [`serve_stdio`] runs it.
 //! - [`McpSkillSource`]: an MCP server as a skill source, verifying every file it reads
 //!   against the server's manifest and caching verified content outside every discovery path.
+//! - [`McpDeckSource`]: that source as a deck root ([`skilldeck::Deck::add_remote_source`]).
 
 mod catalog;
 mod client;
+mod deck_source;
 #[cfg(feature = "http")]
 mod http;
 #[cfg(feature = "http-client")]
@@ -21,6 +23,7 @@ pub mod uri;
 pub use client::{
     collisions, ClientError, Collision, McpSkillSource, RemoteFile, RemoteSkill, VerifiedSkill,
 };
+pub use deck_source::{McpDeckSource, ServerSpec};
 #[cfg(feature = "http")]
 pub use http::serve_http;
 #[cfg(feature = "http-client")]

@@ -68,7 +68,7 @@ pub enum Action {
     },
 }
 
-fn default_cache() -> Option<PathBuf> {
+pub(crate) fn default_cache() -> Option<PathBuf> {
     let base = std::env::var_os("XDG_CACHE_HOME")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
