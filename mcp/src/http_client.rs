@@ -61,6 +61,9 @@ pub struct HyperHttpClient {
 }
 
 impl HyperHttpClient {
+    /// A client trusting Mozilla's root certificates (no system store is read). For
+    /// rmcp's `StreamableHttpClientTransport::with_client`; [`crate::McpSkillSource::connect_url`]
+    /// uses it.
     pub fn new() -> std::result::Result<HyperHttpClient, HttpClientError> {
         let roots = rustls::RootCertStore {
             roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),

@@ -97,6 +97,24 @@ async fn connect_url_lists_loads_and_verifies_over_http() {
 }
 
 #[tokio::test]
+async fn https_speaks_tls_and_fails_against_a_plain_http_server() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let addr = serve(server(tmp.path())).await;
+    // The same server that answers http:// (above) cannot complete a TLS handshake.
+    let err = McpSkillSource::connect_url("tls", &format!("https://{addr}/mcp"), &[], tmp.path())
+        .await
+        .err()
+        .expect("no TLS server there");
+    assert!(matches!(err, ClientError::Connect { .. }), "{err}");
+    // rustls' own refusal of a plain-HTTP answer: the handshake was attempted.
+    assert!(err.to_string().contains("corrupt message"), "{err}");
+    let plain = McpSkillSource::connect_url("tls", &format!("http://{addr}/mcp"), &[], tmp.path())
+        .await
+        .expect("plain HTTP works");
+    plain.close().await;
+}
+
+#[tokio::test]
 async fn connect_url_reports_unreachable_servers_and_bad_urls() {
     let tmp = tempfile::tempdir().expect("tmp");
     // A port that was bound and released: nothing listens there.
