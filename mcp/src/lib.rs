@@ -22,6 +22,7 @@ pub mod uri;
 
 pub use client::{
     collisions, ClientError, Collision, McpSkillSource, RemoteFile, RemoteSkill, VerifiedSkill,
+    REQUEST_TIMEOUT,
 };
 pub use deck_source::{McpDeckSource, ServerSpec};
 #[cfg(feature = "http")]
