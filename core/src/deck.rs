@@ -29,6 +29,8 @@ struct Inner {
     next_subscription: AtomicU64,
     /// The search index of the last snapshot searched.
     search: Mutex<SearchState>,
+    /// Sources of skills not on disk (MCP servers), merged into every snapshot.
+    remote: RwLock<Vec<Arc<dyn crate::remote::RemoteSkillSource>>>,
 }
 
 /// What [`Deck::search`] keeps between calls: the index of one snapshot (its skills' terms
@@ -159,6 +161,7 @@ impl Deck {
                 subscribers: Mutex::new(Vec::new()),
                 next_subscription: AtomicU64::new(1),
                 search: Mutex::new(SearchState::default()),
+                remote: RwLock::new(Vec::new()),
             }),
         })
     }
@@ -277,6 +280,7 @@ impl Deck {
                         last.files.update(index, stamp);
                     }
                     let mut catalog = patched.catalog;
+                    self.merge_remote(&mut catalog);
                     crate::filter::apply(&mut catalog, options, &last.host);
                     project_dir_diagnostic(&mut catalog, &self.inner.inputs.project);
                     return Some(catalog);
@@ -293,6 +297,7 @@ impl Deck {
         state.roots = discovery.roots();
         let mut catalog = discovery.catalog;
         let host = HostRules::read(options, &self.inner.profile, &self.inner.inputs);
+        self.merge_remote(&mut catalog);
         crate::filter::apply(&mut catalog, options, &host);
         project_dir_diagnostic(&mut catalog, &self.inner.inputs.project);
         if keep == discover::Keep::ForReload {
@@ -328,6 +333,49 @@ impl Deck {
                 }),
         );
         events
+    }
+
+    /// Add a source of skills that are not on disk (an MCP server, see
+    /// [`crate::RemoteSkillSource`]): its listed skills join the next snapshot, and every
+    /// later one, beside the local ones. The next load discovers from scratch once.
+    pub fn add_remote_source(&self, source: Arc<dyn crate::remote::RemoteSkillSource>) {
+        match self.inner.remote.write() {
+            Ok(mut sources) => sources.push(source),
+            Err(poisoned) => poisoned.into_inner().push(source),
+        }
+        let mut state = self
+            .inner
+            .state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        state.last = None;
+    }
+
+    fn merge_remote(&self, catalog: &mut Catalog) {
+        let sources = match self.inner.remote.read() {
+            Ok(sources) => sources.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        };
+        crate::remote::merge(catalog, &sources);
+    }
+
+    /// Make a remote skill's verified `SKILL.md` present at its `location` (fetched and
+    /// verified by its source, or already cached); nothing for a skill on disk. Activation
+    /// does this itself; call it before reading a remote skill's files otherwise.
+    pub fn fetch_remote(&self, skill: &Skill) -> Result<()> {
+        let Some(label) = crate::remote::remote_label(skill) else {
+            return Ok(());
+        };
+        let sources = match self.inner.remote.read() {
+            Ok(sources) => sources.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        };
+        match sources.iter().find(|s| s.label() == label) {
+            Some(source) => source.fetch(&skill.id),
+            None => Err(Error::NotFound {
+                id: skill.id.clone(),
+            }),
+        }
     }
 
     /// Every root directory the last discovery looked at, present or not.
@@ -463,8 +511,9 @@ impl Deck {
             .map_or(&search::Index::default(), |i| i)))
     }
 
-    /// The profile's skill roots in scan order, then the caller's extra roots.
-    fn scan_roots(&self) -> Vec<std::path::PathBuf> {
+    /// The profile's skill roots in scan order, then the caller's extra roots (known
+    /// before any load, unlike [`Deck::watched_roots`]).
+    pub fn scan_roots(&self) -> Vec<std::path::PathBuf> {
         let inputs = &self.inner.inputs;
         let expansion = discover::roots::expand(
             &self.inner.profile,
@@ -504,8 +553,16 @@ impl Deck {
     ) -> Result<Activation> {
         options.check()?;
         let (skill, evaluation, agent) = self.authorize(id, options.agent.as_deref())?;
+        self.fetch_remote(&skill)?;
         let mut activation =
             activate::activate_with(&skill, &self.inner.inputs.project, options, expansions)?;
+        if let Some(label) = crate::remote::remote_label(&skill) {
+            activation.text = format!(
+                "{}\n\n{}",
+                crate::remote::origin_note(label, &skill.id),
+                activation.text
+            );
+        }
         if evaluation.decision == crate::permissions::Decision::Ask {
             activation.mark_ask(evaluation.rule.as_ref());
         }

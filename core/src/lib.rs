@@ -43,6 +43,7 @@ mod options;
 mod par;
 mod parse;
 mod permissions;
+mod remote;
 mod render;
 mod search;
 mod serde_path;
@@ -91,6 +92,9 @@ pub use parse::{
 };
 pub use permissions::document::ACCEPTED_SHAPES as PERMISSION_RULES_SHAPES;
 pub use permissions::{Decision, Evaluation, PermissionRules, Rule, Semantics};
+pub use remote::{
+    origin as remote_origin, remote_label, RemoteEntry, RemoteListing, RemoteSkillSource,
+};
 pub use render::{RenderFormat, RenderOptions, RenderReport, Rendered, Truncation, MAX_BUDGET};
 pub use search::{
     search, tool_definition as search_tool_definition, SearchHit, SearchOptions, SearchResults,

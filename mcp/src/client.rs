@@ -19,6 +19,10 @@ use std::path::{Path, PathBuf};
 /// Pages followed before a listing is declared endless (a server looping on its cursor).
 const MAX_PAGES: usize = 10_000;
 
+/// How long a server may take to answer one request, the handshake included: a server
+/// that never answers must not hang the deck (or the command) that asked.
+pub const REQUEST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// Why a remote skill (or the connection) was refused.
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
@@ -126,21 +130,73 @@ impl McpSkillSource {
     ) -> Result<McpSkillSource, ClientError> {
         let mut command = tokio::process::Command::new(program);
         command.args(args);
+        let transport =
+            rmcp::transport::TokioChildProcess::new(command).map_err(|e| ClientError::Connect {
+                label: label.to_string(),
+                message: format!("{program}: {e}"),
+            })?;
+        Self::connect(label, transport, cache_root).await
+    }
+
+    /// Speak MCP's streamable HTTP transport to the server at `url` (`http://` or
+    /// `https://`, certificates checked against Mozilla's roots), sending `headers` (e.g.
+    /// `Authorization`) with every request. Cargo feature `http-client`.
+    #[cfg(feature = "http-client")]
+    pub async fn connect_url(
+        label: &str,
+        url: &str,
+        headers: &[(String, String)],
+        cache_root: &Path,
+    ) -> Result<McpSkillSource, ClientError> {
+        use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
         let connect = |message: String| ClientError::Connect {
             label: label.to_string(),
             message,
         };
-        let transport = rmcp::transport::TokioChildProcess::new(command)
-            .map_err(|e| connect(format!("{program}: {e}")))?;
+        let mut custom = std::collections::HashMap::new();
+        for (name, value) in headers {
+            let name = http::HeaderName::from_bytes(name.as_bytes())
+                .map_err(|e| connect(format!("header name `{name}`: {e}")))?;
+            let value = http::HeaderValue::from_str(value)
+                .map_err(|e| connect(format!("header `{name}` value: {e}")))?;
+            custom.insert(name, value);
+        }
+        let client =
+            crate::http_client::HyperHttpClient::new().map_err(|e| connect(e.to_string()))?;
+        let config = StreamableHttpClientTransportConfig::with_uri(url).custom_headers(custom);
+        let transport = rmcp::transport::StreamableHttpClientTransport::with_client(client, config);
+        Self::connect(label, transport, cache_root).await
+    }
+
+    async fn connect<T, E, A>(
+        label: &str,
+        transport: T,
+        cache_root: &Path,
+    ) -> Result<McpSkillSource, ClientError>
+    where
+        T: rmcp::transport::IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let connect = |message: String| ClientError::Connect {
+            label: label.to_string(),
+            message,
+        };
         // 2026-07-28 (`server/discover`) when the server speaks it, else `initialize`.
         let lifecycle = rmcp::service::ClientLifecycleMode::Auto {
             preferred_versions: vec![rmcp::model::ProtocolVersion::V_2026_07_28],
             legacy_version: Some(rmcp::model::ProtocolVersion::LATEST_WITH_INITIALIZE),
         };
-        let service =
-            ().serve_with_lifecycle(transport, lifecycle)
-                .await
-                .map_err(|e| connect(e.to_string()))?;
+        let handshake = ().serve_with_lifecycle(transport, lifecycle);
+        let service = match tokio::time::timeout(REQUEST_TIMEOUT, handshake).await {
+            Ok(Ok(service)) => service,
+            Ok(Err(err)) => return Err(connect(initialize_error(&err))),
+            Err(_) => {
+                return Err(connect(format!(
+                    "no answer to the handshake within {} s",
+                    REQUEST_TIMEOUT.as_secs()
+                )))
+            }
+        };
         // The verified copy on disk is the one cache: rmcp's in-memory response cache would
         // answer a re-read from memory for `ttlMs`, and with a stale copy when the server
         // fails, instead of asking the server what it serves now.
@@ -173,6 +229,21 @@ impl McpSkillSource {
     /// The server's label.
     pub fn label(&self) -> &str {
         &self.label
+    }
+
+    /// The answer to one request, or a protocol error (also when none came in time).
+    async fn answer<T, E: std::fmt::Display>(
+        &self,
+        method: &'static str,
+        request: impl std::future::Future<Output = Result<T, E>>,
+    ) -> Result<T, ClientError> {
+        match tokio::time::timeout(REQUEST_TIMEOUT, request).await {
+            Ok(answer) => answer.map_err(|e| self.protocol(method, e)),
+            Err(_) => Err(self.protocol(
+                method,
+                format!("no answer within {} s", REQUEST_TIMEOUT.as_secs()),
+            )),
+        }
     }
 
     fn protocol(&self, method: &'static str, err: impl std::fmt::Display) -> ClientError {
@@ -244,10 +315,8 @@ impl McpSkillSource {
     async fn list_page(&self, params: Value) -> Result<RawPage, ClientError> {
         let request = ClientRequest::CustomRequest(CustomRequest::new("skills/list", Some(params)));
         let result = self
-            .service
-            .send_request(request)
-            .await
-            .map_err(|e| self.protocol("skills/list", e))?;
+            .answer("skills/list", self.service.send_request(request))
+            .await?;
         let value = serde_json::to_value(&result).map_err(|e| self.protocol("skills/list", e))?;
         serde_json::from_value::<RawPage>(value)
             .map_err(|e| self.protocol("skills/list", format!("not a skills/list result: {e}")))
@@ -256,10 +325,11 @@ impl McpSkillSource {
     /// The current entry of the skill whose `SKILL.md` is at `uri` (`skills/get`).
     pub async fn get(&self, uri: &str) -> Result<RemoteSkill, ClientError> {
         let result = self
-            .service
-            .get_skill(GetSkillRequestParams::new(uri))
-            .await
-            .map_err(|e| self.protocol("skills/get", e))?;
+            .answer(
+                "skills/get",
+                self.service.get_skill(GetSkillRequestParams::new(uri)),
+            )
+            .await?;
         if result.skill.uri != uri {
             return Err(self.bad(
                 uri,
@@ -366,10 +436,12 @@ impl McpSkillSource {
 
     async fn read_bytes(&self, uri: &str) -> Result<Vec<u8>, ClientError> {
         let result = self
-            .service
-            .read_resource(ReadResourceRequestParams::new(uri))
-            .await
-            .map_err(|e| self.protocol("resources/read", e))?;
+            .answer(
+                "resources/read",
+                self.service
+                    .read_resource(ReadResourceRequestParams::new(uri)),
+            )
+            .await?;
         let verification = |reason: String| ClientError::Verification {
             label: self.label.clone(),
             uri: uri.to_string(),
@@ -481,6 +553,11 @@ impl McpSkillSource {
         }
     }
 
+    /// Where the verified files of `skill` are cached (see [`McpSkillSource::load`]).
+    pub fn skill_dir(&self, skill: &RemoteSkill) -> PathBuf {
+        self.cache_dir(skill)
+    }
+
     /// `<cache>/<server label>/<skill path>/<content key>`: the server and the URI are
     /// both recoverable from the path, and a changed manifest lands in a new directory.
     fn cache_dir(&self, skill: &RemoteSkill) -> PathBuf {
@@ -507,6 +584,23 @@ impl McpSkillSource {
     /// Close the connection (the server process ends with it).
     pub async fn close(self) {
         let _ = self.service.cancel().await;
+    }
+}
+
+/// What went wrong in the handshake, in words: rmcp's transport errors name the
+/// transport's Rust types ("Send message error Transport [rmcp::transport::worker::…]"),
+/// which tell a user nothing; their innermost cause says what happened ("Connection
+/// refused", "HTTP 403 …").
+fn initialize_error(err: &rmcp::service::ClientInitializeError) -> String {
+    match err {
+        rmcp::service::ClientInitializeError::TransportError { error, context } => {
+            let mut cause: &(dyn std::error::Error + 'static) = error.error.as_ref();
+            while let Some(next) = cause.source() {
+                cause = next;
+            }
+            format!("{cause} (on {context})")
+        }
+        other => other.to_string(),
     }
 }
 

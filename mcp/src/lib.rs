@@ -8,20 +8,28 @@
 //!   without the extension; [`serve_stdio`] runs it.
 //! - [`McpSkillSource`]: an MCP server as a skill source, verifying every file it reads
 //!   against the server's manifest and caching verified content outside every discovery path.
+//! - [`McpDeckSource`]: that source as a deck root ([`skilldeck::Deck::add_remote_source`]).
 
 mod catalog;
 mod client;
+mod deck_source;
 #[cfg(feature = "http")]
 mod http;
+#[cfg(feature = "http-client")]
+mod http_client;
 mod server;
 pub mod uri;
 
 pub use client::{
     collisions, ClientError, Collision, McpSkillSource, RemoteFile, RemoteSkill, VerifiedSkill,
+    REQUEST_TIMEOUT,
 };
+pub use deck_source::{McpDeckSource, ServerSpec};
 #[cfg(feature = "http")]
 pub use http::serve_http;
-pub use server::{mime_type, ServerOptions, SkillServer};
+#[cfg(feature = "http-client")]
+pub use http_client::{HttpClientError, HyperHttpClient};
+pub use server::{mime_type, ScriptRunner, ServerOptions, SkillServer};
 
 /// Serve `server` over stdin/stdout until the client disconnects.
 pub async fn serve_stdio(server: SkillServer) -> Result<(), std::io::Error> {

@@ -18,13 +18,40 @@ use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
 use std::sync::{Arc, Mutex};
 
-/// How the server pages and labels its answers.
-#[derive(Clone, Debug)]
+/// Runs a skill's script for the `run_skill_script` tool. The server offers that tool only
+/// when [`ServerOptions::script_runner`] is set, so a deck served without one never runs
+/// anything. skilldeck-mcp does not depend on the runner (`skilldeck-run`, a heavy build):
+/// the caller (the CLI's `skilldeck mcp --allow-run`) supplies it.
+pub trait ScriptRunner: Send + Sync {
+    /// Run the call `arguments` (the tool's schema: [`skilldeck::run_skill_script_tool`])
+    /// against `deck`, whose permission rules apply (`Deck::authorize`). `Ok` is the tool
+    /// result's text (the run's report, also for a non-zero exit); `Err` a refusal.
+    fn run_script(
+        &self,
+        deck: &skilldeck::Deck,
+        arguments: &serde_json::Value,
+    ) -> Result<String, String>;
+}
+
+/// How the server pages and labels its answers, and whether it runs scripts.
+#[derive(Clone)]
 pub struct ServerOptions {
     /// Skills per `skills/list` page (and entries per directory page); at least 1.
     pub page_size: usize,
     /// `ttlMs` on cacheable results: how long a client may treat a listing as fresh.
     pub ttl_ms: u64,
+    /// Offer the `run_skill_script` tool, run by this runner (`None`: no such tool).
+    pub script_runner: Option<Arc<dyn ScriptRunner>>,
+}
+
+impl std::fmt::Debug for ServerOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServerOptions")
+            .field("page_size", &self.page_size)
+            .field("ttl_ms", &self.ttl_ms)
+            .field("script_runner", &self.script_runner.is_some())
+            .finish()
+    }
 }
 
 impl Default for ServerOptions {
@@ -34,6 +61,7 @@ impl Default for ServerOptions {
             // A minute: short enough that an edited skill is picked up soon without the
             // `list_changed` notification, long enough to spare a busy client re-listing.
             ttl_ms: 60_000,
+            script_runner: None,
         }
     }
 }
@@ -400,8 +428,8 @@ fn schema(value: serde_json::Value) -> Arc<serde_json::Map<String, serde_json::V
     }
 }
 
-fn tools() -> Vec<Tool> {
-    vec![
+fn tools(run: bool) -> Vec<Tool> {
+    let mut tools = vec![
         Tool::new(
             "list_skills",
             "List the skills this server offers: id, name, description and skill:// URI.",
@@ -431,7 +459,16 @@ fn tools() -> Vec<Tool> {
                 "required": ["query"]
             })),
         ),
-    ]
+    ];
+    if run {
+        let spec = skilldeck::run_skill_script_tool();
+        tools.push(Tool::new(
+            spec.name,
+            spec.description,
+            schema(spec.input_schema),
+        ));
+    }
+    tools
 }
 
 fn text_arg<'a>(
@@ -443,6 +480,44 @@ fn text_arg<'a>(
 }
 
 impl SkillServer {
+    /// `run_skill_script`: only for a skill this server publishes (the set `load_skill`
+    /// sees), then the runner, which applies the deck's permission rules and sandbox. The
+    /// run blocks, so it goes to tokio's blocking pool.
+    async fn run_script(
+        &self,
+        runner: Arc<dyn ScriptRunner>,
+        params: CallToolRequestParams,
+    ) -> Result<CallToolResult, ErrorData> {
+        let fail = |message: String| Ok(CallToolResult::error(vec![ContentBlock::text(message)]));
+        let arguments = serde_json::Value::Object(params.arguments.unwrap_or_default());
+        let Some(name) = arguments
+            .get("skill_name")
+            .and_then(serde_json::Value::as_str)
+        else {
+            return fail("`skill_name` is required: a skill id from list_skills".into());
+        };
+        let served = self.served();
+        let Some(skill) = served
+            .skills()
+            .iter()
+            .find(|s| s.id == name || s.name == name)
+        else {
+            return fail(format!(
+                "no skill `{name}` is served; call list_skills for the ids"
+            ));
+        };
+        let mut arguments = arguments.clone();
+        arguments["skill_name"] = serde_json::Value::String(skill.id.clone());
+        let deck = self.inner.deck.clone();
+        let ran = tokio::task::spawn_blocking(move || runner.run_script(&deck, &arguments))
+            .await
+            .map_err(|e| ErrorData::internal_error(format!("the run did not finish: {e}"), None))?;
+        match ran {
+            Ok(text) => Ok(CallToolResult::success(vec![ContentBlock::text(text)])),
+            Err(message) => fail(message),
+        }
+    }
+
     fn call(&self, params: &CallToolRequestParams) -> Result<CallToolResult, ErrorData> {
         let args = params.arguments.as_ref();
         let served = self.served();
@@ -610,7 +685,9 @@ impl ServerHandler for SkillServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(tools()))
+        Ok(ListToolsResult::with_all_items(tools(
+            self.inner.options.script_runner.is_some(),
+        )))
     }
 
     async fn call_tool(
@@ -618,6 +695,11 @@ impl ServerHandler for SkillServer {
         request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if request.name == skilldeck::RUN_SKILL_SCRIPT {
+            if let Some(runner) = self.inner.options.script_runner.clone() {
+                return self.run_script(runner, request).await.map(Into::into);
+            }
+        }
         self.call(&request).map(Into::into)
     }
 
@@ -709,6 +791,7 @@ mod tests {
             ServerOptions {
                 page_size,
                 ttl_ms: 5,
+                ..Default::default()
             },
         )
         .expect("server")

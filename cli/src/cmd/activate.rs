@@ -11,6 +11,8 @@ pub struct Args {
     pub id: String,
     #[command(flatten)]
     pub deck: DeckArgs,
+    #[command(flatten)]
+    pub remote: super::remote_args::RemoteArgs,
     /// The argument string (`$ARGUMENTS`, `$0`, named arguments).
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     pub args: String,
@@ -58,6 +60,9 @@ pub fn run(args: Args) -> i32 {
         Ok(deck) => deck,
         Err(code) => return code,
     };
+    if let Err(code) = args.remote.attach(&deck) {
+        return code;
+    }
     let options = skilldeck::ActivateOptions {
         args: args.args.clone(),
         vars,

@@ -11,6 +11,8 @@ use std::path::Path;
 pub struct Args {
     #[command(flatten)]
     pub deck: DeckArgs,
+    #[command(flatten)]
+    pub remote: super::remote_args::RemoteArgs,
     /// Include disabled, denied and hidden skills, with the reason.
     #[arg(long)]
     pub all: bool,
@@ -32,6 +34,9 @@ pub fn run(args: Args) -> i32 {
         Ok(deck) => deck,
         Err(code) => return code,
     };
+    if let Err(code) = args.remote.attach(&deck) {
+        return code;
+    }
     let catalog = match deck.load_once() {
         Ok(catalog) => catalog,
         Err(err) => return report(&err),

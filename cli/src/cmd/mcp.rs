@@ -25,6 +25,18 @@ pub struct Args {
     #[cfg(feature = "http")]
     #[arg(long = "allow-host", value_name = "HOST", requires = "http")]
     pub allow_hosts: Vec<String>,
+    /// Offer the `run_skill_script` tool: a client may run files from a published skill's
+    /// `scripts/`, through skilldeck-run with the deck's permission rules (`ask` is refused:
+    /// nobody can approve over MCP) in the sandbox chosen by --run-sandbox.
+    #[cfg(feature = "run")]
+    #[arg(long)]
+    pub allow_run: bool,
+    /// With --allow-run: `enforce` (default: Landlock, seccomp, rlimits; refused where
+    /// unavailable) or `none` (no confinement: only for skills you trust).
+    #[cfg(feature = "run")]
+    #[arg(long, value_name = "MODE", default_value = "enforce", requires = "allow_run",
+          value_parser = super::run::sandbox_mode)]
+    pub run_sandbox: skilldeck_run::SandboxMode,
     /// Do not watch the skill directories (no reload, no `list_changed` notifications).
     #[arg(long)]
     pub no_watch: bool,
@@ -39,10 +51,22 @@ pub fn run(args: Args) -> i32 {
         crate::style::eprint_error(None, "--page-size must be at least 1");
         return crate::EXIT_USAGE;
     }
-    let options = skilldeck_mcp::ServerOptions {
+    #[allow(unused_mut)]
+    let mut options = skilldeck_mcp::ServerOptions {
         page_size: args.page_size,
         ttl_ms: args.ttl_ms,
+        script_runner: None,
     };
+    #[cfg(feature = "run")]
+    if args.allow_run {
+        options.script_runner = Some(std::sync::Arc::new(Runner {
+            options: skilldeck_run::RunOptions {
+                sandbox: args.run_sandbox,
+                agent: args.deck.agent.clone(),
+                ..Default::default()
+            },
+        }));
+    }
     let server = match skilldeck_mcp::SkillServer::new(deck.clone(), options) {
         Ok(server) => server,
         Err(err) => return report(&err),
@@ -90,6 +114,34 @@ pub fn run(args: Args) -> i32 {
         Err(err) => {
             crate::style::eprint_error(None, &format!("MCP session failed: {err}"));
             crate::EXIT_FAILURE
+        }
+    }
+}
+
+/// `run_skill_script` over MCP: skilldeck-run's `call_tool`, which authorizes the skill
+/// against the deck's permission rules before anything runs.
+#[cfg(feature = "run")]
+struct Runner {
+    options: skilldeck_run::RunOptions,
+}
+
+#[cfg(feature = "run")]
+impl skilldeck_mcp::ScriptRunner for Runner {
+    fn run_script(
+        &self,
+        deck: &skilldeck::Deck,
+        arguments: &serde_json::Value,
+    ) -> Result<String, String> {
+        let control = skilldeck_run::RunControl::default();
+        match skilldeck_run::call_tool(
+            deck,
+            skilldeck::RUN_SKILL_SCRIPT,
+            arguments,
+            &self.options,
+            &control,
+        ) {
+            Ok(outcome) => serde_json::to_string(&outcome).map_err(|e| e.to_string()),
+            Err(err) => Err(format!("{}: {err}", err.code())),
         }
     }
 }

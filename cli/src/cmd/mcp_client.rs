@@ -25,9 +25,18 @@ pub struct Server {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    /// The server's streamable-HTTP endpoint (http:// or https://), instead of a command.
+    #[cfg(feature = "http")]
+    #[arg(long, value_name = "URL", conflicts_with = "command")]
+    pub url: Option<String>,
+    /// With --url: a header sent with every request, as `Name: value` (repeatable), e.g.
+    /// `Authorization: Bearer …`.
+    #[cfg(feature = "http")]
+    #[arg(long = "header", value_name = "NAME: VALUE", requires = "url")]
+    pub headers: Vec<String>,
     /// The server command and its arguments (after `--`).
     #[arg(
-        required = true,
+        required_unless_present = "url",
         trailing_var_arg = true,
         allow_hyphen_values = true,
         value_name = "COMMAND"
@@ -59,7 +68,7 @@ pub enum Action {
     },
 }
 
-fn default_cache() -> Option<PathBuf> {
+pub(crate) fn default_cache() -> Option<PathBuf> {
     let base = std::env::var_os("XDG_CACHE_HOME")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
@@ -124,18 +133,7 @@ pub fn run(args: Args) -> i32 {
         }
     };
     runtime.block_on(async move {
-        let (program, rest) = match server.command.split_first() {
-            Some(split) => split,
-            None => return crate::EXIT_USAGE,
-        };
-        let source = match skilldeck_mcp::McpSkillSource::connect_command(
-            &server.label,
-            program,
-            rest,
-            &cache,
-        )
-        .await
-        {
+        let source = match connect(&server, &cache).await {
             Ok(source) => source,
             Err(err) => {
                 crate::style::eprint_error(None, &err.to_string());
@@ -149,6 +147,42 @@ pub fn run(args: Args) -> i32 {
         source.close().await;
         code
     })
+}
+
+/// Parse `Name: value`.
+#[cfg(feature = "http")]
+pub fn parse_header(header: &str) -> Option<(String, String)> {
+    let (name, value) = header.split_once(':')?;
+    let name = name.trim();
+    (!name.is_empty()).then(|| (name.to_string(), value.trim().to_string()))
+}
+
+async fn connect(
+    server: &Server,
+    cache: &std::path::Path,
+) -> Result<skilldeck_mcp::McpSkillSource, skilldeck_mcp::ClientError> {
+    #[cfg(feature = "http")]
+    if let Some(url) = &server.url {
+        let mut headers = Vec::new();
+        for header in &server.headers {
+            let Some(parsed) = parse_header(header) else {
+                return Err(skilldeck_mcp::ClientError::Connect {
+                    label: server.label.clone(),
+                    message: format!("--header `{header}`: expected `Name: value`"),
+                });
+            };
+            headers.push(parsed);
+        }
+        return skilldeck_mcp::McpSkillSource::connect_url(&server.label, url, &headers, cache)
+            .await;
+    }
+    let Some((program, rest)) = server.command.split_first() else {
+        return Err(skilldeck_mcp::ClientError::Connect {
+            label: server.label.clone(),
+            message: "no server: pass a command after `--` or --url URL".into(),
+        });
+    };
+    skilldeck_mcp::McpSkillSource::connect_command(&server.label, program, rest, cache).await
 }
 
 async fn list(

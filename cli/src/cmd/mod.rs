@@ -26,6 +26,7 @@ pub mod mcp;
 pub mod mcp_client;
 #[cfg(feature = "install")]
 pub mod plugin;
+pub mod remote_args;
 pub mod render;
 #[cfg(feature = "run")]
 pub mod run;

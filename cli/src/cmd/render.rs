@@ -9,6 +9,8 @@ use std::path::PathBuf;
 pub struct Args {
     #[command(flatten)]
     pub deck: DeckArgs,
+    #[command(flatten)]
+    pub remote: super::remote_args::RemoteArgs,
     /// xml, skills-ref, opencode, opencode-tool, codex, claude-code, kode, markdown.
     #[arg(long, default_value = "xml")]
     pub format: String,
@@ -57,6 +59,9 @@ pub fn run(args: Args) -> i32 {
         Ok(deck) => deck,
         Err(code) => return code,
     };
+    if let Err(code) = args.remote.attach(&deck) {
+        return code;
+    }
     let options = skilldeck::RenderOptions {
         format,
         budget_chars: args.budget_chars,

@@ -102,7 +102,7 @@ fn seconds(value: &str) -> Result<Duration, String> {
     }
 }
 
-fn sandbox_mode(value: &str) -> Result<SandboxMode, String> {
+pub(crate) fn sandbox_mode(value: &str) -> Result<SandboxMode, String> {
     match value {
         "enforce" | "on" => Ok(SandboxMode::Enforce),
         "none" | "off" => Ok(SandboxMode::None),

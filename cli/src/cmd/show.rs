@@ -12,6 +12,8 @@ pub struct Args {
     pub name: String,
     #[command(flatten)]
     pub deck: DeckArgs,
+    #[command(flatten)]
+    pub remote: super::remote_args::RemoteArgs,
     /// Print JSON: {"skill", "shadows", "resources"}.
     #[arg(long)]
     pub json: bool,
@@ -25,6 +27,9 @@ pub fn run(args: Args) -> i32 {
         Ok(deck) => deck,
         Err(code) => return code,
     };
+    if let Err(code) = args.remote.attach(&deck) {
+        return code;
+    }
     let catalog = match deck.load_once() {
         Ok(catalog) => catalog,
         Err(err) => return report(&err),

@@ -1,0 +1,236 @@
+//! `--mcp-server` / `--mcp-url` on list, render, activate and show: skilldeck's own MCP
+//! server (another `skilldeck mcp` process, or `--http`) as a deck root of the CLI.
+#![cfg(feature = "mcp")]
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn write(path: &Path, bytes: &[u8]) {
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(path, bytes).expect("write");
+}
+
+/// Remote skills `alpha` (a name the local deck also has) and `gamma`; local `alpha`.
+fn fixture(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+    let remote = dir.join("remote");
+    write(
+        &remote.join("alpha/SKILL.md"),
+        b"---\nname: alpha\ndescription: Remote alpha.\nallowed-tools: Bash\n---\nremote alpha body\n",
+    );
+    write(&remote.join("alpha/scripts/run.sh"), b"echo hi\n");
+    write(
+        &remote.join("gamma/SKILL.md"),
+        b"---\nname: gamma\ndescription: Remote gamma fills PDF forms.\n---\ngamma got $ARGUMENTS\n",
+    );
+    let local = dir.join("local");
+    write(
+        &local.join("alpha/SKILL.md"),
+        b"---\nname: alpha\ndescription: Local alpha.\n---\nlocal alpha body\n",
+    );
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    (remote, local, empty)
+}
+
+fn server_command(remote: &Path, empty: &Path) -> String {
+    format!(
+        "srv={} mcp --no-watch --no-host-settings --project {} --home {} --root {}",
+        env!("CARGO_BIN_EXE_skilldeck"),
+        empty.display(),
+        empty.display(),
+        remote.display()
+    )
+}
+
+fn skilldeck(args: &[&str], local: &Path, empty: &Path, cache: &Path, remote: &[&str]) -> Output {
+    let (command, rest) = args.split_first().expect("a subcommand");
+    Command::new(env!("CARGO_BIN_EXE_skilldeck"))
+        .arg(command)
+        .args(rest)
+        .args(["--no-host-settings", "--project"])
+        .arg(empty)
+        .arg("--home")
+        .arg(empty)
+        .arg("--root")
+        .arg(local)
+        .arg("--mcp-cache")
+        .arg(cache)
+        .args(remote)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run skilldeck")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn mcp_server_skills_join_list_render_activate_and_show() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let (remote, local, empty) = fixture(tmp.path());
+    let cache = tmp.path().join("cache");
+    let server = server_command(&remote, &empty);
+    let flags = ["--mcp-server", server.as_str()];
+
+    let out = skilldeck(&["list", "--json"], &local, &empty, &cache, &flags);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let listing: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let skills = listing["skills"].as_array().expect("skills");
+    let ids: Vec<&str> = skills
+        .iter()
+        .map(|s| s["id"].as_str().expect("id"))
+        .collect();
+    assert_eq!(ids, ["alpha", "srv:alpha", "srv:gamma"]);
+    assert_eq!(skills[2]["source"], "mcp://srv");
+    assert_eq!(skills[2]["name"], "srv:gamma");
+    let diagnostics = listing["diagnostics"].as_array().expect("diagnostics");
+    assert!(
+        diagnostics
+            .iter()
+            .any(|d| d["code"] == "REMOTE_NAME_COLLISION"
+                && d["message"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .contains("`alpha`, `srv:alpha`")),
+        "{diagnostics:?}"
+    );
+    assert!(!cache.join("srv").exists(), "listing fetches no file");
+
+    let out = skilldeck(
+        &["render", "--format", "xml"],
+        &local,
+        &empty,
+        &cache,
+        &flags,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let rendered = text(&out.stdout);
+    assert!(rendered.contains("<name>srv:gamma</name>"), "{rendered}");
+    assert!(rendered.contains("<name>alpha</name>"), "{rendered}");
+
+    let out = skilldeck(
+        &["activate", "srv:gamma", "--args", "form.pdf"],
+        &local,
+        &empty,
+        &cache,
+        &flags,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let activated = text(&out.stdout);
+    assert!(
+        activated.starts_with("Origin: MCP server `srv` (skill `srv:gamma`)."),
+        "{activated}"
+    );
+    assert!(activated.contains("gamma got form.pdf"), "{activated}");
+
+    // `alpha` is the local skill; the remote one answers only to its id.
+    let out = skilldeck(&["activate", "alpha"], &local, &empty, &cache, &flags);
+    assert!(
+        text(&out.stdout).contains("local alpha body"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = skilldeck(&["activate", "gamma"], &local, &empty, &cache, &flags);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+
+    let out = skilldeck(
+        &["show", "srv:alpha", "--json"],
+        &local,
+        &empty,
+        &cache,
+        &flags,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let shown: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(shown["skill"]["manifest"]["name"], "alpha");
+    assert!(
+        shown["skill"]["manifest"]["allowed_tools"]
+            .as_array()
+            .is_none_or(Vec::is_empty),
+        "a remote allowed-tools grant is dropped: {shown}"
+    );
+    assert!(shown["skill"]["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .any(|d| d["code"] == "REMOTE_FIELD_IGNORED"));
+}
+
+#[test]
+fn the_cache_may_not_sit_in_a_discovery_path_and_a_dead_server_fails() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let (remote, local, empty) = fixture(tmp.path());
+    let server = server_command(&remote, &empty);
+    let out = skilldeck(
+        &["list"],
+        &local,
+        &empty,
+        &local.join("cache"),
+        &["--mcp-server", server.as_str()],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("overlaps the skill discovery path"));
+
+    let out = skilldeck(
+        &["list"],
+        &local,
+        &empty,
+        &tmp.path().join("cache"),
+        &["--mcp-server", "gone=/nonexistent/server"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("gone: cannot start or reach the MCP server"));
+}
+
+#[cfg(feature = "http")]
+#[test]
+fn mcp_url_reaches_a_streamable_http_server() {
+    use std::io::{BufRead, BufReader};
+    let tmp = tempfile::tempdir().expect("tmp");
+    let (remote, local, empty) = fixture(tmp.path());
+    let mut server = Command::new(env!("CARGO_BIN_EXE_skilldeck"))
+        .args([
+            "mcp",
+            "--no-watch",
+            "--no-host-settings",
+            "--http",
+            "127.0.0.1:0",
+        ])
+        .arg("--project")
+        .arg(&empty)
+        .arg("--home")
+        .arg(&empty)
+        .arg("--root")
+        .arg(&remote)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn the HTTP server");
+    let mut line = String::new();
+    BufReader::new(server.stderr.take().expect("stderr"))
+        .read_line(&mut line)
+        .expect("the endpoint line");
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no URL in {line}"))
+        .to_string();
+    let labelled = format!("web={url}");
+    let out = skilldeck(
+        &["activate", "web:gamma", "--args", "x"],
+        &local,
+        &empty,
+        &tmp.path().join("cache"),
+        &["--mcp-url", labelled.as_str()],
+    );
+    let _ = server.kill();
+    let _ = server.wait();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let activated = text(&out.stdout);
+    assert!(
+        activated.starts_with("Origin: MCP server `web`"),
+        "{activated}"
+    );
+    assert!(activated.contains("gamma got x"), "{activated}");
+}
