@@ -171,3 +171,39 @@ fn negative_numbers_get_a_helpful_message() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("positive number of results"));
 }
+
+/// Output into a pipe the reader already closed (`skilldeck show pdf | head -0`) ends the
+/// command quietly instead of panicking with an internal error.
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_is_not_an_internal_error() {
+    use std::process::Stdio;
+    let dir = fixture();
+    let project = dir.path().join("project");
+    let home = dir.path().join("home");
+    for args in [
+        vec!["show", "pdf"],
+        vec!["list"],
+        vec!["search", "pdf"],
+        vec!["activate", "pdf"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_skilldeck"))
+            .args(&args)
+            .arg("--project")
+            .arg(&project)
+            .arg("--home")
+            .arg(&home)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn skilldeck");
+        // Closed before the command has loaded its deck, so every write meets EPIPE.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().expect("wait");
+        let stderr = text(&out.stderr);
+        assert!(
+            !stderr.contains("INTERNAL") && !stderr.contains("panicked"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
