@@ -15,7 +15,11 @@
 //! - `qwen-code`: Qwen Code's `skill` tool answer (`Base directory for this skill: …`, the
 //!   absolute-paths note, the body as written);
 //! - `mistral-vibe`: Mistral Vibe's `skill` tool answer (`<skill_content name="…">`, the
-//!   body as written, the base directory, `<skill_files>` with up to 10 sampled files).
+//!   body as written, the base directory, `<skill_files>` with up to 10 sampled files);
+//! - `copilot-cli`: GitHub Copilot CLI's skill context (`<skill-context name="…">`, the base
+//!   directory, summarized folders and related files, the body as written).
+
+mod copilot_cli;
 
 pub mod expand;
 pub mod substitute;
@@ -56,11 +60,17 @@ pub enum ActivationFormat {
     /// the body as written (trimmed; Vibe substitutes nothing), the skill directory and the
     /// relative-paths note, then `<skill_files>` with up to 10 files (sorted).
     MistralVibe,
+    /// GitHub Copilot CLI's skill context message (its `skill` tool only answers that the
+    /// skill loaded): `<skill-context name="...">`, the skill directory, folders of more than
+    /// 50 entries with their count, up to 100 related files (absolute paths), then the body
+    /// as written (Copilot substitutes nothing) with `\r\n` made `\n` and without leading
+    /// blank lines.
+    CopilotCli,
 }
 
 impl ActivationFormat {
     /// Every format, in the order error messages list them.
-    pub const ALL: [ActivationFormat; 8] = [
+    pub const ALL: [ActivationFormat; 9] = [
         ActivationFormat::Raw,
         ActivationFormat::Opencode,
         ActivationFormat::Codex,
@@ -69,6 +79,7 @@ impl ActivationFormat {
         ActivationFormat::Gemini,
         ActivationFormat::QwenCode,
         ActivationFormat::MistralVibe,
+        ActivationFormat::CopilotCli,
     ];
 
     /// The public name (the serde name, the CLI's `--format` value).
@@ -82,6 +93,7 @@ impl ActivationFormat {
             ActivationFormat::Gemini => "gemini",
             ActivationFormat::QwenCode => "qwen-code",
             ActivationFormat::MistralVibe => "mistral-vibe",
+            ActivationFormat::CopilotCli => "copilot-cli",
         }
     }
 }
@@ -286,6 +298,7 @@ pub fn activate_with(
         ActivationFormat::Gemini => gemini(skill, &raw),
         ActivationFormat::QwenCode => qwen_code(skill, &raw),
         ActivationFormat::MistralVibe => mistral_vibe(skill, &raw),
+        ActivationFormat::CopilotCli => copilot_cli::skill_context(skill, &raw),
     };
     let m = &skill.manifest;
     Ok(Activation {
