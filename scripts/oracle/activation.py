@@ -125,3 +125,49 @@ def copilot_activation(copilot: Path, project: Path, env: dict, skill: str) -> d
     else:
         result["error"] = {"code": "NOT_FOUND", "message": tool_answer}
     return result
+
+
+# The SDK's own `invoke_skill` tool (`openhands/sdk/tool/builtins/invoke_skill.py`,
+# `InvokeSkillExecutor`) on the skills its loaders find in the cwd (project, then user: the
+# discovery driver's merge), with a stand-in conversation that holds only what the executor
+# reads: the skill list, the workspace's working dir (the cwd) and the invoked-skills list.
+OPENHANDS_ACTIVATE = r"""
+import json, sys
+from pathlib import Path
+from types import SimpleNamespace
+from openhands.sdk.skills.skill import load_project_skills, load_user_skills
+from openhands.sdk.tool.builtins.invoke_skill import InvokeSkillAction, InvokeSkillExecutor
+
+skills, seen = [], set()
+for s in load_project_skills(Path.cwd()) + load_user_skills():
+    if s.name not in seen:
+        seen.add(s.name)
+        skills.append(s)
+state = SimpleNamespace(
+    agent=SimpleNamespace(agent_context=SimpleNamespace(skills=skills)),
+    workspace=SimpleNamespace(working_dir=str(Path.cwd())),
+    invoked_skills=[],
+)
+obs = InvokeSkillExecutor()(InvokeSkillAction(name=sys.argv[1]), SimpleNamespace(state=state))
+json.dump({"text": obs.text, "is_error": obs.is_error}, sys.stdout)
+"""
+
+
+def openhands_activation(python: Path, project: Path, env: dict, skill: str) -> dict:
+    """The SDK's `invoke_skill` answer for `skill`, as `text`, or its error as NOT_FOUND."""
+    out = subprocess.run([str(python), "-c", OPENHANDS_ACTIVATE, skill], cwd=project, env=env,
+                         capture_output=True, text=True, timeout=180)
+    if out.returncode != 0:
+        raise RuntimeError(f"openhands invoke_skill failed ({out.returncode}): {out.stderr[-2000:]}")
+    answer = json.loads(out.stdout)
+    result = {
+        "host": "openhands-sdk",
+        "command": f"InvokeSkillExecutor()(InvokeSkillAction(name={skill!r}), conversation) "
+                   "on load_project_skills(cwd) + load_user_skills()",
+        "tool_answer": answer["text"],
+    }
+    if answer["is_error"]:
+        result["error"] = {"code": "NOT_FOUND", "message": answer["text"]}
+    else:
+        result["text"] = answer["text"]
+    return result

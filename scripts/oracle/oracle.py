@@ -921,8 +921,18 @@ def activate_copilot(tree: Path, deck: dict, skill: str, options: dict) -> dict:
     return result
 
 
+def activate_openhands(tree: Path, deck: dict, skill: str, options: dict) -> dict:
+    project, home, env = deck_paths(tree, deck)
+    home.mkdir(parents=True, exist_ok=True)
+    env = {"LITELLM_LOCAL_MODEL_COST_MAP": "True", "OPENHANDS_SUPPRESS_BANNER": "1", **env}
+    python = OPENHANDS_VENV / "bin" / "python"
+    result = activation.openhands_activation(python, project, host_env(home, env), skill)
+    result["host"] = f"openhands-sdk {OPENHANDS_VERSION}"
+    return result
+
+
 # Activate vectors go to the host of their activation format.
-ACTIVATORS = {"copilot-cli": activate_copilot}
+ACTIVATORS = {"copilot-cli": activate_copilot, "openhands": activate_openhands}
 
 
 def run_vector(vector: Path, runs: int = 1) -> tuple[dict, list[dict]]:
@@ -1025,6 +1035,16 @@ def compare(case: dict, result: dict) -> list[str]:
 def oracle_text(results: list[dict]) -> str:
     distinct = outcomes(results)
     first = distinct[0][0]
+    if "tool_answer" in first and first.get("text") == first["tool_answer"]:
+        return "\n".join(
+            [
+                f"host: {first['host']}",
+                f"command: {first['command']}",
+                "environment: as for discovery (temporary HOME, cwd = project dir, offline).",
+                "the skill tool's answer (the expected text), verbatim:",
+                first["text"],
+            ]
+        ) + "\n"
     if "tool_answer" in first:
         return "\n".join(
             [

@@ -14,7 +14,8 @@ pub struct Args {
     /// The argument string (`$ARGUMENTS`, `$0`, named arguments).
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     pub args: String,
-    /// raw, opencode, codex, kode, cline, gemini, qwen-code, mistral-vibe or copilot-cli.
+    /// raw, opencode, codex, kode, cline, gemini, qwen-code, mistral-vibe, copilot-cli or
+    /// openhands.
     #[arg(long, default_value = "raw")]
     pub format: String,
     /// A variable for `${NAME}` placeholders (repeatable).

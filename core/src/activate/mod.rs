@@ -17,9 +17,12 @@
 //! - `mistral-vibe`: Mistral Vibe's `skill` tool answer (`<skill_content name="…">`, the
 //!   body as written, the base directory, `<skill_files>` with up to 10 sampled files);
 //! - `copilot-cli`: GitHub Copilot CLI's skill context (`<skill-context name="…">`, the base
-//!   directory, summarized folders and related files, the body as written).
+//!   directory, summarized folders and related files, the body as written);
+//! - `openhands`: the OpenHands SDK's `invoke_skill` answer (the body as written, then a
+//!   footer naming the skill's directory).
 
 mod copilot_cli;
+mod openhands;
 
 pub mod expand;
 pub mod substitute;
@@ -66,11 +69,15 @@ pub enum ActivationFormat {
     /// as written (Copilot substitutes nothing) with `\r\n` made `\n` and without leading
     /// blank lines.
     CopilotCli,
+    /// The OpenHands SDK's `invoke_skill` tool answer: the body as written (stripped, line
+    /// ends made `\n`; OpenHands substitutes nothing), then `---` and a line naming the
+    /// skill's resolved directory (relative to the project directory when inside it).
+    Openhands,
 }
 
 impl ActivationFormat {
     /// Every format, in the order error messages list them.
-    pub const ALL: [ActivationFormat; 9] = [
+    pub const ALL: [ActivationFormat; 10] = [
         ActivationFormat::Raw,
         ActivationFormat::Opencode,
         ActivationFormat::Codex,
@@ -80,6 +87,7 @@ impl ActivationFormat {
         ActivationFormat::QwenCode,
         ActivationFormat::MistralVibe,
         ActivationFormat::CopilotCli,
+        ActivationFormat::Openhands,
     ];
 
     /// The public name (the serde name, the CLI's `--format` value).
@@ -94,6 +102,7 @@ impl ActivationFormat {
             ActivationFormat::QwenCode => "qwen-code",
             ActivationFormat::MistralVibe => "mistral-vibe",
             ActivationFormat::CopilotCli => "copilot-cli",
+            ActivationFormat::Openhands => "openhands",
         }
     }
 }
@@ -299,6 +308,7 @@ pub fn activate_with(
         ActivationFormat::QwenCode => qwen_code(skill, &raw),
         ActivationFormat::MistralVibe => mistral_vibe(skill, &raw),
         ActivationFormat::CopilotCli => copilot_cli::skill_context(skill, &raw),
+        ActivationFormat::Openhands => openhands::invoke_skill(skill, &raw, project_dir),
     };
     let m = &skill.manifest;
     Ok(Activation {
