@@ -1162,9 +1162,9 @@ export interface ActivateOptions {
   vars?: Record<string, string>
   /**
    * `raw` (default), `opencode`, `codex`, `kode`, `cline`, `gemini`, `qwen-code`, `mistral-vibe`,
-   * `copilot-cli`, `openhands`.
+   * `copilot-cli`, `openhands`, `goose`.
    */
-  format?: 'raw' | 'opencode' | 'codex' | 'kode' | 'cline' | 'gemini' | 'qwen-code' | 'mistral-vibe' | 'copilot-cli' | 'openhands'
+  format?: 'raw' | 'opencode' | 'codex' | 'kode' | 'cline' | 'gemini' | 'qwen-code' | 'mistral-vibe' | 'copilot-cli' | 'openhands' | 'goose'
   /** Agent activating the skill. */
   agent?: string
   /** Session id for `${CLAUDE_SESSION_ID}`. */

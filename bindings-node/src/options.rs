@@ -242,9 +242,9 @@ pub struct ActivateOptions {
     /// Variables for `${NAME}` placeholders.
     pub vars: Option<HashMap<String, String>>,
     /// `raw` (default), `opencode`, `codex`, `kode`, `cline`, `gemini`, `qwen-code`, `mistral-vibe`,
-    /// `copilot-cli`, `openhands`.
+    /// `copilot-cli`, `openhands`, `goose`.
     #[napi(
-        ts_type = "'raw' | 'opencode' | 'codex' | 'kode' | 'cline' | 'gemini' | 'qwen-code' | 'mistral-vibe' | 'copilot-cli' | 'openhands'"
+        ts_type = "'raw' | 'opencode' | 'codex' | 'kode' | 'cline' | 'gemini' | 'qwen-code' | 'mistral-vibe' | 'copilot-cli' | 'openhands' | 'goose'"
     )]
     pub format: Option<String>,
     /// Agent activating the skill.

@@ -171,3 +171,47 @@ def openhands_activation(python: Path, project: Path, env: dict, skill: str) -> 
     else:
         result["text"] = answer["text"]
     return result
+
+
+GOOSE_MODEL = "gpt-4.1"
+
+
+def goose_activation(goose: Path, project: Path, env: dict, skill: str, args: str) -> dict:
+    """Run `goose run -t` with its OpenAI provider pointed at the scripted model, which calls
+    the skills extension's `load_skill` (`{"name": skill}`, plus `"args"` when given); the
+    tool's answer is the text (an error answer is NOT_FOUND)."""
+    arguments = {"name": skill, **({"args": args} if args else {})}
+    with ScriptedModel("load_skill", arguments) as model:
+        env = {
+            **env,
+            "NO_PROXY": "127.0.0.1",
+            "no_proxy": "127.0.0.1",
+            "GOOSE_PROVIDER": "openai",
+            "OPENAI_HOST": model.url.removesuffix("/v1"),
+            "OPENAI_API_KEY": "unused",
+            "GOOSE_MODEL": GOOSE_MODEL,
+            "GOOSE_DISABLE_KEYRING": "1",
+        }
+        cmd = [str(goose), "run", "--no-session", "-t", f"use the {skill} skill"]
+        out = subprocess.run(cmd, cwd=project, env=env, capture_output=True, text=True, timeout=180)
+        if out.returncode != 0:
+            raise RuntimeError(f"goose run failed ({out.returncode}): {out.stderr[-2000:]}")
+    answered = [r for r in model.requests if any(m.get("role") == "tool" for m in r["messages"])]
+    if not answered:
+        raise RuntimeError("goose never called load_skill: " + out.stdout[-2000:])
+    tool = next(m for m in answered[0]["messages"] if m.get("role") == "tool")
+    content = tool["content"]
+    if isinstance(content, list):
+        content = "".join(part.get("text", "") for part in content)
+    result = {
+        "host": "goose",
+        "command": f"goose run --no-session -t … (GOOSE_PROVIDER=openai, OPENAI_HOST = a scripted "
+                   f"model calling load_skill {json.dumps(arguments)})",
+        "tool_answer": content,
+    }
+    # The skills extension answers errors as text too; a loaded skill starts with this.
+    if content.startswith("# Loaded Skill: "):
+        result["text"] = content
+    else:
+        result["error"] = {"code": "NOT_FOUND", "message": content}
+    return result

@@ -931,8 +931,22 @@ def activate_openhands(tree: Path, deck: dict, skill: str, options: dict) -> dic
     return result
 
 
+def activate_goose(tree: Path, deck: dict, skill: str, options: dict) -> dict:
+    project, home, env = deck_paths(tree, deck)
+    home.mkdir(parents=True, exist_ok=True)
+    result = activation.goose_activation(
+        goose_bin(), project, host_env(home, env), skill, options.get("args", "")
+    )
+    result["host"] = f"goose {GOOSE_VERSION}"
+    return result
+
+
 # Activate vectors go to the host of their activation format.
-ACTIVATORS = {"copilot-cli": activate_copilot, "openhands": activate_openhands}
+ACTIVATORS = {
+    "copilot-cli": activate_copilot,
+    "openhands": activate_openhands,
+    "goose": activate_goose,
+}
 
 
 def run_vector(vector: Path, runs: int = 1) -> tuple[dict, list[dict]]:

@@ -52,7 +52,7 @@ _RenderFormat = Literal[
 ]
 _ActivationFormat = Literal[
     "raw", "opencode", "codex", "kode", "cline", "gemini", "qwen-code", "mistral-vibe", "copilot-cli",
-    "openhands",
+    "openhands", "goose",
 ]
 # The built-in profiles (a custom one is a file: `profile_file`).
 _Profile = Literal[

@@ -19,9 +19,12 @@
 //! - `copilot-cli`: GitHub Copilot CLI's skill context (`<skill-context name="…">`, the base
 //!   directory, summarized folders and related files, the body as written);
 //! - `openhands`: the OpenHands SDK's `invoke_skill` answer (the body as written, then a
-//!   footer naming the skill's directory).
+//!   footer naming the skill's directory);
+//! - `goose`: Goose's `load_skill` answer (`# Loaded Skill: …`, the description, the body
+//!   with Goose's own argument placeholders, the supporting files).
 
 mod copilot_cli;
+mod goose;
 mod openhands;
 
 pub mod expand;
@@ -73,11 +76,16 @@ pub enum ActivationFormat {
     /// ends made `\n`; OpenHands substitutes nothing), then `---` and a line naming the
     /// skill's resolved directory (relative to the project directory when inside it).
     Openhands,
+    /// Goose's `load_skill` tool answer: `# Loaded Skill: name (skill)`, the description,
+    /// `## Content` with the trimmed body (Goose's placeholders `$ARGUMENTS`,
+    /// `$ARGUMENTS[i]`, `$n` and `$name` for `metadata.arguments` filled, or `ARGUMENTS: …`
+    /// appended), then `## Supporting Files` listing the skill's other files.
+    Goose,
 }
 
 impl ActivationFormat {
     /// Every format, in the order error messages list them.
-    pub const ALL: [ActivationFormat; 10] = [
+    pub const ALL: [ActivationFormat; 11] = [
         ActivationFormat::Raw,
         ActivationFormat::Opencode,
         ActivationFormat::Codex,
@@ -88,6 +96,7 @@ impl ActivationFormat {
         ActivationFormat::MistralVibe,
         ActivationFormat::CopilotCli,
         ActivationFormat::Openhands,
+        ActivationFormat::Goose,
     ];
 
     /// The public name (the serde name, the CLI's `--format` value).
@@ -103,6 +112,7 @@ impl ActivationFormat {
             ActivationFormat::MistralVibe => "mistral-vibe",
             ActivationFormat::CopilotCli => "copilot-cli",
             ActivationFormat::Openhands => "openhands",
+            ActivationFormat::Goose => "goose",
         }
     }
 }
@@ -309,6 +319,7 @@ pub fn activate_with(
         ActivationFormat::MistralVibe => mistral_vibe(skill, &raw),
         ActivationFormat::CopilotCli => copilot_cli::skill_context(skill, &raw),
         ActivationFormat::Openhands => openhands::invoke_skill(skill, &raw, project_dir),
+        ActivationFormat::Goose => goose::load_skill(skill, &raw, &options.args),
     };
     let m = &skill.manifest;
     Ok(Activation {
