@@ -11,8 +11,11 @@ tests/vectors/*/oracle-* stay tied to real behaviour. See tests/ORACLES.md.
     oracle.py record VECTOR_DIR...      # write expected skills + oracle.txt from the host
     (run/check/record take --runs N: OpenCode's answer to a name clash varies between runs)
 
-Discovery vectors go to the profile's host (opencode, codex, gemini, qwen-code, copilot-cli); render vectors with format
-`codex` go to `codex debug prompt-input`.
+Discovery vectors go to the profile's host (opencode, codex, gemini, qwen-code, copilot-cli,
+mistral-vibe, goose, openhands, cline); render vectors with format `codex`/`opencode` to its
+prompt command; activate vectors with format `copilot-cli`, `goose` or `openhands` to that
+host's skill tool (activation.py: Copilot CLI and Goose run against a scripted model, the
+OpenHands SDK's own executor is called).
 
 Only the standard library is used. Everything runs in a scratch copy of the vector's tree
 with a temporary HOME and a cleared environment; network access is pointed at a closed
