@@ -1160,8 +1160,11 @@ export interface ActivateOptions {
   args?: string
   /** Variables for `${NAME}` placeholders. */
   vars?: Record<string, string>
-  /** `raw` (default), `opencode`, `codex`, `kode`, `cline`, `gemini`, `qwen-code`, `mistral-vibe`. */
-  format?: 'raw' | 'opencode' | 'codex' | 'kode' | 'cline' | 'gemini' | 'qwen-code' | 'mistral-vibe'
+  /**
+   * `raw` (default), `opencode`, `codex`, `kode`, `cline`, `gemini`, `qwen-code`, `mistral-vibe`,
+   * `copilot-cli`, `openhands`, `goose`.
+   */
+  format?: 'raw' | 'opencode' | 'codex' | 'kode' | 'cline' | 'gemini' | 'qwen-code' | 'mistral-vibe' | 'copilot-cli' | 'openhands' | 'goose'
   /** Agent activating the skill. */
   agent?: string
   /** Session id for `${CLAUDE_SESSION_ID}`. */

@@ -241,9 +241,10 @@ pub struct ActivateOptions {
     pub args: Option<String>,
     /// Variables for `${NAME}` placeholders.
     pub vars: Option<HashMap<String, String>>,
-    /// `raw` (default), `opencode`, `codex`, `kode`, `cline`, `gemini`, `qwen-code`, `mistral-vibe`.
+    /// `raw` (default), `opencode`, `codex`, `kode`, `cline`, `gemini`, `qwen-code`, `mistral-vibe`,
+    /// `copilot-cli`, `openhands`, `goose`.
     #[napi(
-        ts_type = "'raw' | 'opencode' | 'codex' | 'kode' | 'cline' | 'gemini' | 'qwen-code' | 'mistral-vibe'"
+        ts_type = "'raw' | 'opencode' | 'codex' | 'kode' | 'cline' | 'gemini' | 'qwen-code' | 'mistral-vibe' | 'copilot-cli' | 'openhands' | 'goose'"
     )]
     pub format: Option<String>,
     /// Agent activating the skill.

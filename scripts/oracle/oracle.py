@@ -11,8 +11,11 @@ tests/vectors/*/oracle-* stay tied to real behaviour. See tests/ORACLES.md.
     oracle.py record VECTOR_DIR...      # write expected skills + oracle.txt from the host
     (run/check/record take --runs N: OpenCode's answer to a name clash varies between runs)
 
-Discovery vectors go to the profile's host (opencode, codex, gemini, qwen-code, copilot-cli); render vectors with format
-`codex` go to `codex debug prompt-input`.
+Discovery vectors go to the profile's host (opencode, codex, gemini, qwen-code, copilot-cli,
+mistral-vibe, goose, openhands, cline); render vectors with format `codex`/`opencode` to its
+prompt command; activate vectors with format `copilot-cli`, `goose` or `openhands` to that
+host's skill tool (activation.py: Copilot CLI and Goose run against a scripted model, the
+OpenHands SDK's own executor is called).
 
 Only the standard library is used. Everything runs in a scratch copy of the vector's tree
 with a temporary HOME and a cleared environment; network access is pointed at a closed
@@ -33,6 +36,7 @@ import threading
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import activation  # noqa: E402
 import matrix  # noqa: E402  (beside this file; the tool stays one command)
 
 # Pinned host versions: the vectors record what exactly these versions do.
@@ -912,6 +916,42 @@ HOSTS = {
 RENDERERS = {"codex": run_codex_prompt, "opencode": run_opencode_prompt}
 
 
+def activate_copilot(tree: Path, deck: dict, skill: str, options: dict) -> dict:
+    project, home, env = deck_paths(tree, deck)
+    home.mkdir(parents=True, exist_ok=True)
+    result = activation.copilot_activation(bin_path("copilot"), project, host_env(home, env), skill)
+    result["host"] = f"copilot-cli {COPILOT_VERSION}"
+    return result
+
+
+def activate_openhands(tree: Path, deck: dict, skill: str, options: dict) -> dict:
+    project, home, env = deck_paths(tree, deck)
+    home.mkdir(parents=True, exist_ok=True)
+    env = {"LITELLM_LOCAL_MODEL_COST_MAP": "True", "OPENHANDS_SUPPRESS_BANNER": "1", **env}
+    python = OPENHANDS_VENV / "bin" / "python"
+    result = activation.openhands_activation(python, project, host_env(home, env), skill)
+    result["host"] = f"openhands-sdk {OPENHANDS_VERSION}"
+    return result
+
+
+def activate_goose(tree: Path, deck: dict, skill: str, options: dict) -> dict:
+    project, home, env = deck_paths(tree, deck)
+    home.mkdir(parents=True, exist_ok=True)
+    result = activation.goose_activation(
+        goose_bin(), project, host_env(home, env), skill, options.get("args", "")
+    )
+    result["host"] = f"goose {GOOSE_VERSION}"
+    return result
+
+
+# Activate vectors go to the host of their activation format.
+ACTIVATORS = {
+    "copilot-cli": activate_copilot,
+    "openhands": activate_openhands,
+    "goose": activate_goose,
+}
+
+
 def run_vector(vector: Path, runs: int = 1) -> tuple[dict, list[dict]]:
     """Run the host `runs` times, each on a fresh copy of the tree: OpenCode parses skill
     files concurrently and lets the last finished parse win a name clash, so one run is not
@@ -923,6 +963,15 @@ def run_vector(vector: Path, runs: int = 1) -> tuple[dict, list[dict]]:
         host = RENDERERS.get(fmt)
         if host is None:
             raise SystemExit(f"{vector}: no oracle for render format `{fmt}`")
+    elif case["operation"] == "activate":
+        options = case["input"].get("activate") or {}
+        fmt = options.get("format", "raw")
+        activator = ACTIVATORS.get(fmt)
+        if activator is None:
+            raise SystemExit(f"{vector}: no oracle for activation format `{fmt}`")
+
+        def host(tree, deck, activator=activator, options=options):
+            return activator(tree, deck, case["input"]["id"], options)
     else:
         profile = deck.get("profile", "universal")
         host = HOSTS.get(profile)
@@ -942,6 +991,8 @@ def outcomes(results: list[dict]) -> list[tuple[dict, int]]:
     for r in results:
         if "text" in r:
             key = r["text"]
+        elif "error" in r:
+            key = json.dumps(r["error"])
         else:
             key = json.dumps([(s["name"], s["location"]) for s in r["skills"]])
         seen.setdefault(key, [r, 0])[1] += 1
@@ -961,6 +1012,11 @@ def expected_skill_view(result: dict) -> list[dict]:
 
 
 def compare(case: dict, result: dict) -> list[str]:
+    if case["operation"] == "activate" and "error" in result:
+        want = case.get("expected", {}).get("error", {}).get("code")
+        if want == result["error"]["code"]:
+            return []
+        return [f"host answers {result['error']}, vector expects {want or 'a text'}"]
     if "text" in result:
         expected_text = case.get("expected", {}).get("text")
         if expected_text == result["text"]:
@@ -996,6 +1052,28 @@ def compare(case: dict, result: dict) -> list[str]:
 def oracle_text(results: list[dict]) -> str:
     distinct = outcomes(results)
     first = distinct[0][0]
+    if "tool_answer" in first and first.get("text") == first["tool_answer"]:
+        return "\n".join(
+            [
+                f"host: {first['host']}",
+                f"command: {first['command']}",
+                "environment: as for discovery (temporary HOME, cwd = project dir, offline).",
+                "the skill tool's answer (the expected text), verbatim:",
+                first["text"],
+            ]
+        ) + "\n"
+    if "tool_answer" in first:
+        return "\n".join(
+            [
+                f"host: {first['host']}",
+                f"command: {first['command']}",
+                "environment: as for discovery (temporary HOME, cwd = project dir, offline).",
+                "the skill tool's answer, verbatim:",
+                first["tool_answer"],
+                "then, verbatim:" if "text" in first else "and nothing else.",
+                first.get("text", ""),
+            ]
+        ) + "\n"
     if "text" in first:
         return "\n".join(
             [
@@ -1065,6 +1143,13 @@ def record(vector: Path, case: dict, results: list[dict], descriptions: bool = F
     if len(distinct) > 1:
         return False
     result = distinct[0][0]
+    if case["operation"] == "activate":
+        if "error" in result:
+            case["expected"] = {"error": {"code": result["error"]["code"]}}
+        else:
+            case["expected"] = {"text": result["text"]}
+        (vector / "case.json").write_text(dump_json(case) + "\n")
+        return True
     if "text" in result:
         expected = case.setdefault("expected", {})
         expected["text"] = result["text"]
@@ -1397,7 +1482,9 @@ def main() -> int:
                 print(json.dumps(result, indent=2, ensure_ascii=False))
         elif args.cmd == "record":
             if record(vector, case, results, args.descriptions):
-                what = results[0].get("included") or [s["name"] for s in results[0].get("skills", [])]
+                what = (results[0].get("included") or results[0].get("error")
+                        or ("text" in results[0] and f"text, {len(results[0]['text'])} characters")
+                        or [s["name"] for s in results[0].get("skills", [])])
                 print(f"recorded {vector}: {what}")
             else:
                 print(f"UNSTABLE {vector}: runs disagree, see oracle.txt; expected left alone")

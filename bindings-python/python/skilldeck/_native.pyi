@@ -50,7 +50,10 @@ _RenderFormat = Literal[
     "xml", "skills-ref", "opencode", "opencode-tool", "codex", "claude-code", "kode", "markdown",
     "cline",
 ]
-_ActivationFormat = Literal["raw", "opencode", "codex", "kode", "cline", "gemini", "qwen-code", "mistral-vibe"]
+_ActivationFormat = Literal[
+    "raw", "opencode", "codex", "kode", "cline", "gemini", "qwen-code", "mistral-vibe", "copilot-cli",
+    "openhands", "goose",
+]
 # The built-in profiles (a custom one is a file: `profile_file`).
 _Profile = Literal[
     "universal",

@@ -16,7 +16,8 @@ pub struct Args {
     /// The argument string (`$ARGUMENTS`, `$0`, named arguments).
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     pub args: String,
-    /// raw, opencode, codex, kode, cline, gemini, qwen-code or mistral-vibe.
+    /// raw, opencode, codex, kode, cline, gemini, qwen-code, mistral-vibe, copilot-cli,
+    /// openhands or goose.
     #[arg(long, default_value = "raw")]
     pub format: String,
     /// A variable for `${NAME}` placeholders (repeatable).

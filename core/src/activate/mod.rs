@@ -15,7 +15,17 @@
 //! - `qwen-code`: Qwen Code's `skill` tool answer (`Base directory for this skill: …`, the
 //!   absolute-paths note, the body as written);
 //! - `mistral-vibe`: Mistral Vibe's `skill` tool answer (`<skill_content name="…">`, the
-//!   body as written, the base directory, `<skill_files>` with up to 10 sampled files).
+//!   body as written, the base directory, `<skill_files>` with up to 10 sampled files);
+//! - `copilot-cli`: GitHub Copilot CLI's skill context (`<skill-context name="…">`, the base
+//!   directory, summarized folders and related files, the body as written);
+//! - `openhands`: the OpenHands SDK's `invoke_skill` answer (the body as written, then a
+//!   footer naming the skill's directory);
+//! - `goose`: Goose's `load_skill` answer (`# Loaded Skill: …`, the description, the body
+//!   with Goose's own argument placeholders, the supporting files).
+
+mod copilot_cli;
+mod goose;
+mod openhands;
 
 pub mod expand;
 pub mod substitute;
@@ -56,11 +66,26 @@ pub enum ActivationFormat {
     /// the body as written (trimmed; Vibe substitutes nothing), the skill directory and the
     /// relative-paths note, then `<skill_files>` with up to 10 files (sorted).
     MistralVibe,
+    /// GitHub Copilot CLI's skill context message (its `skill` tool only answers that the
+    /// skill loaded): `<skill-context name="...">`, the skill directory, folders of more than
+    /// 50 entries with their count, up to 100 related files (absolute paths), then the body
+    /// as written (Copilot substitutes nothing) with `\r\n` made `\n` and without leading
+    /// blank lines.
+    CopilotCli,
+    /// The OpenHands SDK's `invoke_skill` tool answer: the body as written (stripped, line
+    /// ends made `\n`; OpenHands substitutes nothing), then `---` and a line naming the
+    /// skill's resolved directory (relative to the project directory when inside it).
+    Openhands,
+    /// Goose's `load_skill` tool answer: `# Loaded Skill: name (skill)`, the description,
+    /// `## Content` with the trimmed body (Goose's placeholders `$ARGUMENTS`,
+    /// `$ARGUMENTS[i]`, `$n` and `$name` for `metadata.arguments` filled, or `ARGUMENTS: …`
+    /// appended), then `## Supporting Files` listing the skill's other files.
+    Goose,
 }
 
 impl ActivationFormat {
     /// Every format, in the order error messages list them.
-    pub const ALL: [ActivationFormat; 8] = [
+    pub const ALL: [ActivationFormat; 11] = [
         ActivationFormat::Raw,
         ActivationFormat::Opencode,
         ActivationFormat::Codex,
@@ -69,6 +94,9 @@ impl ActivationFormat {
         ActivationFormat::Gemini,
         ActivationFormat::QwenCode,
         ActivationFormat::MistralVibe,
+        ActivationFormat::CopilotCli,
+        ActivationFormat::Openhands,
+        ActivationFormat::Goose,
     ];
 
     /// The public name (the serde name, the CLI's `--format` value).
@@ -82,6 +110,9 @@ impl ActivationFormat {
             ActivationFormat::Gemini => "gemini",
             ActivationFormat::QwenCode => "qwen-code",
             ActivationFormat::MistralVibe => "mistral-vibe",
+            ActivationFormat::CopilotCli => "copilot-cli",
+            ActivationFormat::Openhands => "openhands",
+            ActivationFormat::Goose => "goose",
         }
     }
 }
@@ -286,6 +317,9 @@ pub fn activate_with(
         ActivationFormat::Gemini => gemini(skill, &raw),
         ActivationFormat::QwenCode => qwen_code(skill, &raw),
         ActivationFormat::MistralVibe => mistral_vibe(skill, &raw),
+        ActivationFormat::CopilotCli => copilot_cli::skill_context(skill, &raw),
+        ActivationFormat::Openhands => openhands::invoke_skill(skill, &raw, project_dir),
+        ActivationFormat::Goose => goose::load_skill(skill, &raw, &options.args),
     };
     let m = &skill.manifest;
     Ok(Activation {
