@@ -392,11 +392,17 @@ fn codex_active_version(base: &Path) -> Option<String> {
     if versions.iter().any(|v| v == "local") {
         return Some("local".into());
     }
-    versions.sort_by(|a, b| match (semver(a), semver(b)) {
+    versions.sort_by(|a, b| compare_plugin_versions(a, b));
+    versions.pop()
+}
+
+/// Codex's order of plugin cache versions (`compare_plugin_versions`): semver precedence
+/// when both parse, else text order. The installer uses it to name the active version.
+pub fn compare_plugin_versions(a: &str, b: &str) -> std::cmp::Ordering {
+    match (semver(a), semver(b)) {
         (Some(x), Some(y)) => x.cmp(&y),
         _ => a.cmp(b),
-    });
-    versions.pop()
+    }
 }
 
 /// (major, minor, patch, is a release, pre-release identifiers, build).

@@ -11,9 +11,10 @@ use crate::plugin::claude::{
     self, enabled_in, read_json, set_enabled, to_json_text, ClaudeLayout, Installation,
     InstalledPlugins, KnownMarketplace, MarketplaceSource, Policy, Rewrites,
 };
+use crate::plugin::codex::{self, CodexLayout};
 use crate::plugin::manifest::{self, PluginSkill};
 use crate::plugin::marketplace::{self, Marketplace, PluginSource, MARKETPLACE_FILE};
-use crate::plugin::PluginScope;
+use crate::plugin::{PluginHost, PluginScope};
 use crate::source::Source;
 use crate::{git, report, stage, Context, Limits, ProgressFn};
 use serde::{Deserialize, Serialize};
@@ -41,6 +42,12 @@ pub struct PluginContext {
     pub home_dir: Option<PathBuf>,
     /// Caps on one plugin's files and bytes.
     pub limits: Limits,
+    /// Whose files the operations write: Claude Code's (default) or Codex's.
+    #[serde(default)]
+    pub host: PluginHost,
+    /// Codex's home (`host` codex): default `$CODEX_HOME` when absolute, else `<home>/.codex`.
+    #[serde(default)]
+    pub codex_dir: Option<PathBuf>,
 }
 
 impl PluginContext {
@@ -70,6 +77,8 @@ impl PluginContext {
             managed_settings: claude::default_managed_settings(),
             home_dir: ctx.home_dir.clone(),
             limits: ctx.limits,
+            host: PluginHost::ClaudeCode,
+            codex_dir: None,
         })
     }
 
@@ -81,11 +90,36 @@ impl PluginContext {
         }
     }
 
+    /// Codex's layout: `codex_dir`, else `$CODEX_HOME` when absolute, else `<home>/.codex`.
+    fn codex(&self) -> Result<CodexLayout> {
+        let home = self
+            .codex_dir
+            .clone()
+            .or_else(|| {
+                std::env::var_os("CODEX_HOME")
+                    .map(PathBuf::from)
+                    .filter(|p| p.is_absolute())
+            })
+            .or_else(|| self.home_dir.as_ref().map(|h| h.join(".codex")))
+            .ok_or_else(|| InstallError::BadSource {
+                source_spec: "plugins".into(),
+                message: "no home directory is known; set HOME or CODEX_HOME".into(),
+            })?;
+        Ok(CodexLayout { home })
+    }
+
     fn project_path(&self) -> String {
         std::fs::canonicalize(&self.project_dir)
             .unwrap_or_else(|_| self.project_dir.clone())
             .to_string_lossy()
             .into_owned()
+    }
+}
+
+fn codex_unsupported(what: &str) -> InstallError {
+    InstallError::BadSource {
+        source_spec: "codex".into(),
+        message: format!("`{what}` is not written for Codex; install the plugin again (Codex's `plugin add` replaces it)"),
     }
 }
 
@@ -502,6 +536,9 @@ pub fn marketplace_add(
     progress: Option<&ProgressFn<'_>>,
 ) -> Result<MarketplaceInfo> {
     let layout = pctx.layout();
+    if pctx.host == PluginHost::Codex {
+        return codex::marketplace_add(&pctx.codex()?, spec, &pctx.project_dir);
+    }
     let source = MarketplaceSource::parse(spec, &pctx.project_dir, pctx.home_dir.as_deref())?;
     let policy = Policy::read(&pctx.managed_settings)?;
     policy.check(&source)?;
@@ -590,6 +627,9 @@ fn commit_marketplace(
 
 /// `marketplace list`.
 pub fn marketplace_list(pctx: &PluginContext) -> Result<Vec<MarketplaceInfo>> {
+    if pctx.host == PluginHost::Codex {
+        return codex::marketplace_list(&pctx.codex()?);
+    }
     let known = read_known(&pctx.layout())?;
     Ok(known.iter().map(|(n, e)| info_of(n, e)).collect())
 }
@@ -601,6 +641,9 @@ pub fn marketplace_update(
     name: Option<&str>,
     progress: Option<&ProgressFn<'_>>,
 ) -> Result<Vec<MarketplaceUpdate>> {
+    if pctx.host == PluginHost::Codex {
+        return Err(codex_unsupported("marketplace update"));
+    }
     let layout = pctx.layout();
     let mut known = read_known(&layout)?;
     let names: Vec<String> = match name {
@@ -666,6 +709,9 @@ fn no_marketplace(name: &str, known: &Known) -> InstallError {
 /// `marketplace remove NAME`: uninstall its plugins from every scope this context sees, delete
 /// its clone (never a local directory marketplace, which is the user's), forget it.
 pub fn marketplace_remove(pctx: &PluginContext, name: &str) -> Result<MarketplaceRemoveReport> {
+    if pctx.host == PluginHost::Codex {
+        return codex::marketplace_remove(&pctx.codex()?, name);
+    }
     let layout = pctx.layout();
     let mut known = read_known(&layout)?;
     let Some(entry) = known.get(name).cloned() else {
@@ -1133,6 +1179,19 @@ pub fn plugin_install(
     progress: Option<&ProgressFn<'_>>,
 ) -> Result<PluginInstallReport> {
     let spec = request.plugin.trim();
+    if pctx.host == PluginHost::Codex {
+        let threshold = request
+            .max_severity
+            .unwrap_or(skilldeck::AuditSeverity::High);
+        return codex::plugin_install(
+            &pctx.codex()?,
+            spec,
+            request.scope,
+            &pctx.limits,
+            threshold,
+            progress,
+        );
+    }
     let known = read_known(&pctx.layout())?;
     let by_id = split_id(spec).filter(|(_, m)| known.contains_key(*m) && !spec.contains("://"));
     let (plugin, market, origin) = match by_id {
@@ -1176,6 +1235,12 @@ fn scope_of(inst: &Installation, project: &str) -> Option<PluginScope> {
 /// `plugin list`: the installations this context sees (user scope, and project scope of this
 /// project), or only those of `scope`.
 pub fn plugin_list(pctx: &PluginContext, scope: Option<PluginScope>) -> Result<Vec<PluginInfo>> {
+    if pctx.host == PluginHost::Codex {
+        return match scope {
+            None | Some(PluginScope::User) => codex::plugin_list(&pctx.codex()?),
+            Some(_) => Ok(Vec::new()),
+        };
+    }
     let layout = pctx.layout();
     let installed = read_installed(&layout)?;
     let lock = read_lock(&layout)?;
@@ -1272,6 +1337,9 @@ pub fn plugin_set_enabled(
     scope: PluginScope,
     enabled: bool,
 ) -> Result<PluginInfo> {
+    if pctx.host == PluginHost::Codex {
+        return codex::plugin_set_enabled(&pctx.codex()?, spec, scope, enabled);
+    }
     let mut info = resolve_installed(pctx, spec, scope)?;
     let path = pctx.layout().settings(scope);
     let mut settings = read_settings(&path)?;
@@ -1290,6 +1358,9 @@ pub fn plugin_update(
     scope: PluginScope,
     progress: Option<&ProgressFn<'_>>,
 ) -> Result<PluginUpdateReport> {
+    if pctx.host == PluginHost::Codex {
+        return Err(codex_unsupported("plugin update"));
+    }
     let targets = match spec {
         Some(s) => vec![resolve_installed(pctx, s, scope)?],
         None => plugin_list(pctx, Some(scope))?,
@@ -1352,6 +1423,9 @@ pub fn plugin_uninstall(
     spec: &str,
     scope: PluginScope,
 ) -> Result<PluginUninstallReport> {
+    if pctx.host == PluginHost::Codex {
+        return codex::plugin_uninstall(&pctx.codex()?, spec, scope);
+    }
     let info = resolve_installed(pctx, spec, scope)?;
     let layout = pctx.layout();
     let mut installed = read_installed(&layout)?;
