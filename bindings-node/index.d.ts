@@ -415,7 +415,7 @@ export declare function installFrozen(options?: InstallProgressOptions | null): 
 // ---- marketplaces and plugins (Claude Code's files and layout; camelCase keys) ----
 
 /** Where a plugin is installed and enabled: Claude Code's `user` or `project` scope. */
-export type PluginScope = 'user' | 'project'
+export type PluginScope = 'user' | 'project' | 'local' | 'managed'
 
 /** Where the plugin operations work: every one of them takes these. */
 export interface PluginContextOptions {

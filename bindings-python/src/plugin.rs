@@ -30,7 +30,7 @@ fn plugin_context(
     Ok(pctx)
 }
 
-/// `"user"` or `"project"`, read by the crate's own serde names.
+/// `"user"`, `"project"`, `"local"` or `"managed"`, read by the crate's own serde names.
 fn scope(name: &str) -> PyResult<PluginScope> {
     from_json("plugin scope", Value::String(name.to_string())).py()
 }

@@ -70,6 +70,10 @@ pub enum ScopeArg {
     User,
     /// <project>/.claude/settings.json.
     Project,
+    /// <project>/.claude/settings.local.json (this checkout only).
+    Local,
+    /// The administrator's managed settings (list only; never written).
+    Managed,
 }
 
 impl From<ScopeArg> for PluginScope {
@@ -77,6 +81,8 @@ impl From<ScopeArg> for PluginScope {
         match s {
             ScopeArg::User => PluginScope::User,
             ScopeArg::Project => PluginScope::Project,
+            ScopeArg::Local => PluginScope::Local,
+            ScopeArg::Managed => PluginScope::Managed,
         }
     }
 }

@@ -58,13 +58,16 @@ pub enum PluginSource {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         sha: Option<String>,
     },
-    /// An npm package (not installable offline; refused with an explanation).
+    /// An npm package, fetched from its registry (see [`crate::plugin::npm`]).
     Npm {
         /// The package.
         package: String,
-        /// A version or range.
+        /// An exact version or a dist-tag (default `latest`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         version: Option<String>,
+        /// The registry URL (default npm's).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        registry: Option<String>,
     },
 }
 
@@ -247,6 +250,7 @@ fn parse_source(value: &Value, path: &Path, at: &str) -> Result<PluginSource> {
         "npm" => PluginSource::Npm {
             package: required("package")?,
             version: opt_string(obj, "version", path, at)?,
+            registry: opt_string(obj, "registry", path, at)?,
         },
         other => {
             return Err(invalid(

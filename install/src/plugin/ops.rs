@@ -14,6 +14,7 @@ use crate::plugin::claude::{
 use crate::plugin::codex::{self, CodexLayout};
 use crate::plugin::manifest::{self, PluginSkill};
 use crate::plugin::marketplace::{self, Marketplace, PluginSource, MARKETPLACE_FILE};
+use crate::plugin::{npm, orphans};
 use crate::plugin::{PluginHost, PluginScope};
 use crate::source::Source;
 use crate::{git, report, stage, Context, Limits, ProgressFn};
@@ -267,7 +268,9 @@ pub struct PluginUninstallReport {
     pub id: String,
     /// The scope it was removed from.
     pub scope: PluginScope,
-    /// The cache directory deleted (when no other scope still used it).
+    /// The cache directory no installation uses any more, marked orphaned as Claude Code
+    /// marks it (`.orphaned_at`; deleted 14 days later by the sweep every plugin operation
+    /// runs). Codex: the plugin's cache directory, deleted.
     pub removed_path: Option<String>,
 }
 
@@ -724,12 +727,9 @@ pub fn marketplace_remove(pctx: &PluginContext, name: &str) -> Result<Marketplac
             continue;
         }
         for inst in installs {
-            let scope = match inst.scope.as_str() {
-                "user" => PluginScope::User,
-                "project" if inst.project_path.as_deref() == Some(pctx.project_path().as_str()) => {
-                    PluginScope::Project
-                }
-                _ => continue,
+            let scope = match scope_of(inst, &pctx.project_path()) {
+                Some(PluginScope::Managed) | None => continue,
+                Some(scope) => scope,
             };
             plugin_uninstall(pctx, id, scope)?;
         }
@@ -811,8 +811,9 @@ fn prepare(
             ),
         });
     };
-    // Keep a clone alive until the plugin is staged.
+    // Keep a clone or a download alive until the plugin is staged.
     let mut _clone: Option<TempDir> = None;
+    let mut _npm: Option<npm::Fetched> = None;
     let (dir, commit, source_text, source_type) = match &item.source {
         PluginSource::Relative { path } => {
             let dir = manifest::contained(&root, path).map_err(|_| InstallError::BadSource {
@@ -829,13 +830,22 @@ fn prepare(
             }
             (dir, git::head(&root), path.clone(), "relative".to_string())
         }
-        PluginSource::Npm { package, .. } => {
-            return Err(InstallError::BadSource {
-                source_spec: package.clone(),
-                message: format!(
-                    "plugin `{plugin}` comes from npm; npm sources are not supported (skilldeck installs offline-verifiable git and directory sources only); install it with Claude Code, or ask the marketplace for a git source"
-                ),
-            })
+        PluginSource::Npm {
+            package,
+            version,
+            registry,
+        } => {
+            report(progress, "fetch", format!("npm {package}"));
+            let fetched = npm::fetch(
+                package,
+                version.as_deref(),
+                registry.as_deref(),
+                &pctx.limits,
+            )?;
+            let dir = fetched.root.clone();
+            let text = format!("npm:{package}@{}", fetched.version);
+            _npm = Some(fetched);
+            (dir, None, text, "npm".to_string())
         }
         other => {
             let (url, git_ref, subdir) = other.git().unwrap_or_default();
@@ -948,7 +958,7 @@ fn commit_plugin(
     report(progress, "install", prepared.id.clone());
     let aside = swap_into(&prepared.staged(), &prepared.target, prepared.stage.path())?;
     let now = now_iso();
-    let project_path = (scope == PluginScope::Project).then(|| pctx.project_path());
+    let project_path = scope.per_project().then(|| pctx.project_path());
     let installs = installed.plugins.entry(prepared.id.clone()).or_default();
     let old = installs
         .iter()
@@ -988,7 +998,7 @@ fn commit_plugin(
         undo_swap(&prepared.target, aside);
         return Err(err);
     }
-    // An older version directory no installation uses any more is Claude Code's orphan; drop it.
+    // An older version directory no installation uses any more is Claude Code's orphan.
     if let Some(old) = old.filter(|o| o.install_path != install_path) {
         let still_used = installed
             .plugins
@@ -997,7 +1007,7 @@ fn commit_plugin(
             .any(|i| i.install_path == old.install_path);
         let old_path = PathBuf::from(&old.install_path);
         if !still_used && old_path.starts_with(layout.plugins_dir().join("cache")) {
-            let _ = std::fs::remove_dir_all(&old_path);
+            orphans::mark(&old_path);
         }
     }
     let info = PluginInfo {
@@ -1179,6 +1189,10 @@ pub fn plugin_install(
     progress: Option<&ProgressFn<'_>>,
 ) -> Result<PluginInstallReport> {
     let spec = request.plugin.trim();
+    writable(request.scope)?;
+    if pctx.host == PluginHost::ClaudeCode {
+        orphans::sweep(&pctx.layout());
+    }
     if pctx.host == PluginHost::Codex {
         let threshold = request
             .max_severity
@@ -1225,11 +1239,24 @@ pub fn plugin_install(
 }
 
 fn scope_of(inst: &Installation, project: &str) -> Option<PluginScope> {
+    let here = inst.project_path.as_deref() == Some(project);
     match inst.scope.as_str() {
         "user" => Some(PluginScope::User),
-        "project" if inst.project_path.as_deref() == Some(project) => Some(PluginScope::Project),
+        "managed" => Some(PluginScope::Managed),
+        "project" if here => Some(PluginScope::Project),
+        "local" if here => Some(PluginScope::Local),
         _ => None,
     }
+}
+
+/// Refuse writing to the managed scope: it is the administrator's (Claude Code only reads it).
+fn writable(scope: PluginScope) -> Result<()> {
+    if scope == PluginScope::Managed {
+        return Err(InstallError::Policy {
+            message: "the managed scope is read-only: it is set by the administrator's managed-settings.json; use --scope user, project or local".into(),
+        });
+    }
+    Ok(())
 }
 
 /// `plugin list`: the installations this context sees (user scope, and project scope of this
@@ -1245,8 +1272,15 @@ pub fn plugin_list(pctx: &PluginContext, scope: Option<PluginScope>) -> Result<V
     let installed = read_installed(&layout)?;
     let lock = read_lock(&layout)?;
     let project = pctx.project_path();
-    let user_settings = read_settings(&layout.settings(PluginScope::User))?;
-    let project_settings = read_settings(&layout.settings(PluginScope::Project))?;
+    let mut settings_of = BTreeMap::new();
+    for s in [
+        PluginScope::User,
+        PluginScope::Project,
+        PluginScope::Local,
+        PluginScope::Managed,
+    ] {
+        settings_of.insert(s.as_str(), read_settings(&layout.settings(s))?);
+    }
     let mut out = Vec::new();
     for (id, installs) in &installed.plugins {
         let (name, market) = split_id(id).unwrap_or((id.as_str(), ""));
@@ -1257,10 +1291,7 @@ pub fn plugin_list(pctx: &PluginContext, scope: Option<PluginScope>) -> Result<V
             if scope.is_some_and(|want| want != s) {
                 continue;
             }
-            let settings = match s {
-                PluginScope::User => &user_settings,
-                PluginScope::Project => &project_settings,
-            };
+            let settings = &settings_of[s.as_str()];
             let locked = lock
                 .plugins
                 .get(id)
@@ -1337,6 +1368,7 @@ pub fn plugin_set_enabled(
     scope: PluginScope,
     enabled: bool,
 ) -> Result<PluginInfo> {
+    writable(scope)?;
     if pctx.host == PluginHost::Codex {
         return codex::plugin_set_enabled(&pctx.codex()?, spec, scope, enabled);
     }
@@ -1358,9 +1390,11 @@ pub fn plugin_update(
     scope: PluginScope,
     progress: Option<&ProgressFn<'_>>,
 ) -> Result<PluginUpdateReport> {
+    writable(scope)?;
     if pctx.host == PluginHost::Codex {
         return Err(codex_unsupported("plugin update"));
     }
+    orphans::sweep(&pctx.layout());
     let targets = match spec {
         Some(s) => vec![resolve_installed(pctx, s, scope)?],
         None => plugin_list(pctx, Some(scope))?,
@@ -1423,9 +1457,11 @@ pub fn plugin_uninstall(
     spec: &str,
     scope: PluginScope,
 ) -> Result<PluginUninstallReport> {
+    writable(scope)?;
     if pctx.host == PluginHost::Codex {
         return codex::plugin_uninstall(&pctx.codex()?, spec, scope);
     }
+    orphans::sweep(&pctx.layout());
     let info = resolve_installed(pctx, spec, scope)?;
     let layout = pctx.layout();
     let mut installed = read_installed(&layout)?;
@@ -1459,15 +1495,14 @@ pub fn plugin_uninstall(
         return Err(err);
     }
     let path = PathBuf::from(&info.install_path);
-    let removed_path =
-        (!still_used && path.starts_with(layout.plugins_dir().join("cache"))).then(|| {
-            let _ = std::fs::remove_dir_all(&path);
-            // Drop `<cache>/<marketplace>/<plugin>` once its last version is gone.
-            if let Some(parent) = path.parent() {
-                let _ = std::fs::remove_dir(parent);
-            }
-            info.install_path.clone()
-        });
+    // Claude Code marks the directory only when the plugin has no installation left at all.
+    let removed_path = (!still_used
+        && !installed.plugins.contains_key(&info.id)
+        && path.starts_with(layout.plugins_dir().join("cache")))
+    .then(|| {
+        orphans::mark(&path);
+        info.install_path.clone()
+    });
     Ok(PluginUninstallReport {
         id: info.id,
         scope,
