@@ -8,8 +8,8 @@ use common::{commit, file_url, git_repo, skill_md, tar_gz, write_tree, Server};
 use serde_json::{json, Value};
 use skilldeck_install::plugin::manifest::AGENT_PLUGINS_SCHEMA_1_0_0;
 use skilldeck_install::{
-    marketplace_add, marketplace_list, marketplace_remove, plugin_install, plugin_list,
-    plugin_set_enabled, plugin_uninstall, plugin_update, Context, PluginContext,
+    marketplace_add, marketplace_list, marketplace_remove, marketplace_update, plugin_install,
+    plugin_list, plugin_set_enabled, plugin_uninstall, plugin_update, Context, PluginContext,
     PluginInstallRequest, PluginScope,
 };
 use std::collections::BTreeMap;
@@ -896,4 +896,70 @@ fn npm_plugin_source_is_fetched_from_the_registry_and_checked_against_its_integr
             "/@acme%2ffrom-npm"
         ]
     );
+}
+
+#[test]
+fn url_marketplace_is_kept_as_a_file_like_claude_code_and_serves_remote_plugins() {
+    use skilldeck_install::plugin::npm::integrity_of;
+    let oracle = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/claude-code-2.1.197");
+    let server = Server::start();
+    let tarball = tar_gz(&[
+        (
+            "package/.claude-plugin/plugin.json",
+            r#"{"name": "lint", "version": "1.2.0"}"#,
+        ),
+        ("package/skills/lint/SKILL.md", &skill_md("lint")),
+    ]);
+    server.serve("/lint.tgz", tarball.clone());
+    server.serve(
+        "/lint",
+        json!({"dist-tags": {"latest": "1.2.0"}, "versions": {"1.2.0": {"dist": {
+            "tarball": server.url("/lint.tgz"), "integrity": integrity_of(&tarball)}}}})
+        .to_string(),
+    );
+    let recorded = std::fs::read_to_string(oracle.join("url-marketplace-cached.json")).unwrap();
+    let mut listing: Value = serde_json::from_str(&recorded).unwrap();
+    listing["plugins"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"name": "lint", "source": {"source": "npm", "package": "lint", "registry": server.base}}));
+    server.serve("/marketplace.json", listing.to_string());
+    let env = Env::new();
+    let url = server.url("/marketplace.json");
+    let info = marketplace_add(&env.ctx, &url, None).unwrap();
+    assert_eq!(info.name, "webm");
+    assert_eq!(info.plugins, ["tools", "lint"]);
+    let cached = env.claude("plugins/marketplaces/webm");
+    assert!(cached.is_file());
+    assert_eq!(env.json(&cached), listing);
+    let normal = |v: &Value| -> Value {
+        let text = normalise(v, &env, &env.root)
+            .to_string()
+            .replace(&url, "$URL");
+        serde_json::from_str(&text).unwrap()
+    };
+    assert_eq!(
+        normal(&env.json(&env.claude("plugins/known_marketplaces.json"))),
+        env.json(&oracle.join("url-known_marketplaces.json"))
+    );
+    assert_eq!(
+        normal(&env.json(&env.claude("settings.json"))),
+        env.json(&oracle.join("url-user-settings.json"))
+    );
+    // Claude Code fails on the relative plugin too (its path does not exist); skilldeck says why.
+    let err = env.install("tools@webm", PluginScope::User).unwrap_err();
+    assert_eq!(err.code(), "BAD_SOURCE");
+    assert!(err.to_string().contains("fetched from a URL"), "{err}");
+    let report = env.install("lint@webm", PluginScope::User).unwrap();
+    assert_eq!(report.plugin.version.as_deref(), Some("1.2.0"));
+    assert!(env.claude_code_ids().contains(&"lint:lint".to_string()));
+    // Update re-fetches; remove deletes the cached file.
+    assert_eq!(
+        marketplace_update(&env.ctx, Some("webm"), None)
+            .unwrap()
+            .len(),
+        1
+    );
+    marketplace_remove(&env.ctx, "webm").unwrap();
+    assert!(!cached.exists());
 }

@@ -159,7 +159,8 @@ pub enum PluginCommand {
         /// PLUGIN@MARKETPLACE (or PLUGIN); default: every plugin of the scope.
         plugin: Option<String>,
     },
-    /// Uninstall a plugin from the scope (its cache is deleted when no scope uses it).
+    /// Uninstall a plugin from the scope (a cache version no scope uses is marked orphaned and
+    /// deleted 14 days later, as Claude Code does).
     Uninstall {
         /// PLUGIN@MARKETPLACE (or PLUGIN).
         plugin: String,

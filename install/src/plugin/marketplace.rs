@@ -331,6 +331,11 @@ pub fn parse_marketplace(text: &str, path: &Path) -> Result<Marketplace> {
 
 /// Read `<root>/.claude-plugin/marketplace.json`.
 pub fn read_marketplace(root: &Path) -> Result<Marketplace> {
+    // A marketplace fetched from a URL is kept as the catalogue file itself.
+    if root.is_file() {
+        let text = std::fs::read_to_string(root).map_err(|e| InstallError::io(root, e))?;
+        return parse_marketplace(&text, root);
+    }
     let path = root.join(MARKETPLACE_FILE);
     let text = std::fs::read_to_string(&path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => invalid(

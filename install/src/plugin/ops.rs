@@ -17,7 +17,7 @@ use crate::plugin::marketplace::{self, Marketplace, PluginSource, MARKETPLACE_FI
 use crate::plugin::{npm, orphans};
 use crate::plugin::{PluginHost, PluginScope};
 use crate::source::Source;
-use crate::{git, report, stage, Context, Limits, ProgressFn};
+use crate::{git, http, report, stage, Context, Limits, ProgressFn};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -457,7 +457,8 @@ fn fetch_marketplace(
                 | MarketplaceSource::Git { path: Some(p), .. } => p.clone(),
                 _ => MARKETPLACE_FILE.to_string(),
             };
-            let file = manifest::contained(&repo, &format!("./{}", file_rel.trim_start_matches("./")))?;
+            let file =
+                manifest::contained(&repo, &format!("./{}", file_rel.trim_start_matches("./")))?;
             let text = std::fs::read_to_string(&file).map_err(|e| match e.kind() {
                 std::io::ErrorKind::NotFound => InstallError::InvalidManifest {
                     path: PathBuf::from(&file_rel),
@@ -473,13 +474,35 @@ fn fetch_marketplace(
                 commit: Some(commit),
             })
         }
-        MarketplaceSource::Url { .. } => Err(InstallError::BadSource {
-            source_spec: spec.to_string(),
-            message: "marketplace.json URLs are not supported yet; add the git repository that holds the marketplace instead".into(),
-        }),
+        MarketplaceSource::Url { url } => {
+            // Claude Code keeps the downloaded catalogue as the file `marketplaces/<name>`
+            // (its installLocation), re-serialised with two-space indentation.
+            report(progress, "fetch", format!("GET {url}"));
+            let body = http::get(url, pctx.limits.max_download_bytes, pctx.limits.timeout)?;
+            let text = String::from_utf8_lossy(&body).into_owned();
+            let marketplace = marketplace::parse_marketplace(&text, Path::new(url))?;
+            let parent = layout.plugins_dir().join("marketplaces");
+            std::fs::create_dir_all(&parent).map_err(|e| InstallError::io(&parent, e))?;
+            let dir = tempfile::Builder::new()
+                .prefix(".skilldeck-fetch-")
+                .tempdir_in(&parent)
+                .map_err(|e| InstallError::io(&parent, e))?;
+            let file = dir.path().join("marketplace.json");
+            let value: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+            let pretty = serde_json::to_string_pretty(&value).unwrap_or(text);
+            std::fs::write(&file, pretty).map_err(|e| InstallError::io(&file, e))?;
+            Ok(FetchedMarketplace {
+                root: file,
+                clone: Some(dir),
+                marketplace,
+                commit: None,
+            })
+        }
         MarketplaceSource::Npm { .. } => Err(InstallError::BadSource {
             source_spec: spec.to_string(),
-            message: "npm marketplaces are not supported (Claude Code does not implement them either)".into(),
+            message:
+                "npm marketplaces are not supported (Claude Code does not implement them either)"
+                    .into(),
         }),
     }
 }
@@ -751,7 +774,11 @@ pub fn marketplace_remove(pctx: &PluginContext, name: &str) -> Result<Marketplac
     claude::write_atomic(&user_settings, &to_json_text(&settings))?;
     let clone = layout.marketplace_dir(name);
     if Path::new(&entry.install_location) == clone {
-        let _ = std::fs::remove_dir_all(&clone);
+        let _ = if clone.is_file() {
+            std::fs::remove_file(&clone)
+        } else {
+            std::fs::remove_dir_all(&clone)
+        };
     }
     Ok(MarketplaceRemoveReport {
         name: name.to_string(),
@@ -815,6 +842,14 @@ fn prepare(
     let mut _clone: Option<TempDir> = None;
     let mut _npm: Option<npm::Fetched> = None;
     let (dir, commit, source_text, source_type) = match &item.source {
+        PluginSource::Relative { path } if root.is_file() => {
+            return Err(InstallError::BadSource {
+                source_spec: path.clone(),
+                message: format!(
+                    "plugin `{plugin}` is a relative path, but marketplace `{market}` was fetched from a URL and has no files; Claude Code cannot install it either. Ask for a git, github or npm source"
+                ),
+            })
+        }
         PluginSource::Relative { path } => {
             let dir = manifest::contained(&root, path).map_err(|_| InstallError::BadSource {
                 source_spec: path.clone(),
