@@ -290,7 +290,7 @@ describe('plugins', () => {
     const removed = await marketplaceRemove('acme', d.ctx)
     assert.deepEqual(removed.uninstalled, ['tools@acme'])
     assert.ok(!fs.existsSync(clone))
-    assert.ok(!fs.existsSync(cache))
+    assert.ok(fs.existsSync(path.join(cache, '.orphaned_at')))
   })
 
   test('refusals: escaping source, blocked marketplace, audit finding; nothing is installed', async () => {

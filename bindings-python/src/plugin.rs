@@ -303,7 +303,8 @@ fn plugin_update(
 }
 
 /// Uninstall a plugin from the scope (its `installed_plugins.json` entry and `enabledPlugins`
-/// key; the cache directory once no scope uses it). Returns the `PluginUninstallReport`.
+/// key; a cache version no scope uses is marked orphaned, as Claude Code does). Returns the
+/// `PluginUninstallReport`.
 #[pyfunction]
 #[pyo3(signature = (
     plugin, *, scope="user", project_dir=PathBuf::from("."), home_dir=None, claude_dir=None,
