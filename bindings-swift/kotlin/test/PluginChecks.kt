@@ -196,7 +196,7 @@ val pluginChecks: List<Pair<String, () -> Unit>> = listOf(
             check(missing.code == "NOT_FOUND") { "${missing.code}: ${missing.detail}" }
             // Python's unknown severity and scope strings cannot be written here (both are
             // enums); what remains is that the enums hold the engine's names.
-            check(PluginScope.entries.map { it.name.lowercase() } == listOf("user", "project")) { "scopes ${PluginScope.entries}" }
+            check(PluginScope.entries.map { it.name.lowercase() } == listOf("user", "project", "local", "managed")) { "scopes ${PluginScope.entries}" }
 
             val other = t.root.resolve("other")
             write(t.managed, """{"blockedMarketplaces": [{"source": "directory", "path": "$other"}]}""")
