@@ -414,8 +414,8 @@ export declare function installFrozen(options?: InstallProgressOptions | null): 
 
 // ---- marketplaces and plugins (Claude Code's files and layout; camelCase keys) ----
 
-/** Where a plugin is installed and enabled: Claude Code's `user` or `project` scope. */
-export type PluginScope = 'user' | 'project'
+/** Where a plugin is installed and enabled: Claude Code's `user`, `project` or `local` scope; `managed` is listed, never written. */
+export type PluginScope = 'user' | 'project' | 'local' | 'managed'
 
 /** Where the plugin operations work: every one of them takes these. */
 export interface PluginContextOptions {
@@ -605,7 +605,7 @@ export declare function pluginDisable(plugin: string, options?: PluginScopeOptio
 export declare function pluginUpdate(plugin?: string | null, options?: PluginUpdateOptions | null): Promise<PluginUpdateReport>
 export declare function pluginUpdate(options: PluginUpdateOptions): Promise<PluginUpdateReport>
 
-/** Uninstall a plugin from the scope; its cache is deleted once no scope uses it. */
+/** Uninstall a plugin from the scope; a cache version no scope uses is marked orphaned (`.orphaned_at`) and deleted 14 days later, as Claude Code does. */
 export declare function pluginUninstall(plugin: string, options?: PluginScopeOptions | null): Promise<PluginUninstallReport>
 
 // ---- run (the runner's JSON: snake_case keys, as in every binding) ----

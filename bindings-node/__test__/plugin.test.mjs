@@ -187,7 +187,8 @@ describe('plugins', () => {
 
     const out = await pluginUninstall('tools@acme', d.ctx)
     assert.deepEqual(out, { id: 'tools@acme', scope: 'user', removedPath: cache })
-    assert.ok(!fs.existsSync(cache))
+    // Claude Code keeps the version 14 days, marked orphaned.
+    assert.ok(fs.existsSync(path.join(cache, '.orphaned_at')))
     assert.deepEqual(await pluginList(d.ctx), [])
     assert.ok(!claudeCodeIds(d).includes('tools:pdf'))
 
@@ -225,6 +226,24 @@ describe('plugins', () => {
     assert.equal(out.removedPath, null)
     assert.deepEqual(marketplaceRemoveSync('acme', d.ctx), { name: 'acme', uninstalled: ['tools@acme'] })
     assert.deepEqual(pluginListSync(d.ctx), [])
+  })
+
+  test('local scope writes settings.local.json; managed is listed only', async () => {
+    const d = dirs()
+    const market = writeMarketplace(path.join(d.root, 'market'))
+    await marketplaceAdd(market, d.ctx)
+    const report = await pluginInstall('tools@acme', { ...d.ctx, scope: 'local' })
+    assert.equal(report.plugin.scope, 'local')
+    assert.deepEqual(readJson(path.join(d.project, '.claude/settings.local.json')).enabledPlugins, {
+      'tools@acme': true,
+    })
+    assert.deepEqual(
+      (await pluginList({ ...d.ctx, scope: 'local' })).map((p) => p.id),
+      ['tools@acme'],
+    )
+    assert.ok(claudeCodeIds(d).includes('tools:pdf'))
+    await assert.rejects(pluginDisable('tools@acme', { ...d.ctx, scope: 'managed' }), installError('POLICY_BLOCKED'))
+    assert.ok(!fs.existsSync(d.ctx.managedSettings))
   })
 
   test('a file:// git marketplace is cloned, updated after a new commit, and its plugin updated', async () => {
@@ -271,7 +290,7 @@ describe('plugins', () => {
     const removed = await marketplaceRemove('acme', d.ctx)
     assert.deepEqual(removed.uninstalled, ['tools@acme'])
     assert.ok(!fs.existsSync(clone))
-    assert.ok(!fs.existsSync(cache))
+    assert.ok(fs.existsSync(path.join(cache, '.orphaned_at')))
   })
 
   test('refusals: escaping source, blocked marketplace, audit finding; nothing is installed', async () => {

@@ -82,7 +82,7 @@ fn prepare(
     Ok((at, options))
 }
 
-/// `scope` (`user` or `project`), when given.
+/// `scope` (`user`, `project`, `local` or `managed`), when given.
 fn scope_of(options: &mut JsonOptions) -> skilldeck::Result<Option<PluginScope>> {
     options
         .remove("scope")

@@ -30,7 +30,7 @@ fn plugin_context(
     Ok(pctx)
 }
 
-/// `"user"` or `"project"`, read by the crate's own serde names.
+/// `"user"`, `"project"`, `"local"` or `"managed"`, read by the crate's own serde names.
 fn scope(name: &str) -> PyResult<PluginScope> {
     from_json("plugin scope", Value::String(name.to_string())).py()
 }
@@ -303,7 +303,8 @@ fn plugin_update(
 }
 
 /// Uninstall a plugin from the scope (its `installed_plugins.json` entry and `enabledPlugins`
-/// key; the cache directory once no scope uses it). Returns the `PluginUninstallReport`.
+/// key; a cache version no scope uses is marked orphaned, as Claude Code does). Returns the
+/// `PluginUninstallReport`.
 #[pyfunction]
 #[pyo3(signature = (
     plugin, *, scope="user", project_dir=PathBuf::from("."), home_dir=None, claude_dir=None,

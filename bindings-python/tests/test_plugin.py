@@ -177,3 +177,21 @@ def test_a_hook_that_downloads_and_runs_code_is_refused_unless_told(
     report = skilldeck.plugin_install("tools@acme", max_severity="critical", **env)
     assert report["audit"][0]["code"] == "pipe-to-shell"
     assert report["audit"][0]["path"] == "hooks/hooks.json"
+
+
+def test_local_scope_writes_settings_local_and_managed_is_read_only(tmp_path: Path, env: Dict[str, Any]) -> None:
+    market = _market(tmp_path)
+    skilldeck.marketplace_add(str(market), **env)
+    info = skilldeck.plugin_install("tools@acme", scope="local", **env)["plugin"]
+    assert info["scope"] == "local"
+    local = env["project_dir"] / ".claude/settings.local.json"
+    assert json.loads(local.read_text())["enabledPlugins"] == {"tools@acme": True}
+    assert [p["id"] for p in skilldeck.plugin_list(scope="local", **env)] == ["tools@acme"]
+    assert _claude_code_ids(env) == ["tools:csv", "tools:pdf"]
+    with pytest.raises(skilldeck.InstallError) as err:
+        skilldeck.plugin_disable("tools@acme", scope="managed", **env)
+    assert err.value.code == "POLICY_BLOCKED"
+    assert not env["managed_settings"].exists()
+    gone = skilldeck.plugin_uninstall("tools@acme", scope="local", **env)
+    assert (Path(gone["removedPath"]) / ".orphaned_at").is_file()
+    assert json.loads(local.read_text())["enabledPlugins"] == {}

@@ -24,7 +24,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Where a plugin is enabled: Claude Code's `USER` scope (`~/.claude/settings.json`, the
-/// default) or `PROJECT` (`<projectDir>/.claude/settings.json`). The operations take it as
+/// default), `PROJECT` (`<projectDir>/.claude/settings.json`), `LOCAL`
+/// (`<projectDir>/.claude/settings.local.json`) or `MANAGED` (listed only; writing it fails
+/// with `POLICY_BLOCKED`). The operations take it as
 /// `scope: PluginScope?`, `null` meaning `USER`: uniffi's proc-macros cannot give an enum
 /// argument a default value.
 #[uniffi::remote(Enum)]
@@ -33,6 +35,10 @@ pub enum PluginScope {
     User,
     /// `<project>/.claude/settings.json`.
     Project,
+    /// `<project>/.claude/settings.local.json`.
+    Local,
+    /// The administrator's managed settings: listed, never written.
+    Managed,
 }
 
 /// Where the plugin operations work; every operation takes one (the defaults: the project in

@@ -138,7 +138,10 @@ fn marketplace_and_plugin_commands() {
         &["plugin", "uninstall", "tools@acme", "--json"],
     ));
     assert_eq!(gone["scope"], "user");
-    assert!(!claude.join("plugins/cache/acme/tools/1.2.0").exists());
+    // Claude Code keeps an unused version 14 days, marked orphaned.
+    assert!(claude
+        .join("plugins/cache/acme/tools/1.2.0/.orphaned_at")
+        .is_file());
     let removed = ok_json(&skilldeck(
         root,
         &["marketplace", "remove", "acme", "--json"],

@@ -59,6 +59,7 @@ pub use compat::skills_ref;
 pub use deck::Deck;
 pub use diagnostic::{Diagnostic, Severity};
 pub use discover::profile::{self, InstallDirs, Profile};
+pub use discover::registry::compare_plugin_versions;
 pub use discover::roots::{Inputs, Skipped as SkippedRoot};
 #[cfg(feature = "watch")]
 pub use discover::watch::Watcher;

@@ -56,7 +56,7 @@ pub use plugin::ops::{
     MarketplaceRemoveReport, MarketplaceUpdate, PluginContext, PluginInfo, PluginInstallReport,
     PluginInstallRequest, PluginUninstallReport, PluginUpdateChange, PluginUpdateReport,
 };
-pub use plugin::PluginScope;
+pub use plugin::{PluginHost, PluginScope};
 pub use source::Source;
 
 use serde::{Deserialize, Serialize};

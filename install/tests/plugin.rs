@@ -4,12 +4,12 @@
 
 mod common;
 
-use common::{commit, file_url, git_repo, skill_md, write_tree};
+use common::{commit, file_url, git_repo, skill_md, tar_gz, write_tree, Server};
 use serde_json::{json, Value};
 use skilldeck_install::plugin::manifest::AGENT_PLUGINS_SCHEMA_1_0_0;
 use skilldeck_install::{
-    marketplace_add, marketplace_list, marketplace_remove, plugin_install, plugin_list,
-    plugin_set_enabled, plugin_uninstall, plugin_update, Context, PluginContext,
+    marketplace_add, marketplace_list, marketplace_remove, marketplace_update, plugin_install,
+    plugin_list, plugin_set_enabled, plugin_uninstall, plugin_update, Context, PluginContext,
     PluginInstallRequest, PluginScope,
 };
 use std::collections::BTreeMap;
@@ -89,7 +89,7 @@ const MARKETPLACE: &str = r#"{
     {"name": "tools", "source": "./plugins/tools", "description": "PDF and CSV"},
     {"name": "inline", "source": "./plugins/inline", "strict": false, "version": "0.3.0"},
     {"name": "escape", "source": "./../outside"},
-    {"name": "from-npm", "source": {"source": "npm", "package": "@acme/from-npm"}}
+    {"name": "from-npm", "source": {"source": "npm", "package": "@acme/from-npm", "registry": "http://127.0.0.1:9"}}
   ]
 }"#;
 
@@ -242,12 +242,10 @@ fn local_marketplace_install_list_disable_enable_uninstall() {
     assert_eq!(err.code(), "BAD_SOURCE");
     assert!(err.to_string().contains("outside the marketplace"), "{err}");
     assert!(!env.claude("plugins/cache/acme/escape").exists());
+    // An npm registry that does not answer.
     let err = env.install("from-npm@acme", PluginScope::User).unwrap_err();
-    assert_eq!(err.code(), "BAD_SOURCE");
-    assert!(
-        err.to_string().contains("npm sources are not supported"),
-        "{err}"
-    );
+    assert_eq!(err.code(), "HTTP_ERROR", "{err}");
+    assert!(!env.claude("plugins/cache/acme/from-npm").exists());
     assert_eq!(
         env.install("nope@acme", PluginScope::User)
             .unwrap_err()
@@ -263,7 +261,12 @@ fn local_marketplace_install_list_disable_enable_uninstall() {
 
     let out = plugin_uninstall(&env.ctx, "tools@acme", PluginScope::User).unwrap();
     assert_eq!(out.removed_path.as_deref(), Some(cache.to_str().unwrap()));
-    assert!(!cache.exists());
+    // Claude Code keeps the version 14 days, marked with the time it was given up.
+    let marked: u128 = std::fs::read_to_string(cache.join(".orphaned_at"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(marked > 1_700_000_000_000, "{marked}");
     let installed = env.json(&env.claude("plugins/installed_plugins.json"));
     assert!(installed["plugins"].get("tools@acme").is_none());
     let settings = env.json(&env.claude("settings.json"));
@@ -363,7 +366,7 @@ fn git_marketplace_clone_update_after_new_commit_and_remove() {
     let removed = marketplace_remove(&env.ctx, "acme").unwrap();
     assert_eq!(removed.uninstalled, ["tools@acme"]);
     assert!(!clone.exists());
-    assert!(!cache.exists());
+    assert!(cache.join(".orphaned_at").is_file());
 }
 
 #[test]
@@ -681,4 +684,282 @@ fn an_explicit_claude_dir_needs_no_home_directory() {
         assert_eq!(err.code(), "BAD_SOURCE");
         assert!(err.to_string().contains("CLAUDE_CONFIG_DIR"), "{err}");
     }
+}
+
+#[test]
+fn local_scope_matches_claude_code_and_uninstall_marks_the_version_orphaned() {
+    let oracle = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/claude-code-2.1.197");
+    let env = Env::new();
+    let market = env.root.join("market");
+    write_marketplace(&market);
+    marketplace_add(&env.ctx, market.to_str().unwrap(), None).unwrap();
+    let report = env.install("tools@acme", PluginScope::Local).unwrap();
+    assert_eq!(report.plugin.scope, PluginScope::Local);
+    let local = env.ctx.project_dir.join(".claude/settings.local.json");
+    let installed = env.claude("plugins/installed_plugins.json");
+    for (ours, recorded) in [
+        (&installed, "local-installed_plugins.json"),
+        (&local, "local-settings.json"),
+    ] {
+        let want = env.json(&oracle.join(recorded));
+        assert_eq!(
+            normalise(&env.json(ours), &env, &market),
+            want,
+            "{recorded}"
+        );
+    }
+    assert!(!env.ctx.project_dir.join(".claude/settings.json").exists());
+    assert!(env.claude_code_ids().contains(&"tools:pdf".to_string()));
+    let listed = plugin_list(&env.ctx, Some(PluginScope::Local)).unwrap();
+    assert_eq!(listed.len(), 1);
+    assert!(listed[0].enabled);
+
+    plugin_uninstall(&env.ctx, "tools", PluginScope::Local).unwrap();
+    for (ours, recorded) in [
+        (&installed, "installed_plugins-after-uninstall.json"),
+        (&local, "local-settings-after-uninstall.json"),
+    ] {
+        assert_eq!(
+            env.json(ours),
+            env.json(&oracle.join(recorded)),
+            "{recorded}"
+        );
+    }
+    let cache = env.claude("plugins/cache/acme/tools/1.0.0");
+    assert!(cache.join(".orphaned_at").is_file());
+    // Installing again replaces the directory, marker included.
+    env.install("tools@acme", PluginScope::User).unwrap();
+    assert!(!cache.join(".orphaned_at").exists());
+    assert!(cache.join("skills/pdf/SKILL.md").is_file());
+}
+
+#[test]
+fn sweep_marks_unused_versions_and_deletes_them_after_fourteen_days() {
+    use skilldeck_install::plugin::claude::ClaudeLayout;
+    use skilldeck_install::plugin::orphans::{sweep_at, KEEP_FOR, MARKER};
+    let env = Env::new();
+    let market = env.root.join("market");
+    write_marketplace(&market);
+    marketplace_add(&env.ctx, market.to_str().unwrap(), None).unwrap();
+    env.install("tools@acme", PluginScope::User).unwrap();
+    let stale = env.claude("plugins/cache/acme/tools/0.9.0");
+    let gone = env.claude("plugins/cache/acme/old/1.0.0");
+    write_tree(&stale, &[("skills/pdf/SKILL.md", &skill_md("pdf"))]);
+    write_tree(&gone, &[("skills/x/SKILL.md", &skill_md("x"))]);
+    let layout = ClaudeLayout {
+        config_dir: env.ctx.claude_dir.clone(),
+        project_dir: env.ctx.project_dir.clone(),
+        managed_settings: env.ctx.managed_settings.clone(),
+    };
+    let now = std::time::SystemTime::now();
+    sweep_at(&layout, now);
+    assert!(stale.join(MARKER).is_file() && gone.join(MARKER).is_file());
+    let used = env.claude("plugins/cache/acme/tools/1.0.0");
+    assert!(!used.join(MARKER).exists());
+    // Within 14 days nothing is deleted; after, the versions and their emptied folders go.
+    sweep_at(&layout, now + KEEP_FOR - std::time::Duration::from_secs(60));
+    assert!(stale.is_dir() && gone.is_dir());
+    sweep_at(&layout, now + KEEP_FOR + std::time::Duration::from_secs(60));
+    assert!(!stale.exists());
+    assert!(!env.claude("plugins/cache/acme/old").exists());
+    assert!(used.join("skills/pdf/SKILL.md").is_file());
+}
+
+#[test]
+fn managed_scope_is_listed_and_never_written() {
+    let env = Env::new();
+    let market = env.root.join("market");
+    write_marketplace(&market);
+    marketplace_add(&env.ctx, market.to_str().unwrap(), None).unwrap();
+    env.install("tools@acme", PluginScope::User).unwrap();
+    // An administrator's install: recorded with scope managed, enabled by managed settings.
+    let path = env.claude("plugins/installed_plugins.json");
+    let mut installed = env.json(&path);
+    let mut entry = installed["plugins"]["tools@acme"][0].clone();
+    entry["scope"] = json!("managed");
+    installed["plugins"]["inline@acme"] = json!([entry]);
+    std::fs::write(&path, installed.to_string()).unwrap();
+    std::fs::write(
+        &env.ctx.managed_settings,
+        r#"{"enabledPlugins": {"inline@acme": true}}"#,
+    )
+    .unwrap();
+    let managed = plugin_list(&env.ctx, Some(PluginScope::Managed)).unwrap();
+    assert_eq!(managed.len(), 1);
+    assert_eq!(managed[0].id, "inline@acme");
+    assert!(managed[0].enabled);
+    let before = std::fs::read_to_string(&env.ctx.managed_settings).unwrap();
+    for err in [
+        env.install("inline@acme", PluginScope::Managed)
+            .unwrap_err(),
+        plugin_set_enabled(&env.ctx, "inline@acme", PluginScope::Managed, false).unwrap_err(),
+        plugin_uninstall(&env.ctx, "inline@acme", PluginScope::Managed).unwrap_err(),
+        plugin_update(&env.ctx, None, PluginScope::Managed, None).unwrap_err(),
+    ] {
+        assert_eq!(err.code(), "POLICY_BLOCKED");
+        assert!(err.to_string().contains("read-only"), "{err}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(&env.ctx.managed_settings).unwrap(),
+        before
+    );
+}
+
+#[test]
+fn npm_plugin_source_is_fetched_from_the_registry_and_checked_against_its_integrity() {
+    use skilldeck_install::plugin::npm::integrity_of;
+    let server = Server::start();
+    let tarball = tar_gz(&[
+        (
+            "package/.claude-plugin/plugin.json",
+            r#"{"name": "from-npm", "version": "2.1.0"}"#,
+        ),
+        (
+            "package/package.json",
+            r#"{"name": "@acme/from-npm", "version": "2.1.0"}"#,
+        ),
+        ("package/skills/lint/SKILL.md", &skill_md("lint")),
+    ]);
+    let packument = |integrity: &str| {
+        json!({
+            "name": "@acme/from-npm",
+            "dist-tags": {"latest": "2.1.0", "next": "3.0.0-rc.1"},
+            "versions": {
+                "2.1.0": {"dist": {"tarball": server.url("/t/from-npm-2.1.0.tgz"), "integrity": integrity}},
+                "3.0.0-rc.1": {"dist": {"tarball": server.url("/t/rc.tgz"), "shasum": "0"}}
+            }
+        })
+        .to_string()
+    };
+    server.serve("/t/from-npm-2.1.0.tgz", tarball.clone());
+    server.serve("/@acme%2ffrom-npm", packument(&integrity_of(&tarball)));
+    let env = Env::new();
+    let market = env.root.join("market");
+    let listing = |version: Option<&str>| {
+        let mut source =
+            json!({"source": "npm", "package": "@acme/from-npm", "registry": server.base});
+        if let Some(v) = version {
+            source["version"] = json!(v);
+        }
+        json!({"name": "acme", "owner": {"name": "Acme"}, "plugins": [{"name": "from-npm", "source": source}]})
+            .to_string()
+    };
+    write_tree(
+        &market,
+        &[(".claude-plugin/marketplace.json", &listing(None))],
+    );
+    marketplace_add(&env.ctx, market.to_str().unwrap(), None).unwrap();
+    let report = env.install("from-npm@acme", PluginScope::User).unwrap();
+    assert_eq!(report.plugin.version.as_deref(), Some("2.1.0"));
+    assert_eq!(report.plugin.skills, ["from-npm:lint"]);
+    let cache = env.claude("plugins/cache/acme/from-npm/2.1.0");
+    assert!(cache.join("skills/lint/SKILL.md").is_file());
+    assert!(cache.join("package.json").is_file());
+    let lock = env.json(&env.claude("plugins/skilldeck-lock.json"));
+    assert_eq!(lock["plugins"]["from-npm@acme"]["sourceType"], "npm");
+    assert_eq!(
+        lock["plugins"]["from-npm@acme"]["source"],
+        "npm:@acme/from-npm@2.1.0"
+    );
+    assert!(env.claude_code_ids().contains(&"from-npm:lint".to_string()));
+    plugin_uninstall(&env.ctx, "from-npm@acme", PluginScope::User).unwrap();
+
+    // A tarball that is not the one the registry vouches for is refused, nothing installed.
+    server.serve(
+        "/@acme%2ffrom-npm",
+        packument(&integrity_of(b"something else")),
+    );
+    let err = env.install("from-npm@acme", PluginScope::User).unwrap_err();
+    assert_eq!(err.code(), "DIGEST_MISMATCH", "{err}");
+    assert!(plugin_list(&env.ctx, None).unwrap().is_empty());
+    // A dist-tag without a sha512 integrity, and a range npm would resolve, are refused.
+    write_tree(
+        &market,
+        &[(".claude-plugin/marketplace.json", &listing(Some("next")))],
+    );
+    let err = env.install("from-npm@acme", PluginScope::User).unwrap_err();
+    assert!(err.to_string().contains("no sha512"), "{err}");
+    write_tree(
+        &market,
+        &[(".claude-plugin/marketplace.json", &listing(Some("^2")))],
+    );
+    let err = env.install("from-npm@acme", PluginScope::User).unwrap_err();
+    assert!(err.to_string().contains("semver ranges"), "{err}");
+    assert_eq!(
+        *server.hits.lock().unwrap(),
+        [
+            "/@acme%2ffrom-npm",
+            "/t/from-npm-2.1.0.tgz",
+            "/@acme%2ffrom-npm",
+            "/t/from-npm-2.1.0.tgz",
+            "/@acme%2ffrom-npm",
+            "/@acme%2ffrom-npm"
+        ]
+    );
+}
+
+#[test]
+fn url_marketplace_is_kept_as_a_file_like_claude_code_and_serves_remote_plugins() {
+    use skilldeck_install::plugin::npm::integrity_of;
+    let oracle = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/claude-code-2.1.197");
+    let server = Server::start();
+    let tarball = tar_gz(&[
+        (
+            "package/.claude-plugin/plugin.json",
+            r#"{"name": "lint", "version": "1.2.0"}"#,
+        ),
+        ("package/skills/lint/SKILL.md", &skill_md("lint")),
+    ]);
+    server.serve("/lint.tgz", tarball.clone());
+    server.serve(
+        "/lint",
+        json!({"dist-tags": {"latest": "1.2.0"}, "versions": {"1.2.0": {"dist": {
+            "tarball": server.url("/lint.tgz"), "integrity": integrity_of(&tarball)}}}})
+        .to_string(),
+    );
+    let recorded = std::fs::read_to_string(oracle.join("url-marketplace-cached.json")).unwrap();
+    let mut listing: Value = serde_json::from_str(&recorded).unwrap();
+    listing["plugins"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"name": "lint", "source": {"source": "npm", "package": "lint", "registry": server.base}}));
+    server.serve("/marketplace.json", listing.to_string());
+    let env = Env::new();
+    let url = server.url("/marketplace.json");
+    let info = marketplace_add(&env.ctx, &url, None).unwrap();
+    assert_eq!(info.name, "webm");
+    assert_eq!(info.plugins, ["tools", "lint"]);
+    let cached = env.claude("plugins/marketplaces/webm");
+    assert!(cached.is_file());
+    assert_eq!(env.json(&cached), listing);
+    let normal = |v: &Value| -> Value {
+        let text = normalise(v, &env, &env.root)
+            .to_string()
+            .replace(&url, "$URL");
+        serde_json::from_str(&text).unwrap()
+    };
+    assert_eq!(
+        normal(&env.json(&env.claude("plugins/known_marketplaces.json"))),
+        env.json(&oracle.join("url-known_marketplaces.json"))
+    );
+    assert_eq!(
+        normal(&env.json(&env.claude("settings.json"))),
+        env.json(&oracle.join("url-user-settings.json"))
+    );
+    // Claude Code fails on the relative plugin too (its path does not exist); skilldeck says why.
+    let err = env.install("tools@webm", PluginScope::User).unwrap_err();
+    assert_eq!(err.code(), "BAD_SOURCE");
+    assert!(err.to_string().contains("fetched from a URL"), "{err}");
+    let report = env.install("lint@webm", PluginScope::User).unwrap();
+    assert_eq!(report.plugin.version.as_deref(), Some("1.2.0"));
+    assert!(env.claude_code_ids().contains(&"lint:lint".to_string()));
+    // Update re-fetches; remove deletes the cached file.
+    assert_eq!(
+        marketplace_update(&env.ctx, Some("webm"), None)
+            .unwrap()
+            .len(),
+        1
+    );
+    marketplace_remove(&env.ctx, "webm").unwrap();
+    assert!(!cached.exists());
 }

@@ -60,7 +60,7 @@ class AuditReport(TypedDict):
 
 # ---- plugins and marketplaces (Claude Code's layout) ----
 
-PluginScope = Union[Literal["user"], Literal["project"]]
+PluginScope = Union[Literal["user"], Literal["project"], Literal["local"], Literal["managed"]]
 """Where a plugin is enabled: ``~/.claude/settings.json`` or ``<project>/.claude/settings.json``."""
 
 

@@ -113,7 +113,8 @@ val pluginChecks: List<Pair<String, () -> Unit>> = listOf(
             check(pluginUpdate(options = t.options).upToDate == listOf("tools@acme")) { "update" }
             val gone = pluginUninstall("tools@acme", options = t.options)
             check(gone.id == "tools@acme" && gone.scope == PluginScope.USER && gone.removedPath != null) { "uninstall $gone" }
-            check(!Files.exists(Path.of(info.installPath))) { "cache directory kept" }
+            // Claude Code keeps the version 14 days, marked orphaned.
+            check(Files.exists(Path.of(info.installPath, ".orphaned_at"))) { "cache directory not marked orphaned" }
             check(pluginList(options = t.options).isEmpty()) { "list after uninstall" }
             check(marketplaceRemove("acme", t.options).name == "acme") { "remove" }
             check(marketplaceList(t.options).isEmpty()) { "list after remove" }
@@ -139,6 +140,20 @@ val pluginChecks: List<Pair<String, () -> Unit>> = listOf(
             check(missing.code == "NOT_FOUND") { "${missing.code}: ${missing.detail}" }
             check(pluginUninstall("tools@acme", PluginScope.PROJECT, t.options).scope == PluginScope.PROJECT) { "uninstall" }
             check(pluginList(options = t.options).isEmpty()) { "list after uninstall" }
+        }
+    },
+    "plugin/local-scope-writes-settings-local-managed-is-read-only" to {
+        withPluginTree { t ->
+            marketplaceAdd(makeMarket(t.root).toString(), t.options)
+            val info = pluginInstall("tools@acme", scope = PluginScope.LOCAL, options = t.options).plugin
+            check(info.scope == PluginScope.LOCAL && info.enabled) { "info $info" }
+            val local = readJson(t.project.resolve(".claude/settings.local.json"))
+            check(local["enabledPlugins"].toString() == """{"tools@acme":true}""") { "local settings $local" }
+            check(pluginList(scope = PluginScope.LOCAL, options = t.options).map { it.id } == listOf("tools@acme")) { "local list" }
+            val blocked = expectThrows<SkillException.InstallException>("disable in MANAGED") {
+                pluginDisable("tools@acme", PluginScope.MANAGED, t.options)
+            }
+            check(blocked.code == "POLICY_BLOCKED") { "${blocked.code}: ${blocked.detail}" }
         }
     },
     "plugin/git-marketplace-update-reinstalls-the-new-commit" to {
@@ -181,7 +196,7 @@ val pluginChecks: List<Pair<String, () -> Unit>> = listOf(
             check(missing.code == "NOT_FOUND") { "${missing.code}: ${missing.detail}" }
             // Python's unknown severity and scope strings cannot be written here (both are
             // enums); what remains is that the enums hold the engine's names.
-            check(PluginScope.entries.map { it.name.lowercase() } == listOf("user", "project")) { "scopes ${PluginScope.entries}" }
+            check(PluginScope.entries.map { it.name.lowercase() } == listOf("user", "project", "local", "managed")) { "scopes ${PluginScope.entries}" }
 
             val other = t.root.resolve("other")
             write(t.managed, """{"blockedMarketplaces": [{"source": "directory", "path": "$other"}]}""")

@@ -4,7 +4,7 @@
 //! Exit codes: 0 success, 1 an operation failed, 2 usage.
 
 use super::install::{fail, json, print, progress, short, warn};
-use skilldeck_install::{Context, PluginContext, PluginInfo, PluginScope};
+use skilldeck_install::{Context, PluginContext, PluginHost, PluginInfo, PluginScope};
 use std::path::PathBuf;
 
 /// Flags every marketplace and plugin command shares.
@@ -25,9 +25,21 @@ pub struct Common {
     /// Most bytes one plugin may hold.
     #[arg(long, value_name = "BYTES", default_value_t = 16 * 1024 * 1024, global = true)]
     pub max_bytes: u64,
+    /// Whose files to write: Claude Code's (default) or Codex's ($CODEX_HOME/config.toml and
+    /// plugins/cache; local marketplaces, user scope only).
+    #[arg(long, value_enum, default_value = "claude-code", global = true)]
+    pub host: HostArg,
     /// Print JSON instead of human output.
     #[arg(long, global = true)]
     pub json: bool,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum HostArg {
+    /// Claude Code 2.1.197's layout.
+    ClaudeCode,
+    /// Codex 0.169.0's layout.
+    Codex,
 }
 
 impl Common {
@@ -44,6 +56,10 @@ impl Common {
         if let Some(m) = &self.managed_settings {
             pctx.managed_settings = m.clone();
         }
+        pctx.host = match self.host {
+            HostArg::ClaudeCode => PluginHost::ClaudeCode,
+            HostArg::Codex => PluginHost::Codex,
+        };
         Ok(pctx)
     }
 }
@@ -54,6 +70,10 @@ pub enum ScopeArg {
     User,
     /// <project>/.claude/settings.json.
     Project,
+    /// <project>/.claude/settings.local.json (this checkout only).
+    Local,
+    /// The administrator's managed settings (list only; never written).
+    Managed,
 }
 
 impl From<ScopeArg> for PluginScope {
@@ -61,6 +81,8 @@ impl From<ScopeArg> for PluginScope {
         match s {
             ScopeArg::User => PluginScope::User,
             ScopeArg::Project => PluginScope::Project,
+            ScopeArg::Local => PluginScope::Local,
+            ScopeArg::Managed => PluginScope::Managed,
         }
     }
 }
@@ -137,7 +159,8 @@ pub enum PluginCommand {
         /// PLUGIN@MARKETPLACE (or PLUGIN); default: every plugin of the scope.
         plugin: Option<String>,
     },
-    /// Uninstall a plugin from the scope (its cache is deleted when no scope uses it).
+    /// Uninstall a plugin from the scope (a cache version no scope uses is marked orphaned and
+    /// deleted 14 days later, as Claude Code does).
     Uninstall {
         /// PLUGIN@MARKETPLACE (or PLUGIN).
         plugin: String,

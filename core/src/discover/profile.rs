@@ -51,7 +51,8 @@ pub enum Order {
     /// Source order, then path order within a root.
     #[default]
     Precedence,
-    /// Scope (in the order the profile's sources name them), then name, then path.
+    /// Scope (in the order the profile's sources name them), then id (`plugin:skill` for a
+    /// plugin skill, else the name), then path.
     ScopeNamePath,
     /// By id.
     Id,
@@ -175,6 +176,11 @@ pub enum RegistryFormat {
     /// `installed_plugins.json`: `{"version": 2, "plugins": {"plugin@marketplace":
     /// [{"scope", "projectPath"?, "installPath", ...}]}}` (version 1: one object per plugin).
     InstalledPlugins,
+    /// Codex's `config.toml`: `[plugins."plugin@marketplace"]` tables (`enabled`, default
+    /// `true`) in the user's file alone; each plugin lives in
+    /// `<config dir>/plugins/cache/<marketplace>/<plugin>/<version>`, the version being
+    /// `local` when present, else the highest (semver, else text order).
+    CodexConfig,
 }
 
 /// The plugins a host loads skills from: those its registry file records as installed for a
@@ -190,9 +196,14 @@ pub struct PluginRegistry {
     /// The manifest inside a plugin, relative to its install directory: its `name` names
     /// the plugin's skills (`name:skill`) and its `skills` paths add skill directories.
     pub manifest: String,
+    /// Manifests tried in order when `manifest` is absent (Codex also reads
+    /// `.claude-plugin/plugin.json` and `.cursor-plugin/plugin.json`).
+    #[serde(default)]
+    pub fallback_manifests: Vec<String>,
     /// The skills directory every plugin has, relative to its install directory.
     pub skills: String,
-    /// The settings key mapping `plugin@marketplace` to `true`/`false`.
+    /// The settings key mapping `plugin@marketplace` to `true`/`false` (`codex-config`: the
+    /// key inside each plugin's table).
     pub enabled_key: String,
     /// How many of the first `[settings]` files are managed policy: their entries win over
     /// every other file's (the others merge in order, a later file winning).

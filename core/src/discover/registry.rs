@@ -14,7 +14,7 @@
 //! A relative `installPath` or `projectPath` (the host always writes absolute ones) is taken
 //! relative to the registry file's directory, so a registry can move with its tree.
 
-use super::profile::PluginRegistry;
+use super::profile::{PluginRegistry, RegistryFormat};
 use super::roots::{self, Inputs};
 use crate::cache::Stamp;
 use crate::diagnostic::Diagnostic;
@@ -68,6 +68,12 @@ pub fn read(
     let Some(settings) = settings else {
         return out;
     };
+    if spec.format == RegistryFormat::CodexConfig {
+        if stamp.is_some() {
+            out.read_codex(spec, pattern, &file);
+        }
+        return out;
+    }
     let enabled = out.enabled(spec, settings);
     if stamp.is_none() || enabled.is_empty() {
         return out;
@@ -202,9 +208,17 @@ impl Registered {
             .rsplit_once('@')
             .map_or(key, |(name, _)| name)
             .to_string();
-        let manifest_path = install.join(&spec.manifest);
-        let stamp = Stamp::read(&manifest_path);
+        let mut manifest_path = install.join(&spec.manifest);
+        let mut stamp = Stamp::read(&manifest_path);
         self.probed.push((manifest_path.clone(), stamp));
+        for other in &spec.fallback_manifests {
+            if stamp.is_some() {
+                break;
+            }
+            manifest_path = install.join(other);
+            stamp = Stamp::read(&manifest_path);
+            self.probed.push((manifest_path.clone(), stamp));
+        }
         let mut name = fallback.clone();
         let mut extra: Vec<String> = Vec::new();
         if stamp.is_some() {
@@ -269,6 +283,176 @@ impl Registered {
     }
 }
 
+impl Registered {
+    /// Codex 0.169.0 (`codex-rs/core/src/plugins`): the user `config.toml`'s `plugins` table
+    /// (a plugin is on unless `enabled = false`; one malformed entry drops them all, as
+    /// deserialising the table fails), each from its active cache version.
+    fn read_codex(&mut self, spec: &PluginRegistry, pattern: &str, file: &Path) {
+        let text = match std::fs::read_to_string(file) {
+            Ok(t) => t,
+            Err(e) => {
+                self.diagnostics.push(registry_warning(file, e.to_string()));
+                return;
+            }
+        };
+        let table: toml::Table = match toml::from_str(&text) {
+            Ok(t) => t,
+            // The settings reader reports a broken config.toml once, already.
+            Err(_) => return,
+        };
+        let Some(plugins) = table.get("plugins") else {
+            return;
+        };
+        let Some(plugins) = plugins.as_table() else {
+            self.diagnostics.push(registry_warning(
+                file,
+                "expected `plugins` to be a table of \"plugin@marketplace\" tables".into(),
+            ));
+            return;
+        };
+        let mut enabled = Vec::new();
+        for (key, entry) in plugins {
+            let on = match entry.as_table().map(|t| t.get(&spec.enabled_key)) {
+                Some(None) => true,
+                Some(Some(toml::Value::Boolean(b))) => *b,
+                _ => {
+                    self.diagnostics.push(registry_warning(
+                        file,
+                        format!(
+                            "`plugins.\"{key}\"` must be a table with a boolean `{}`; the host loads no plugin",
+                            spec.enabled_key
+                        ),
+                    ));
+                    return;
+                }
+            };
+            if on {
+                enabled.push(key.clone());
+            }
+        }
+        let cache = file
+            .parent()
+            .unwrap_or(Path::new("/"))
+            .join("plugins")
+            .join("cache");
+        for key in enabled {
+            let Some((plugin, market)) = key.rsplit_once('@') else {
+                continue;
+            };
+            if !valid_segment(plugin) || !valid_segment(market) {
+                continue;
+            }
+            let base = cache.join(market).join(plugin);
+            // The directory's stamp changes when a version is added or removed.
+            self.probed.push((base.clone(), Stamp::read(&base)));
+            let Some(version) = codex_active_version(&base) else {
+                continue;
+            };
+            let install = base.join(version);
+            // Codex loads no plugin without a manifest (it names the plugin).
+            let has_manifest = std::iter::once(&spec.manifest)
+                .chain(&spec.fallback_manifests)
+                .any(|m| install.join(m).is_file());
+            if !has_manifest {
+                self.diagnostics.push(manifest_warning(
+                    &install.join(&spec.manifest),
+                    &format!("plugin `{key}` has no manifest; the host does not load it"),
+                ));
+                continue;
+            }
+            let plugin = self.plugin(spec, pattern, &key, install);
+            self.plugins.push(plugin);
+        }
+    }
+}
+
+/// Codex's plugin id segments: ASCII letters, digits, `-` and `_`.
+fn valid_segment(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// Codex's `active_plugin_version`: of the version directories with valid names, `local`
+/// when present, else the last after sorting (semver order when both parse, else text).
+fn codex_active_version(base: &Path) -> Option<String> {
+    let mut versions: Vec<String> = std::fs::read_dir(base)
+        .ok()?
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|v| {
+            !v.is_empty()
+                && v != "."
+                && v != ".."
+                && v.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '+'))
+        })
+        .collect();
+    if versions.iter().any(|v| v == "local") {
+        return Some("local".into());
+    }
+    versions.sort_by(|a, b| compare_plugin_versions(a, b));
+    versions.pop()
+}
+
+/// Codex's order of plugin cache versions (`compare_plugin_versions`): semver precedence
+/// when both parse, else text order. The installer uses it to name the active version.
+pub fn compare_plugin_versions(a: &str, b: &str) -> std::cmp::Ordering {
+    match (semver(a), semver(b)) {
+        (Some(x), Some(y)) => x.cmp(&y),
+        _ => a.cmp(b),
+    }
+}
+
+/// (major, minor, patch, is a release, pre-release identifiers, build).
+type SemverKey = (u64, u64, u64, bool, Vec<(bool, u64, String)>, String);
+
+/// A sort key ordering versions as the `semver` crate's `Version` does (Codex's
+/// `Version::parse`): major, minor, patch, a release after its pre-releases, pre-release
+/// identifiers (numeric ones first, numerically), then build metadata as text.
+fn semver(v: &str) -> Option<SemverKey> {
+    let (core, build) = match v.split_once('+') {
+        Some((c, b)) => (c, b.to_string()),
+        None => (v, String::new()),
+    };
+    let (nums, pre) = match core.split_once('-') {
+        Some((n, p)) => (n, Some(p)),
+        None => (core, None),
+    };
+    let num = |s: &str| -> Option<u64> {
+        if s.is_empty()
+            || (s.len() > 1 && s.starts_with('0'))
+            || !s.bytes().all(|b| b.is_ascii_digit())
+        {
+            return None;
+        }
+        s.parse().ok()
+    };
+    let mut parts = nums.split('.');
+    let major = num(parts.next()?)?;
+    let minor = num(parts.next()?)?;
+    let patch = num(parts.next()?)?;
+    if parts.next().is_some() {
+        return None;
+    }
+    let mut ids = Vec::new();
+    if let Some(pre) = pre {
+        for id in pre.split('.') {
+            if id.is_empty() {
+                return None;
+            }
+            // Numeric identifiers sort before alphanumeric ones, numerically.
+            match num(id) {
+                Some(n) => ids.push((false, n, String::new())),
+                None if id.bytes().all(|b| b.is_ascii_digit()) => return None,
+                None => ids.push((true, 0, id.to_string())),
+            }
+        }
+    }
+    Some((major, minor, patch, pre.is_none(), ids, build))
+}
+
 /// `root` joined with the `./`-relative `rel` when it stays inside `root` lexically.
 fn contained(root: &Path, rel: &str) -> Option<PathBuf> {
     rel.strip_prefix("./")?;
@@ -316,6 +500,7 @@ mod tests {
             format: super::super::profile::RegistryFormat::InstalledPlugins,
             file: "~/plugins/installed_plugins.json".into(),
             manifest: ".claude-plugin/plugin.json".into(),
+            fallback_manifests: Vec::new(),
             skills: "skills".into(),
             enabled_key: "enabledPlugins".into(),
             managed_settings: 1,

@@ -107,7 +107,8 @@ pub fn resolve(
                 c: &'c Candidate,
             ) -> (usize, &'c str, &'c Path) {
                 let r = rank.get(&c.scope).copied().unwrap_or(usize::MAX);
-                (r, c.name.as_str(), c.location.as_path())
+                // The id: a plugin skill's name is `plugin:skill` to Codex.
+                (r, c.id.as_str(), c.location.as_path())
             }
             winners.sort_by(|a, b| key(&rank, &candidates[*a]).cmp(&key(&rank, &candidates[*b])));
         }
@@ -117,7 +118,7 @@ pub fn resolve(
     let ambiguous: HashSet<String> = if profile.clash == Clash::KeepAll {
         let mut name_counts: HashMap<&str, usize> = HashMap::new();
         for &w in &winners {
-            *name_counts.entry(candidates[w].name.as_str()).or_default() += 1;
+            *name_counts.entry(candidates[w].id.as_str()).or_default() += 1;
         }
         name_counts
             .into_iter()
@@ -134,7 +135,7 @@ pub fn resolve(
         .into_iter()
         .filter_map(|w| slots.get_mut(w).and_then(Option::take))
     {
-        let is_ambiguous = ambiguous.contains(&c.name);
+        let is_ambiguous = ambiguous.contains(&c.id);
         skills.push(Arc::new(into_skill(c, is_ambiguous)));
     }
     (skills, shadowed.into_iter().map(|(_, s)| s).collect())

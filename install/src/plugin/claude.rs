@@ -347,6 +347,8 @@ impl ClaudeLayout {
         match scope {
             PluginScope::User => self.config_dir.join("settings.json"),
             PluginScope::Project => self.project_dir.join(".claude").join("settings.json"),
+            PluginScope::Local => self.project_dir.join(".claude").join("settings.local.json"),
+            PluginScope::Managed => self.managed_settings.clone(),
         }
     }
 }

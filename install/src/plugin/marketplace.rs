@@ -58,13 +58,16 @@ pub enum PluginSource {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         sha: Option<String>,
     },
-    /// An npm package (not installable offline; refused with an explanation).
+    /// An npm package, fetched from its registry (see [`crate::plugin::npm`]).
     Npm {
         /// The package.
         package: String,
-        /// A version or range.
+        /// An exact version or a dist-tag (default `latest`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         version: Option<String>,
+        /// The registry URL (default npm's).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        registry: Option<String>,
     },
 }
 
@@ -247,6 +250,7 @@ fn parse_source(value: &Value, path: &Path, at: &str) -> Result<PluginSource> {
         "npm" => PluginSource::Npm {
             package: required("package")?,
             version: opt_string(obj, "version", path, at)?,
+            registry: opt_string(obj, "registry", path, at)?,
         },
         other => {
             return Err(invalid(
@@ -327,6 +331,11 @@ pub fn parse_marketplace(text: &str, path: &Path) -> Result<Marketplace> {
 
 /// Read `<root>/.claude-plugin/marketplace.json`.
 pub fn read_marketplace(root: &Path) -> Result<Marketplace> {
+    // A marketplace fetched from a URL is kept as the catalogue file itself.
+    if root.is_file() {
+        let text = std::fs::read_to_string(root).map_err(|e| InstallError::io(root, e))?;
+        return parse_marketplace(&text, root);
+    }
     let path = root.join(MARKETPLACE_FILE);
     let text = std::fs::read_to_string(&path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => invalid(

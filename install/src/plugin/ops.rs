@@ -11,11 +11,13 @@ use crate::plugin::claude::{
     self, enabled_in, read_json, set_enabled, to_json_text, ClaudeLayout, Installation,
     InstalledPlugins, KnownMarketplace, MarketplaceSource, Policy, Rewrites,
 };
+use crate::plugin::codex::{self, CodexLayout};
 use crate::plugin::manifest::{self, PluginSkill};
 use crate::plugin::marketplace::{self, Marketplace, PluginSource, MARKETPLACE_FILE};
-use crate::plugin::PluginScope;
+use crate::plugin::{npm, orphans};
+use crate::plugin::{PluginHost, PluginScope};
 use crate::source::Source;
-use crate::{git, report, stage, Context, Limits, ProgressFn};
+use crate::{git, http, report, stage, Context, Limits, ProgressFn};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -41,6 +43,12 @@ pub struct PluginContext {
     pub home_dir: Option<PathBuf>,
     /// Caps on one plugin's files and bytes.
     pub limits: Limits,
+    /// Whose files the operations write: Claude Code's (default) or Codex's.
+    #[serde(default)]
+    pub host: PluginHost,
+    /// Codex's home (`host` codex): default `$CODEX_HOME` when absolute, else `<home>/.codex`.
+    #[serde(default)]
+    pub codex_dir: Option<PathBuf>,
 }
 
 impl PluginContext {
@@ -70,6 +78,8 @@ impl PluginContext {
             managed_settings: claude::default_managed_settings(),
             home_dir: ctx.home_dir.clone(),
             limits: ctx.limits,
+            host: PluginHost::ClaudeCode,
+            codex_dir: None,
         })
     }
 
@@ -81,11 +91,36 @@ impl PluginContext {
         }
     }
 
+    /// Codex's layout: `codex_dir`, else `$CODEX_HOME` when absolute, else `<home>/.codex`.
+    fn codex(&self) -> Result<CodexLayout> {
+        let home = self
+            .codex_dir
+            .clone()
+            .or_else(|| {
+                std::env::var_os("CODEX_HOME")
+                    .map(PathBuf::from)
+                    .filter(|p| p.is_absolute())
+            })
+            .or_else(|| self.home_dir.as_ref().map(|h| h.join(".codex")))
+            .ok_or_else(|| InstallError::BadSource {
+                source_spec: "plugins".into(),
+                message: "no home directory is known; set HOME or CODEX_HOME".into(),
+            })?;
+        Ok(CodexLayout { home })
+    }
+
     fn project_path(&self) -> String {
         std::fs::canonicalize(&self.project_dir)
             .unwrap_or_else(|_| self.project_dir.clone())
             .to_string_lossy()
             .into_owned()
+    }
+}
+
+fn codex_unsupported(what: &str) -> InstallError {
+    InstallError::BadSource {
+        source_spec: "codex".into(),
+        message: format!("`{what}` is not written for Codex; install the plugin again (Codex's `plugin add` replaces it)"),
     }
 }
 
@@ -233,7 +268,9 @@ pub struct PluginUninstallReport {
     pub id: String,
     /// The scope it was removed from.
     pub scope: PluginScope,
-    /// The cache directory deleted (when no other scope still used it).
+    /// The cache directory no installation uses any more, marked orphaned as Claude Code
+    /// marks it (`.orphaned_at`; deleted 14 days later by the sweep every plugin operation
+    /// runs). Codex: the plugin's cache directory, deleted.
     pub removed_path: Option<String>,
 }
 
@@ -420,7 +457,8 @@ fn fetch_marketplace(
                 | MarketplaceSource::Git { path: Some(p), .. } => p.clone(),
                 _ => MARKETPLACE_FILE.to_string(),
             };
-            let file = manifest::contained(&repo, &format!("./{}", file_rel.trim_start_matches("./")))?;
+            let file =
+                manifest::contained(&repo, &format!("./{}", file_rel.trim_start_matches("./")))?;
             let text = std::fs::read_to_string(&file).map_err(|e| match e.kind() {
                 std::io::ErrorKind::NotFound => InstallError::InvalidManifest {
                     path: PathBuf::from(&file_rel),
@@ -436,13 +474,35 @@ fn fetch_marketplace(
                 commit: Some(commit),
             })
         }
-        MarketplaceSource::Url { .. } => Err(InstallError::BadSource {
-            source_spec: spec.to_string(),
-            message: "marketplace.json URLs are not supported yet; add the git repository that holds the marketplace instead".into(),
-        }),
+        MarketplaceSource::Url { url } => {
+            // Claude Code keeps the downloaded catalogue as the file `marketplaces/<name>`
+            // (its installLocation), re-serialised with two-space indentation.
+            report(progress, "fetch", format!("GET {url}"));
+            let body = http::get(url, pctx.limits.max_download_bytes, pctx.limits.timeout)?;
+            let text = String::from_utf8_lossy(&body).into_owned();
+            let marketplace = marketplace::parse_marketplace(&text, Path::new(url))?;
+            let parent = layout.plugins_dir().join("marketplaces");
+            std::fs::create_dir_all(&parent).map_err(|e| InstallError::io(&parent, e))?;
+            let dir = tempfile::Builder::new()
+                .prefix(".skilldeck-fetch-")
+                .tempdir_in(&parent)
+                .map_err(|e| InstallError::io(&parent, e))?;
+            let file = dir.path().join("marketplace.json");
+            let value: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+            let pretty = serde_json::to_string_pretty(&value).unwrap_or(text);
+            std::fs::write(&file, pretty).map_err(|e| InstallError::io(&file, e))?;
+            Ok(FetchedMarketplace {
+                root: file,
+                clone: Some(dir),
+                marketplace,
+                commit: None,
+            })
+        }
         MarketplaceSource::Npm { .. } => Err(InstallError::BadSource {
             source_spec: spec.to_string(),
-            message: "npm marketplaces are not supported (Claude Code does not implement them either)".into(),
+            message:
+                "npm marketplaces are not supported (Claude Code does not implement them either)"
+                    .into(),
         }),
     }
 }
@@ -502,6 +562,9 @@ pub fn marketplace_add(
     progress: Option<&ProgressFn<'_>>,
 ) -> Result<MarketplaceInfo> {
     let layout = pctx.layout();
+    if pctx.host == PluginHost::Codex {
+        return codex::marketplace_add(&pctx.codex()?, spec, &pctx.project_dir);
+    }
     let source = MarketplaceSource::parse(spec, &pctx.project_dir, pctx.home_dir.as_deref())?;
     let policy = Policy::read(&pctx.managed_settings)?;
     policy.check(&source)?;
@@ -590,6 +653,9 @@ fn commit_marketplace(
 
 /// `marketplace list`.
 pub fn marketplace_list(pctx: &PluginContext) -> Result<Vec<MarketplaceInfo>> {
+    if pctx.host == PluginHost::Codex {
+        return codex::marketplace_list(&pctx.codex()?);
+    }
     let known = read_known(&pctx.layout())?;
     Ok(known.iter().map(|(n, e)| info_of(n, e)).collect())
 }
@@ -601,6 +667,9 @@ pub fn marketplace_update(
     name: Option<&str>,
     progress: Option<&ProgressFn<'_>>,
 ) -> Result<Vec<MarketplaceUpdate>> {
+    if pctx.host == PluginHost::Codex {
+        return Err(codex_unsupported("marketplace update"));
+    }
     let layout = pctx.layout();
     let mut known = read_known(&layout)?;
     let names: Vec<String> = match name {
@@ -666,6 +735,9 @@ fn no_marketplace(name: &str, known: &Known) -> InstallError {
 /// `marketplace remove NAME`: uninstall its plugins from every scope this context sees, delete
 /// its clone (never a local directory marketplace, which is the user's), forget it.
 pub fn marketplace_remove(pctx: &PluginContext, name: &str) -> Result<MarketplaceRemoveReport> {
+    if pctx.host == PluginHost::Codex {
+        return codex::marketplace_remove(&pctx.codex()?, name);
+    }
     let layout = pctx.layout();
     let mut known = read_known(&layout)?;
     let Some(entry) = known.get(name).cloned() else {
@@ -678,12 +750,9 @@ pub fn marketplace_remove(pctx: &PluginContext, name: &str) -> Result<Marketplac
             continue;
         }
         for inst in installs {
-            let scope = match inst.scope.as_str() {
-                "user" => PluginScope::User,
-                "project" if inst.project_path.as_deref() == Some(pctx.project_path().as_str()) => {
-                    PluginScope::Project
-                }
-                _ => continue,
+            let scope = match scope_of(inst, &pctx.project_path()) {
+                Some(PluginScope::Managed) | None => continue,
+                Some(scope) => scope,
             };
             plugin_uninstall(pctx, id, scope)?;
         }
@@ -705,7 +774,11 @@ pub fn marketplace_remove(pctx: &PluginContext, name: &str) -> Result<Marketplac
     claude::write_atomic(&user_settings, &to_json_text(&settings))?;
     let clone = layout.marketplace_dir(name);
     if Path::new(&entry.install_location) == clone {
-        let _ = std::fs::remove_dir_all(&clone);
+        let _ = if clone.is_file() {
+            std::fs::remove_file(&clone)
+        } else {
+            std::fs::remove_dir_all(&clone)
+        };
     }
     Ok(MarketplaceRemoveReport {
         name: name.to_string(),
@@ -765,9 +838,18 @@ fn prepare(
             ),
         });
     };
-    // Keep a clone alive until the plugin is staged.
+    // Keep a clone or a download alive until the plugin is staged.
     let mut _clone: Option<TempDir> = None;
+    let mut _npm: Option<npm::Fetched> = None;
     let (dir, commit, source_text, source_type) = match &item.source {
+        PluginSource::Relative { path } if root.is_file() => {
+            return Err(InstallError::BadSource {
+                source_spec: path.clone(),
+                message: format!(
+                    "plugin `{plugin}` is a relative path, but marketplace `{market}` was fetched from a URL and has no files; Claude Code cannot install it either. Ask for a git, github or npm source"
+                ),
+            })
+        }
         PluginSource::Relative { path } => {
             let dir = manifest::contained(&root, path).map_err(|_| InstallError::BadSource {
                 source_spec: path.clone(),
@@ -783,13 +865,22 @@ fn prepare(
             }
             (dir, git::head(&root), path.clone(), "relative".to_string())
         }
-        PluginSource::Npm { package, .. } => {
-            return Err(InstallError::BadSource {
-                source_spec: package.clone(),
-                message: format!(
-                    "plugin `{plugin}` comes from npm; npm sources are not supported (skilldeck installs offline-verifiable git and directory sources only); install it with Claude Code, or ask the marketplace for a git source"
-                ),
-            })
+        PluginSource::Npm {
+            package,
+            version,
+            registry,
+        } => {
+            report(progress, "fetch", format!("npm {package}"));
+            let fetched = npm::fetch(
+                package,
+                version.as_deref(),
+                registry.as_deref(),
+                &pctx.limits,
+            )?;
+            let dir = fetched.root.clone();
+            let text = format!("npm:{package}@{}", fetched.version);
+            _npm = Some(fetched);
+            (dir, None, text, "npm".to_string())
         }
         other => {
             let (url, git_ref, subdir) = other.git().unwrap_or_default();
@@ -902,7 +993,7 @@ fn commit_plugin(
     report(progress, "install", prepared.id.clone());
     let aside = swap_into(&prepared.staged(), &prepared.target, prepared.stage.path())?;
     let now = now_iso();
-    let project_path = (scope == PluginScope::Project).then(|| pctx.project_path());
+    let project_path = scope.per_project().then(|| pctx.project_path());
     let installs = installed.plugins.entry(prepared.id.clone()).or_default();
     let old = installs
         .iter()
@@ -942,7 +1033,7 @@ fn commit_plugin(
         undo_swap(&prepared.target, aside);
         return Err(err);
     }
-    // An older version directory no installation uses any more is Claude Code's orphan; drop it.
+    // An older version directory no installation uses any more is Claude Code's orphan.
     if let Some(old) = old.filter(|o| o.install_path != install_path) {
         let still_used = installed
             .plugins
@@ -951,7 +1042,7 @@ fn commit_plugin(
             .any(|i| i.install_path == old.install_path);
         let old_path = PathBuf::from(&old.install_path);
         if !still_used && old_path.starts_with(layout.plugins_dir().join("cache")) {
-            let _ = std::fs::remove_dir_all(&old_path);
+            orphans::mark(&old_path);
         }
     }
     let info = PluginInfo {
@@ -1133,6 +1224,23 @@ pub fn plugin_install(
     progress: Option<&ProgressFn<'_>>,
 ) -> Result<PluginInstallReport> {
     let spec = request.plugin.trim();
+    writable(request.scope)?;
+    if pctx.host == PluginHost::ClaudeCode {
+        orphans::sweep(&pctx.layout());
+    }
+    if pctx.host == PluginHost::Codex {
+        let threshold = request
+            .max_severity
+            .unwrap_or(skilldeck::AuditSeverity::High);
+        return codex::plugin_install(
+            &pctx.codex()?,
+            spec,
+            request.scope,
+            &pctx.limits,
+            threshold,
+            progress,
+        );
+    }
     let known = read_known(&pctx.layout())?;
     let by_id = split_id(spec).filter(|(_, m)| known.contains_key(*m) && !spec.contains("://"));
     let (plugin, market, origin) = match by_id {
@@ -1166,22 +1274,48 @@ pub fn plugin_install(
 }
 
 fn scope_of(inst: &Installation, project: &str) -> Option<PluginScope> {
+    let here = inst.project_path.as_deref() == Some(project);
     match inst.scope.as_str() {
         "user" => Some(PluginScope::User),
-        "project" if inst.project_path.as_deref() == Some(project) => Some(PluginScope::Project),
+        "managed" => Some(PluginScope::Managed),
+        "project" if here => Some(PluginScope::Project),
+        "local" if here => Some(PluginScope::Local),
         _ => None,
     }
+}
+
+/// Refuse writing to the managed scope: it is the administrator's (Claude Code only reads it).
+fn writable(scope: PluginScope) -> Result<()> {
+    if scope == PluginScope::Managed {
+        return Err(InstallError::Policy {
+            message: "the managed scope is read-only: it is set by the administrator's managed-settings.json; use --scope user, project or local".into(),
+        });
+    }
+    Ok(())
 }
 
 /// `plugin list`: the installations this context sees (user scope, and project scope of this
 /// project), or only those of `scope`.
 pub fn plugin_list(pctx: &PluginContext, scope: Option<PluginScope>) -> Result<Vec<PluginInfo>> {
+    if pctx.host == PluginHost::Codex {
+        return match scope {
+            None | Some(PluginScope::User) => codex::plugin_list(&pctx.codex()?),
+            Some(_) => Ok(Vec::new()),
+        };
+    }
     let layout = pctx.layout();
     let installed = read_installed(&layout)?;
     let lock = read_lock(&layout)?;
     let project = pctx.project_path();
-    let user_settings = read_settings(&layout.settings(PluginScope::User))?;
-    let project_settings = read_settings(&layout.settings(PluginScope::Project))?;
+    let mut settings_of = BTreeMap::new();
+    for s in [
+        PluginScope::User,
+        PluginScope::Project,
+        PluginScope::Local,
+        PluginScope::Managed,
+    ] {
+        settings_of.insert(s.as_str(), read_settings(&layout.settings(s))?);
+    }
     let mut out = Vec::new();
     for (id, installs) in &installed.plugins {
         let (name, market) = split_id(id).unwrap_or((id.as_str(), ""));
@@ -1192,10 +1326,7 @@ pub fn plugin_list(pctx: &PluginContext, scope: Option<PluginScope>) -> Result<V
             if scope.is_some_and(|want| want != s) {
                 continue;
             }
-            let settings = match s {
-                PluginScope::User => &user_settings,
-                PluginScope::Project => &project_settings,
-            };
+            let settings = &settings_of[s.as_str()];
             let locked = lock
                 .plugins
                 .get(id)
@@ -1272,6 +1403,10 @@ pub fn plugin_set_enabled(
     scope: PluginScope,
     enabled: bool,
 ) -> Result<PluginInfo> {
+    writable(scope)?;
+    if pctx.host == PluginHost::Codex {
+        return codex::plugin_set_enabled(&pctx.codex()?, spec, scope, enabled);
+    }
     let mut info = resolve_installed(pctx, spec, scope)?;
     let path = pctx.layout().settings(scope);
     let mut settings = read_settings(&path)?;
@@ -1290,6 +1425,11 @@ pub fn plugin_update(
     scope: PluginScope,
     progress: Option<&ProgressFn<'_>>,
 ) -> Result<PluginUpdateReport> {
+    writable(scope)?;
+    if pctx.host == PluginHost::Codex {
+        return Err(codex_unsupported("plugin update"));
+    }
+    orphans::sweep(&pctx.layout());
     let targets = match spec {
         Some(s) => vec![resolve_installed(pctx, s, scope)?],
         None => plugin_list(pctx, Some(scope))?,
@@ -1352,6 +1492,11 @@ pub fn plugin_uninstall(
     spec: &str,
     scope: PluginScope,
 ) -> Result<PluginUninstallReport> {
+    writable(scope)?;
+    if pctx.host == PluginHost::Codex {
+        return codex::plugin_uninstall(&pctx.codex()?, spec, scope);
+    }
+    orphans::sweep(&pctx.layout());
     let info = resolve_installed(pctx, spec, scope)?;
     let layout = pctx.layout();
     let mut installed = read_installed(&layout)?;
@@ -1385,15 +1530,14 @@ pub fn plugin_uninstall(
         return Err(err);
     }
     let path = PathBuf::from(&info.install_path);
-    let removed_path =
-        (!still_used && path.starts_with(layout.plugins_dir().join("cache"))).then(|| {
-            let _ = std::fs::remove_dir_all(&path);
-            // Drop `<cache>/<marketplace>/<plugin>` once its last version is gone.
-            if let Some(parent) = path.parent() {
-                let _ = std::fs::remove_dir(parent);
-            }
-            info.install_path.clone()
-        });
+    // Claude Code marks the directory only when the plugin has no installation left at all.
+    let removed_path = (!still_used
+        && !installed.plugins.contains_key(&info.id)
+        && path.starts_with(layout.plugins_dir().join("cache")))
+    .then(|| {
+        orphans::mark(&path);
+        info.install_path.clone()
+    });
     Ok(PluginUninstallReport {
         id: info.id,
         scope,

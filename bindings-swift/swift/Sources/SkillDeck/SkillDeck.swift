@@ -7552,7 +7552,9 @@ public func FfiConverterTypeEvent_lower(_ value: Event) -> RustBuffer {
 
 /**
  * Where a plugin is enabled: Claude Code's `USER` scope (`~/.claude/settings.json`, the
- * default) or `PROJECT` (`<projectDir>/.claude/settings.json`). The operations take it as
+ * default), `PROJECT` (`<projectDir>/.claude/settings.json`), `LOCAL`
+ * (`<projectDir>/.claude/settings.local.json`) or `MANAGED` (listed only; writing it fails
+ * with `POLICY_BLOCKED`). The operations take it as
  * `scope: PluginScope?`, `null` meaning `USER`: uniffi's proc-macros cannot give an enum
  * argument a default value.
  */
@@ -7567,6 +7569,14 @@ public enum PluginScope: Equatable, Hashable {
      * `<project>/.claude/settings.json`.
      */
     case project
+    /**
+     * `<project>/.claude/settings.local.json`.
+     */
+    case local
+    /**
+     * The administrator's managed settings: listed, never written.
+     */
+    case managed
 
 
 
@@ -7592,6 +7602,10 @@ public struct FfiConverterTypePluginScope: FfiConverterRustBuffer {
         
         case 2: return .project
         
+        case 3: return .local
+        
+        case 4: return .managed
+        
         default: throw UniffiInternalError.unexpectedEnumCase
         }
     }
@@ -7606,6 +7620,14 @@ public struct FfiConverterTypePluginScope: FfiConverterRustBuffer {
         
         case .project:
             writeInt(&buf, Int32(2))
+        
+        
+        case .local:
+            writeInt(&buf, Int32(3))
+        
+        
+        case .managed:
+            writeInt(&buf, Int32(4))
         
         }
     }

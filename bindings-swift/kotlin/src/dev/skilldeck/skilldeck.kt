@@ -8438,7 +8438,9 @@ public object FfiConverterTypeEvent : FfiConverterRustBuffer<Event>{
 
 /**
  * Where a plugin is enabled: Claude Code's `USER` scope (`~/.claude/settings.json`, the
- * default) or `PROJECT` (`<projectDir>/.claude/settings.json`). The operations take it as
+ * default), `PROJECT` (`<projectDir>/.claude/settings.json`), `LOCAL`
+ * (`<projectDir>/.claude/settings.local.json`) or `MANAGED` (listed only; writing it fails
+ * with `POLICY_BLOCKED`). The operations take it as
  * `scope: PluginScope?`, `null` meaning `USER`: uniffi's proc-macros cannot give an enum
  * argument a default value.
  */
@@ -8452,7 +8454,15 @@ enum class PluginScope {
     /**
      * `<project>/.claude/settings.json`.
      */
-    PROJECT;
+    PROJECT,
+    /**
+     * `<project>/.claude/settings.local.json`.
+     */
+    LOCAL,
+    /**
+     * The administrator's managed settings: listed, never written.
+     */
+    MANAGED;
 
     
 
