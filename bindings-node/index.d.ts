@@ -1294,8 +1294,8 @@ export declare function removeSync(names: string[], options?: InstallContextOpti
 
 /** Options of `deck.render(...)`. */
 export interface RenderOptions {
-  /** `xml` (default), `skills-ref`, `opencode`, `opencode-tool`, `codex`, `claude-code`, `kode`, `markdown`, `cline`. */
-  format?: 'xml' | 'skills-ref' | 'opencode' | 'opencode-tool' | 'codex' | 'claude-code' | 'kode' | 'markdown' | 'cline'
+  /** `xml` (default), `skills-ref`, `opencode`, `opencode-tool`, `codex`, `claude-code`, `kode`, `markdown`, `cline`, `openhands`. */
+  format?: 'xml' | 'skills-ref' | 'opencode' | 'opencode-tool' | 'codex' | 'claude-code' | 'kode' | 'markdown' | 'cline' | 'openhands'
   /** Character budget for the whole text. */
   budgetChars?: number
   /** Token budget (about 4 characters per token). */

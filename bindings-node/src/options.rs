@@ -133,9 +133,9 @@ const RULES_SHAPE: &str = skilldeck::PERMISSION_RULES_SHAPES;
 /// Options of `deck.render(...)`.
 #[napi(object)]
 pub struct RenderOptions {
-    /// `xml` (default), `skills-ref`, `opencode`, `opencode-tool`, `codex`, `claude-code`, `kode`, `markdown`, `cline`.
+    /// `xml` (default), `skills-ref`, `opencode`, `opencode-tool`, `codex`, `claude-code`, `kode`, `markdown`, `cline`, `openhands`.
     #[napi(
-        ts_type = "'xml' | 'skills-ref' | 'opencode' | 'opencode-tool' | 'codex' | 'claude-code' | 'kode' | 'markdown' | 'cline'"
+        ts_type = "'xml' | 'skills-ref' | 'opencode' | 'opencode-tool' | 'codex' | 'claude-code' | 'kode' | 'markdown' | 'cline' | 'openhands'"
     )]
     pub format: Option<String>,
     /// Character budget for the whole text.

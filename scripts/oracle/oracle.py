@@ -12,7 +12,7 @@ tests/vectors/*/oracle-* stay tied to real behaviour. See tests/ORACLES.md.
     (run/check/record take --runs N: OpenCode's answer to a name clash varies between runs)
 
 Discovery vectors go to the profile's host (opencode, codex, gemini, qwen-code, copilot-cli,
-mistral-vibe, goose, openhands, cline); render vectors with format `codex`/`opencode` to its
+mistral-vibe, goose, openhands, cline); render vectors with format `codex`/`opencode`/`openhands` to its
 prompt command; activate vectors with format `copilot-cli`, `goose` or `openhands` to that
 host's skill tool (activation.py: Copilot CLI and Goose run against a scripted model, the
 OpenHands SDK's own executor is called).
@@ -776,6 +776,52 @@ def openhands_listing(answer: dict) -> dict:
     }
 
 
+# OpenHands' system prompt holds its skills as `<available_skills>`: the driver loads the
+# skills as OPENHANDS_DRIVER does (project then user, first name wins), hands them to the
+# SDK's own AgentContext and prints `_resolve_dynamic_data().available_skills_prompt`, which
+# partitions them (AgentSkills-format and triggered skills are listed unless model
+# invocation is off) and calls `to_prompt` (openhands/sdk/skills/skill.py). The empty list
+# goes to `to_prompt` directly: AgentContext then leaves the whole <SKILLS> section out.
+OPENHANDS_PROMPT = r"""
+import json, sys
+from pathlib import Path
+from openhands.sdk.context.agent_context import AgentContext
+from openhands.sdk.skills.skill import Skill, load_project_skills, load_user_skills, to_prompt
+
+third_party = set(Skill.PATH_TO_THIRD_PARTY_SKILL_NAME)
+skills, seen = [], set()
+for s in [*load_project_skills(Path.cwd()), *load_user_skills()]:
+    if s.name in seen or Path(s.source or "").name.lower() in third_party:
+        continue
+    seen.add(s.name)
+    skills.append(s)
+context = AgentContext(skills=skills)
+data = context._resolve_dynamic_data()
+_, listed = context._partition_skills()
+text = data.available_skills_prompt or to_prompt([])
+json.dump({"text": text, "included": [s.name for s in listed]}, sys.stdout)
+"""
+
+
+def run_openhands_prompt(tree: Path, deck: dict) -> dict:
+    project, home, env = deck_paths(tree, deck)
+    home.mkdir(parents=True, exist_ok=True)
+    env = {"LITELLM_LOCAL_MODEL_COST_MAP": "True", "OPENHANDS_SUPPRESS_BANNER": "1", **env}
+    out = run_host(
+        [str(OPENHANDS_VENV / "bin" / "python"), "-c", OPENHANDS_PROMPT],
+        project, home, env, "openhands to_prompt",
+    )
+    answer = json.loads(out.stdout)
+    return {
+        "host": f"openhands-sdk {OPENHANDS_VERSION}",
+        "command": "python: the host's load_project_skills(cwd) + load_user_skills(), first name "
+        "wins, then AgentContext(skills=...)._resolve_dynamic_data().available_skills_prompt "
+        "(to_prompt in openhands/sdk/skills/skill.py)",
+        "text": answer["text"],
+        "included": sorted(answer["included"]),
+    }
+
+
 def goose_bin() -> Path:
     return ORACLE_DIR / "node_modules" / GOOSE_PACKAGE / "bin" / "goose"
 
@@ -913,7 +959,11 @@ HOSTS = {
     "mistral-vibe": run_vibe,
     "openhands": run_openhands,
 }
-RENDERERS = {"codex": run_codex_prompt, "opencode": run_opencode_prompt}
+RENDERERS = {
+    "codex": run_codex_prompt,
+    "opencode": run_opencode_prompt,
+    "openhands": run_openhands_prompt,
+}
 
 
 def activate_copilot(tree: Path, deck: dict, skill: str, options: dict) -> dict:

@@ -48,7 +48,7 @@ _Path = Union[str, os.PathLike[str]]
 _Decision = Literal["allow", "ask", "deny"]
 _RenderFormat = Literal[
     "xml", "skills-ref", "opencode", "opencode-tool", "codex", "claude-code", "kode", "markdown",
-    "cline",
+    "cline", "openhands",
 ]
 _ActivationFormat = Literal[
     "raw", "opencode", "codex", "kode", "cline", "gemini", "qwen-code", "mistral-vibe", "copilot-cli",

@@ -11,7 +11,8 @@ pub struct Args {
     pub deck: DeckArgs,
     #[command(flatten)]
     pub remote: super::remote_args::RemoteArgs,
-    /// xml, skills-ref, opencode, opencode-tool, codex, claude-code, kode, markdown.
+    /// xml, skills-ref, opencode, opencode-tool, codex, claude-code, kode, markdown, cline,
+    /// openhands.
     #[arg(long, default_value = "xml")]
     pub format: String,
     /// Character budget for the skill entries.

@@ -19,6 +19,7 @@ mod codex;
 mod kode;
 mod markdown;
 mod opencode;
+mod openhands;
 mod skills_ref;
 pub mod text;
 mod xml;
@@ -52,10 +53,12 @@ pub enum RenderFormat {
     Markdown,
     /// Cline's `skills` tool description (`... Available skills: a, b.`).
     Cline,
+    /// OpenHands SDK's `<available_skills>` block (names and descriptions, no locations).
+    Openhands,
 }
 
 impl RenderFormat {
-    pub const ALL: [RenderFormat; 9] = [
+    pub const ALL: [RenderFormat; 10] = [
         RenderFormat::Xml,
         RenderFormat::SkillsRef,
         RenderFormat::Opencode,
@@ -65,6 +68,7 @@ impl RenderFormat {
         RenderFormat::Kode,
         RenderFormat::Markdown,
         RenderFormat::Cline,
+        RenderFormat::Openhands,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -78,6 +82,7 @@ impl RenderFormat {
             RenderFormat::Kode => "kode",
             RenderFormat::Markdown => "markdown",
             RenderFormat::Cline => "cline",
+            RenderFormat::Openhands => "openhands",
         }
     }
 }
@@ -445,6 +450,7 @@ fn layout(
         RenderFormat::ClaudeCode => Box::new(claude_code::ClaudeCode),
         RenderFormat::Kode => Box::new(kode::Kode),
         RenderFormat::Cline => Box::new(cline::Cline),
+        RenderFormat::Openhands => Box::new(openhands::Openhands),
         RenderFormat::Markdown => Box::new(markdown::Markdown),
     }
 }
