@@ -120,7 +120,8 @@ impl Deck {
     }
 
     /// Render the model-visible skills. `format`: `xml`, `skills-ref`, `opencode`,
-    /// `opencode-tool`, `codex`, `claude-code`, `kode` or `markdown`. `usage`: activation
+    /// `opencode-tool`, `codex`, `claude-code`, `kode`, `markdown`, `cline` or `openhands`
+    /// (an unknown name throws `INVALID_OPTIONS` listing them). `usage`: activation
     /// counts by id (Claude Code's budget drops descriptions of the least used first).
     /// `query`: the task text; only the relevant skills are kept, the most relevant first
     /// while they fit the budget, and `pinned` ids always (`report.reasons` says why each
@@ -193,7 +194,9 @@ impl Deck {
     }
 
     /// Activate a skill: permission check, body load, argument and variable substitution.
-    /// `format`: `raw`, `opencode`, `codex` or `kode`.
+    /// `format`: `raw`, `opencode`, `codex`, `kode`, `cline`, `gemini`, `qwen-code`,
+    /// `mistral-vibe`, `copilot-cli`, `openhands` or `goose` (an unknown name throws
+    /// `INVALID_OPTIONS` listing them).
     #[uniffi::method(default(
         args = "",
         vars = None,
