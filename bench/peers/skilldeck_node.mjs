@@ -5,6 +5,8 @@
 //
 // Usage: SKILLDECK_NODE=<the package dir (the checkout root), bindings-node/main.cjs or a .node
 // file> node skilldeck_node.mjs CORPUS_JSON RUNS
+//        node --expose-gc skilldeck_node.mjs CORPUS_JSON retained   (what one more loaded deck
+//        keeps resident: the method of `api-bench --retained`)
 
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
@@ -16,7 +18,8 @@ function fail(message) {
 }
 
 const corpus = JSON.parse(readFileSync(process.argv[2], "utf8"));
-const runs = Number(process.argv[3] ?? 5);
+const mode = process.argv[3] ?? "5";
+const runs = mode === "retained" ? 0 : Number(mode);
 const entry = process.env.SKILLDECK_NODE;
 if (!entry) fail("SKILLDECK_NODE is not set (no built Node binding found)");
 
@@ -35,6 +38,45 @@ const options = {
   roots: [corpus.custom],
   env: { HOME: corpus.home },
 };
+
+function rssKib() {
+  const line = readFileSync("/proc/self/status", "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("VmRSS:"));
+  if (!line) throw new Error("no VmRSS in /proc/self/status");
+  return Number(line.split(/\s+/)[1]);
+}
+
+if (mode === "retained") {
+  try {
+    // RSS with three loaded decks held minus RSS with one, halved (the first load leaves its
+    // temporaries' pages in the allocator; the later loads reuse them).
+    const collect = () => (typeof global.gc === "function" ? global.gc() : undefined);
+    const first = new sd.Deck(options);
+    const firstCatalog = await first.load();
+    collect();
+    const before = rssKib();
+    const held = [];
+    for (let i = 0; i < 2; i++) {
+      const deck = new sd.Deck(options);
+      held.push([deck, await deck.load()]);
+    }
+    collect();
+    const after = rssKib();
+    const skills = firstCatalog.skills;
+    let desc = 0;
+    for (const s of skills) desc += Buffer.byteLength(s.description ?? "");
+    console.log(JSON.stringify({
+      skills: skills.length,
+      retained_kib_per_deck: (after - before) / 2,
+      description_bytes: desc,
+      held: held.length,
+    }));
+  } catch (e) {
+    fail(`${e.code ?? e.name}: ${e.message}`);
+  }
+  process.exit(0);
+}
 
 try {
   const cold = [];

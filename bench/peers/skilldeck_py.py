@@ -4,17 +4,51 @@ Prints one JSON line; on any failure prints {"error": ...} and exits 3, so the r
 skip the row with the reason instead of inventing a number.
 
 Usage: python skilldeck_py.py CORPUS_JSON RUNS
+       python skilldeck_py.py CORPUS_JSON retained   (what one more loaded deck keeps resident)
 """
 
+import gc
 import json
 import statistics
 import sys
 import time
 
 
+def rss_kib():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise OSError("no VmRSS in /proc/self/status")
+
+
+def retained(skilldeck, kwargs):
+    """RSS with three loaded decks held minus RSS with one, halved: the same method as
+    `api-bench --retained`, so the languages compare (the first load leaves its temporaries'
+    pages in the allocator, later loads reuse them)."""
+    first = skilldeck.Deck(**kwargs)
+    first_catalog = first.load()
+    gc.collect()
+    before = rss_kib()
+    held = []
+    for _ in range(2):
+        deck = skilldeck.Deck(**kwargs)
+        held.append((deck, deck.load()))
+    gc.collect()
+    after = rss_kib()
+    skills = first_catalog.skills
+    desc = sum(len((s.description or "").encode()) for s in skills)
+    return {
+        "skills": len(skills),
+        "retained_kib_per_deck": (after - before) / 2,
+        "description_bytes": desc,
+    }
+
+
 def main():
     corpus = json.load(open(sys.argv[1]))
-    runs = int(sys.argv[2])
+    mode = sys.argv[2]
+    runs = 0 if mode == "retained" else int(mode)
     try:
         import skilldeck
     except ImportError as e:
@@ -33,6 +67,14 @@ def main():
         kwargs["env"] = {"HOME": corpus["home"]}
     except TypeError:
         pass
+
+    if mode == "retained":
+        try:
+            print(json.dumps(retained(skilldeck, kwargs)))
+        except Exception as e:
+            print(json.dumps({"error": f"{type(e).__name__}: {e}"}))
+            sys.exit(3)
+        return
 
     try:
         cold = []

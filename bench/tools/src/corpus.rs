@@ -8,6 +8,7 @@
 //! so a half-written corpus is never mistaken for a complete one.
 
 use crate::layout::Layout;
+use crate::realworld;
 use crate::rng::Rng;
 use crate::skillfile::{self, Broken};
 use crate::text;
@@ -17,7 +18,38 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 /// Bump when the generated tree changes, so `./scripts/bench` regenerates stale corpora.
-pub const GENERATOR_VERSION: u32 = 1;
+pub const GENERATOR_VERSION: u32 = 2;
+
+/// Which SKILL.md files the corpus holds; the tree around them (roots, noise, links) is
+/// the same for both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// The stress mix of [`skillfile`]: long descriptions in every quoting style, 2% broken
+    /// files, 5% duplicate names.
+    Mixed,
+    /// The public-repository mix of [`realworld`] (`../shared/REALWORLD.md`): mostly plain
+    /// and double-quoted descriptions of ~180 characters, 2.5% without frontmatter, and
+    /// names repeated across roots as often as in the measured tree (45% shadowed).
+    RealWorld,
+}
+
+impl Shape {
+    /// The `--shape` value naming this shape.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Shape::Mixed => "mixed",
+            Shape::RealWorld => "realworld",
+        }
+    }
+
+    pub fn parse(value: &str) -> Option<Shape> {
+        match value {
+            "mixed" => Some(Shape::Mixed),
+            "realworld" => Some(Shape::RealWorld),
+            _ => None,
+        }
+    }
+}
 
 /// A place skills are written to, relative to the corpus base, with its share of N.
 struct Slot {
@@ -109,10 +141,15 @@ pub struct Summary {
     pub noise_node_modules_files: usize,
     pub node_modules_skill_files: usize,
     pub skill_md_bytes: u64,
+    pub no_frontmatter: usize,
+    pub flow_sequence: usize,
+    pub nested_metadata: usize,
+    pub block_scalar: usize,
     pub touch: Option<PathBuf>,
 }
 
 struct Gen<'a> {
+    shape: Shape,
     rng: Rng,
     pool: String,
     layout: &'a Layout,
@@ -208,7 +245,12 @@ impl Gen<'_> {
             .weighted(&SLOTS.iter().map(|s| s.weight).collect::<Vec<_>>());
         // Duplicate names across roots: the resolver must pick a winner and report losers.
         let mut name = None;
-        if self.rng.chance(0.05) && !self.names.is_empty() {
+        // 7,063 of 15,728 public files are shadowed by an earlier one with the same name.
+        let repeat = match self.shape {
+            Shape::Mixed => 0.05,
+            Shape::RealWorld => 0.45,
+        };
+        if self.rng.chance(repeat) && !self.names.is_empty() {
             let (existing, existing_slot) = self.names[self.rng.below(self.names.len())].clone();
             if existing_slot != slot {
                 name = Some(existing);
@@ -249,14 +291,31 @@ impl Gen<'_> {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let bytes = if self.rng.chance(0.02) {
+        let broken_share = match self.shape {
+            Shape::Mixed => 0.02,
+            // Files that are not merely frontmatter-less (counted in `realworld`) but broken.
+            Shape::RealWorld => 0.003,
+        };
+        let bytes = if self.rng.chance(broken_share) {
             self.summary.broken += 1;
             let kind = Broken::random(&mut self.rng);
             skillfile::broken_md(&mut self.rng, &self.pool, &name, kind)
         } else {
-            let body_len = self.rng.log_range(1024, 40 * 1024);
-            let (bytes, traits) =
-                skillfile::skill_md(&mut self.rng, &self.pool, &name, &dir_name, body_len);
+            let (bytes, traits) = match self.shape {
+                Shape::Mixed => {
+                    let body_len = self.rng.log_range(1024, 40 * 1024);
+                    skillfile::skill_md(&mut self.rng, &self.pool, &name, &dir_name, body_len)
+                }
+                Shape::RealWorld => {
+                    let (bytes, traits, shape) =
+                        realworld::skill_md(&mut self.rng, &self.pool, &name, &dir_name);
+                    self.summary.no_frontmatter += usize::from(shape.no_frontmatter);
+                    self.summary.flow_sequence += usize::from(shape.flow_sequence);
+                    self.summary.nested_metadata += usize::from(shape.nested_metadata);
+                    self.summary.block_scalar += usize::from(shape.block_scalar);
+                    (bytes, traits)
+                }
+            };
             self.summary.non_ascii += usize::from(traits.non_ascii);
             self.summary.crlf += usize::from(traits.crlf);
             self.summary.bom += usize::from(traits.bom);
@@ -415,6 +474,11 @@ impl Gen<'_> {
 
 /// Generate a corpus of `n` skills under `layout.base` (which must not exist yet).
 pub fn generate(layout: &Layout, n: usize, seed: u64) -> io::Result<Summary> {
+    generate_shaped(layout, n, seed, Shape::Mixed)
+}
+
+/// [`generate`] with the SKILL.md files of the given shape.
+pub fn generate_shaped(layout: &Layout, n: usize, seed: u64, shape: Shape) -> io::Result<Summary> {
     if layout.base.exists() {
         return Err(io::Error::new(
             io::ErrorKind::AlreadyExists,
@@ -427,6 +491,7 @@ pub fn generate(layout: &Layout, n: usize, seed: u64) -> io::Result<Summary> {
     let mut rng = Rng::new(seed);
     let pool = text::body_pool(&mut rng);
     let mut gen = Gen {
+        shape,
         rng,
         pool,
         layout,
@@ -446,11 +511,17 @@ pub fn generate(layout: &Layout, n: usize, seed: u64) -> io::Result<Summary> {
     }
     gen.hostile_entries()?;
     let summary = gen.summary;
-    write_manifest(layout, n, seed, &summary)?;
+    write_manifest(layout, n, seed, shape, &summary)?;
     Ok(summary)
 }
 
-fn write_manifest(layout: &Layout, n: usize, seed: u64, s: &Summary) -> io::Result<()> {
+fn write_manifest(
+    layout: &Layout,
+    n: usize,
+    seed: u64,
+    shape: Shape,
+    s: &Summary,
+) -> io::Result<()> {
     // Absolute paths, so every consumer (Node, Python, the CLI) can use them from any cwd.
     let layout = &Layout::new(std::fs::canonicalize(&layout.base)?);
     let touch = match &s.touch {
@@ -461,6 +532,7 @@ fn write_manifest(layout: &Layout, n: usize, seed: u64, s: &Summary) -> io::Resu
     let doc = json!({
         "generator_version": GENERATOR_VERSION,
         "n": n,
+        "shape": shape.as_str(),
         "seed": seed,
         "base": path(layout.base.clone()),
         "repo": path(layout.repo()),
@@ -482,6 +554,10 @@ fn write_manifest(layout: &Layout, n: usize, seed: u64, s: &Summary) -> io::Resu
         "noise_git_files": s.noise_git_files,
         "noise_node_modules_files": s.noise_node_modules_files,
         "node_modules_skill_files": s.node_modules_skill_files,
+        "no_frontmatter": s.no_frontmatter,
+        "flow_sequence": s.flow_sequence,
+        "nested_metadata": s.nested_metadata,
+        "block_scalar": s.block_scalar,
     });
     let text = serde_json::to_string_pretty(&doc).map_err(io::Error::other)?;
     std::fs::write(layout.manifest_path(), text + "\n")

@@ -5,6 +5,7 @@
 pub mod corpus;
 pub mod floor;
 pub mod layout;
+pub mod realworld;
 pub mod rng;
 pub mod rss;
 pub mod skillfile;

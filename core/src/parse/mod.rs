@@ -29,7 +29,7 @@ pub(crate) mod yaml;
 
 pub use dialect::{Dialect, DuplicateRule, FenceRule, ReadRule, RepairRule, SyntaxRule};
 
-pub use fields::{fold as fold_key, is_known as is_known_key};
+pub use fields::{folds_to, is_known as is_known_key};
 pub use frontmatter::{split, Fences, Split};
 pub use hosts::dash_prefix_body_blank;
 pub use read::{

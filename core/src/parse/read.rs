@@ -57,7 +57,9 @@ fn line_of(bytes: &[u8], at: usize) -> u32 {
 /// inside the frontmatter: binary-looking bytes in the body are the body's business, and
 /// discovery never reads bodies.
 fn decode<'a>(path: &Path, bytes: &'a [u8], at_eof: bool) -> (&'a str, Option<Diagnostic>) {
-    let nul = bytes.iter().position(|b| *b == 0);
+    // memchr: a vectorised scan; the byte-by-byte `position` was ~10% of a cold load's
+    // instructions (every file's first 4 KiB).
+    let nul = memchr::memchr(0, bytes);
     let clean = &bytes[..nul.unwrap_or(bytes.len())];
     let (text, utf8_error) = match std::str::from_utf8(clean) {
         Ok(text) => (text, None),

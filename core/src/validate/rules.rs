@@ -51,7 +51,7 @@ impl Rules<'_> {
             .keys
             .iter()
             .rev()
-            .find(|k| crate::parse::fold_key(&k.key) == key)
+            .find(|k| crate::parse::folds_to(&k.key, key))
             .map(|k| (k.line, k.column))
     }
 
@@ -99,8 +99,9 @@ pub fn check_frontmatter(parsed: &Parsed, skill_md: &Path, strict: bool) -> Vec<
 }
 
 fn unknown_keys(r: &mut Rules) {
-    let keys: Vec<_> = r.parsed.keys.clone();
-    for k in keys {
+    // The parse outlives the rules; iterating it needs no copy of every key.
+    let parsed = r.parsed;
+    for k in &parsed.keys {
         let known = if r.strict {
             SPEC_KEYS.contains(&k.key.as_str())
         } else {

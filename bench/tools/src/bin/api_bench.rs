@@ -1,4 +1,6 @@
-//! `api-bench --corpus DIR [--runs R] [--reloads K]`: the Rust API in process.
+//! `api-bench --corpus DIR [--runs R] [--reloads K] [--retained]`: the Rust API in process.
+//! `--retained` only measures what one more loaded deck keeps resident (see
+//! [`retained_kib_per_deck`]).
 //!
 //! Measures, on a page-cache-warm corpus: cold `load()` on a fresh `Deck` (median of R),
 //! a no-change `load()` on a loaded deck and `reload()` after rewriting one skill (the
@@ -85,12 +87,31 @@ impl Drop for Toucher {
     }
 }
 
+/// Resident memory one more loaded deck keeps (deck and catalog held), in KiB: RSS after
+/// holding three loaded decks minus RSS after holding one, halved. The first deck's load
+/// has already left its temporaries' pages in the allocator, so the later loads reuse
+/// them and the difference is what a loaded deck keeps, not what loading it touched.
+/// The same method runs in the Python and Node timers (bench/peers), so the three compare.
+fn retained_kib_per_deck(layout: &Layout) -> Option<f64> {
+    let before = rss::current_kib()?;
+    let held: Vec<_> = (0..2)
+        .map(|_| {
+            let deck = Deck::new(options(layout)).unwrap_or_else(|e| fail("Deck::new", &e));
+            let catalog = deck.load().unwrap_or_else(|e| fail("load", &e));
+            (deck, catalog)
+        })
+        .collect();
+    let after = rss::current_kib()?;
+    drop(held);
+    Some(after.saturating_sub(before) as f64 / 2.0)
+}
+
 fn main() {
     let args = Args::from_env();
     let runs: usize = args.parsed("--runs", 5).max(1);
     let reloads: usize = args.parsed("--reloads", 100);
     let Some(corpus) = args.value("--corpus") else {
-        eprintln!("usage: api-bench --corpus DIR [--runs R] [--reloads K]");
+        eprintln!("usage: api-bench --corpus DIR [--runs R] [--reloads K] [--retained]");
         std::process::exit(2);
     };
     let manifest: serde_json::Value = std::fs::read_to_string(Layout::new(corpus).manifest_path())
@@ -108,6 +129,23 @@ fn main() {
     // The long-lived deck: its first load is the warm-up and is not counted.
     let deck = Deck::new(options(&layout)).unwrap_or_else(|e| fail("Deck::new", &e));
     let catalog = deck.load().unwrap_or_else(|e| fail("load", &e));
+    if args.flag("--retained") {
+        // A separate run, so the held decks do not raise the other rows' peak RSS.
+        let description_bytes: usize = catalog
+            .skills
+            .iter()
+            .map(|s| s.manifest.description.as_deref().map_or(0, str::len))
+            .sum();
+        println!(
+            "{}",
+            serde_json::json!({
+                "skills": catalog.skills.len(),
+                "retained_kib_per_deck": retained_kib_per_deck(&layout),
+                "description_bytes": description_bytes,
+            })
+        );
+        return;
+    }
 
     // `None` once rewriting or reloading failed (the error says why): no more reloads.
     let (mut toucher, mut reload_error) = match touch_path.as_deref().map(Toucher::new) {

@@ -1,4 +1,5 @@
-//! `corpus-gen --n N [--seed S] --out DIR [--force]`: write a seeded skill corpus.
+//! `corpus-gen --n N [--seed S] [--shape mixed|realworld] --out DIR [--force]`: write a
+//! seeded skill corpus (`realworld`: SKILL.md files shaped like public ones).
 
 use skilldeck_bench::corpus;
 use skilldeck_bench::layout::Layout;
@@ -8,8 +9,13 @@ fn main() {
     let args = Args::from_env();
     let n: usize = args.parsed("--n", 1000);
     let seed: u64 = args.parsed("--seed", 0x5ced_2026);
+    let usage = "usage: corpus-gen --n N [--seed S] [--shape mixed|realworld] --out DIR [--force]";
     let Some(out) = args.value("--out") else {
-        eprintln!("usage: corpus-gen --n N [--seed S] --out DIR [--force]");
+        eprintln!("{usage}");
+        std::process::exit(2);
+    };
+    let Some(shape) = corpus::Shape::parse(args.value("--shape").unwrap_or("mixed")) else {
+        eprintln!("{usage}");
         std::process::exit(2);
     };
     let layout = Layout::new(out);
@@ -20,7 +26,7 @@ fn main() {
             std::process::exit(1);
         }
     }
-    match time_ms(|| corpus::generate(&layout, n, seed)) {
+    match time_ms(|| corpus::generate_shaped(&layout, n, seed, shape)) {
         (Ok(s), ms) => println!(
             "corpus {}: {} SKILL.md ({} MiB), {} broken, {} duplicate names, {} symlinked dirs, {} sibling files, {}+{} noise files in {:.1}s",
             layout.base.display(),
