@@ -1,7 +1,48 @@
 'use strict'
 // CommonJS entry point: the loader that `napi build` generates (index.js) plus the one
 // thing napi-rs cannot declare from Rust, `for (const skill of catalog)`.
-const native = require('./index.js')
+const native = loadNative()
+
+/** The napi-rs platform suffix of this process (`linux-x64-gnu`, `darwin-arm64`,
+ * `win32-x64-msvc`, ...): the `skilldeck-<suffix>` package holds its addon. */
+function platformSuffix() {
+  const { platform, arch } = process
+  if (platform === 'linux') {
+    // glibcVersionRuntime is absent from the report exactly when Node runs on musl.
+    const report = process.report && typeof process.report.getReport === 'function' ? process.report.getReport() : null
+    const libc = report && report.header && report.header.glibcVersionRuntime ? 'gnu' : 'musl'
+    return `linux-${arch}-${libc}`
+  }
+  if (platform === 'win32') return `win32-${arch}-msvc`
+  return `${platform}-${arch}`
+}
+
+// The generated loader (index.js) tries the addon next to it (a development build), then the
+// per-platform package `skilldeck-<platform>`, which npm installs as an optional dependency
+// only on the platform it is built for. When neither is there its error blames an npm bug;
+// this one names the package that is missing, or says that no prebuilt addon exists.
+function loadNative() {
+  try {
+    return require('./index.js')
+  } catch (cause) {
+    const pkg = require('../package.json')
+    const name = `${pkg.name}-${platformSuffix()}`
+    const published = Object.keys(pkg.optionalDependencies || {})
+    const fix = published.includes(name)
+      ? `its optional dependency \`${name}\` (the native addon for this platform) is not installed. ` +
+        'npm skips optional dependencies under --omit=optional / --no-optional, and a lockfile written ' +
+        `on another platform can leave it out: install it with \`npm install ${name}@${pkg.version}\`, ` +
+        'or remove node_modules and the lockfile and run `npm install` again.'
+      : `no prebuilt native addon is published for this platform (\`${name}\` does not exist; ` +
+        `prebuilt: ${published.join(', ') || 'none in this checkout'}). ` +
+        'Build it from source with Rust and `npm run build` in a clone of the repository.'
+    const error = new Error(`skilldeck ${pkg.version} cannot load on ${process.platform}-${process.arch}: ${fix}`)
+    error.code = 'ERR_SKILLDECK_NATIVE_MISSING'
+    error.packageName = name
+    error.cause = cause
+    throw error
+  }
+}
 
 native.Catalog.prototype[Symbol.iterator] = function skills() {
   return this.skills[Symbol.iterator]()
