@@ -142,7 +142,13 @@ fn seccomp_program(allow_network: bool) -> Result<BpfProgram, RunError> {
     filter.try_into().map_err(|e| unavailable("seccomp", e))
 }
 
-fn set_limit(resource: libc::__rlimit_resource_t, value: u64) -> std::io::Result<()> {
+// glibc types setrlimit's resource as `__rlimit_resource_t`, musl as a plain `c_int`.
+#[cfg(target_env = "gnu")]
+type Resource = libc::__rlimit_resource_t;
+#[cfg(not(target_env = "gnu"))]
+type Resource = libc::c_int;
+
+fn set_limit(resource: Resource, value: u64) -> std::io::Result<()> {
     let limit = libc::rlimit {
         rlim_cur: value as libc::rlim_t,
         rlim_max: value as libc::rlim_t,
