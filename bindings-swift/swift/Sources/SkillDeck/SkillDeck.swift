@@ -1086,7 +1086,9 @@ public protocol DeckProtocol: AnyObject, Sendable {
     
     /**
      * Activate a skill: permission check, body load, argument and variable substitution.
-     * `format`: `raw`, `opencode`, `codex` or `kode`.
+     * `format`: `raw`, `opencode`, `codex`, `kode`, `cline`, `gemini`, `qwen-code`,
+     * `mistral-vibe`, `copilot-cli`, `openhands` or `goose` (an unknown name throws
+     * `INVALID_OPTIONS` listing them).
      */
     func activate(id: String, args: String, vars: [String: String]?, format: String, agent: String?, sessionId: String?, readFiles: Bool, allowCommands: [String]?) throws  -> Activation
     
@@ -1130,7 +1132,8 @@ public protocol DeckProtocol: AnyObject, Sendable {
     
     /**
      * Render the model-visible skills. `format`: `xml`, `skills-ref`, `opencode`,
-     * `opencode-tool`, `codex`, `claude-code`, `kode` or `markdown`. `usage`: activation
+     * `opencode-tool`, `codex`, `claude-code`, `kode`, `markdown`, `cline` or `openhands`
+     * (an unknown name throws `INVALID_OPTIONS` listing them). `usage`: activation
      * counts by id (Claude Code's budget drops descriptions of the least used first).
      * `query`: the task text; only the relevant skills are kept, the most relevant first
      * while they fit the budget, and `pinned` ids always (`report.reasons` says why each
@@ -1243,7 +1246,9 @@ public convenience init(profile: String = "universal", projectDir: String = ".",
     
     /**
      * Activate a skill: permission check, body load, argument and variable substitution.
-     * `format`: `raw`, `opencode`, `codex` or `kode`.
+     * `format`: `raw`, `opencode`, `codex`, `kode`, `cline`, `gemini`, `qwen-code`,
+     * `mistral-vibe`, `copilot-cli`, `openhands` or `goose` (an unknown name throws
+     * `INVALID_OPTIONS` listing them).
      */
 open func activate(id: String, args: String = "", vars: [String: String]? = nil, format: String = "raw", agent: String? = nil, sessionId: String? = nil, readFiles: Bool = false, allowCommands: [String]? = nil)throws  -> Activation  {
     return try  FfiConverterTypeActivation_lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
@@ -1347,7 +1352,8 @@ open func reload()throws  -> Diff  {
     
     /**
      * Render the model-visible skills. `format`: `xml`, `skills-ref`, `opencode`,
-     * `opencode-tool`, `codex`, `claude-code`, `kode` or `markdown`. `usage`: activation
+     * `opencode-tool`, `codex`, `claude-code`, `kode`, `markdown`, `cline` or `openhands`
+     * (an unknown name throws `INVALID_OPTIONS` listing them). `usage`: activation
      * counts by id (Claude Code's budget drops descriptions of the least used first).
      * `query`: the task text; only the relevant skills are kept, the most relevant first
      * while they fit the budget, and `pinned` ids always (`report.reasons` says why each
@@ -10291,7 +10297,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_skilldeck_uniffi_checksum_method_catalog_to_json() != 57155) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_skilldeck_uniffi_checksum_method_deck_activate() != 18446) {
+    if (uniffi_skilldeck_uniffi_checksum_method_deck_activate() != 17574) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_skilldeck_uniffi_checksum_method_deck_compare_profiles() != 17040) {
@@ -10312,7 +10318,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_skilldeck_uniffi_checksum_method_deck_reload() != 59940) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_skilldeck_uniffi_checksum_method_deck_render() != 64105) {
+    if (uniffi_skilldeck_uniffi_checksum_method_deck_render() != 48498) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_skilldeck_uniffi_checksum_method_deck_search() != 60730) {

@@ -1323,7 +1323,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_skilldeck_uniffi_checksum_method_catalog_to_json() and 0xFFFF) != 57155) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_skilldeck_uniffi_checksum_method_deck_activate() and 0xFFFF) != 18446) {
+    if ((lib.uniffi_skilldeck_uniffi_checksum_method_deck_activate() and 0xFFFF) != 17574) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_skilldeck_uniffi_checksum_method_deck_compare_profiles() and 0xFFFF) != 17040) {
@@ -1344,7 +1344,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_skilldeck_uniffi_checksum_method_deck_reload() and 0xFFFF) != 59940) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_skilldeck_uniffi_checksum_method_deck_render() and 0xFFFF) != 64105) {
+    if ((lib.uniffi_skilldeck_uniffi_checksum_method_deck_render() and 0xFFFF) != 48498) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_skilldeck_uniffi_checksum_method_deck_search() and 0xFFFF) != 60730) {
@@ -2650,7 +2650,9 @@ public interface DeckInterface {
     
     /**
      * Activate a skill: permission check, body load, argument and variable substitution.
-     * `format`: `raw`, `opencode`, `codex` or `kode`.
+     * `format`: `raw`, `opencode`, `codex`, `kode`, `cline`, `gemini`, `qwen-code`,
+     * `mistral-vibe`, `copilot-cli`, `openhands` or `goose` (an unknown name throws
+     * `INVALID_OPTIONS` listing them).
      */
     fun `activate`(`id`: kotlin.String, `args`: kotlin.String = "", `vars`: Map<kotlin.String, kotlin.String>? = null, `format`: kotlin.String = "raw", `agent`: kotlin.String? = null, `sessionId`: kotlin.String? = null, `readFiles`: kotlin.Boolean = false, `allowCommands`: List<kotlin.String>? = null): Activation
     
@@ -2694,7 +2696,8 @@ public interface DeckInterface {
     
     /**
      * Render the model-visible skills. `format`: `xml`, `skills-ref`, `opencode`,
-     * `opencode-tool`, `codex`, `claude-code`, `kode` or `markdown`. `usage`: activation
+     * `opencode-tool`, `codex`, `claude-code`, `kode`, `markdown`, `cline` or `openhands`
+     * (an unknown name throws `INVALID_OPTIONS` listing them). `usage`: activation
      * counts by id (Claude Code's budget drops descriptions of the least used first).
      * `query`: the task text; only the relevant skills are kept, the most relevant first
      * while they fit the budget, and `pinned` ids always (`report.reasons` says why each
@@ -2858,7 +2861,9 @@ open class Deck: Disposable, AutoCloseable, DeckInterface
     
     /**
      * Activate a skill: permission check, body load, argument and variable substitution.
-     * `format`: `raw`, `opencode`, `codex` or `kode`.
+     * `format`: `raw`, `opencode`, `codex`, `kode`, `cline`, `gemini`, `qwen-code`,
+     * `mistral-vibe`, `copilot-cli`, `openhands` or `goose` (an unknown name throws
+     * `INVALID_OPTIONS` listing them).
      */
     @Throws(SkillException::class)override fun `activate`(`id`: kotlin.String, `args`: kotlin.String, `vars`: Map<kotlin.String, kotlin.String>?, `format`: kotlin.String, `agent`: kotlin.String?, `sessionId`: kotlin.String?, `readFiles`: kotlin.Boolean, `allowCommands`: List<kotlin.String>?): Activation {
             return FfiConverterTypeActivation.lift(
@@ -2996,7 +3001,8 @@ open class Deck: Disposable, AutoCloseable, DeckInterface
     
     /**
      * Render the model-visible skills. `format`: `xml`, `skills-ref`, `opencode`,
-     * `opencode-tool`, `codex`, `claude-code`, `kode` or `markdown`. `usage`: activation
+     * `opencode-tool`, `codex`, `claude-code`, `kode`, `markdown`, `cline` or `openhands`
+     * (an unknown name throws `INVALID_OPTIONS` listing them). `usage`: activation
      * counts by id (Claude Code's budget drops descriptions of the least used first).
      * `query`: the task text; only the relevant skills are kept, the most relevant first
      * while they fit the budget, and `pinned` ids always (`report.reasons` says why each
