@@ -461,7 +461,7 @@ mod tests {
     use crate::catalog::Scope;
     use std::path::PathBuf;
 
-    fn skill(name: &str, description: &str) -> Skill {
+    pub(super) fn skill(name: &str, description: &str) -> Skill {
         Skill {
             id: name.to_string(),
             name: name.to_string(),

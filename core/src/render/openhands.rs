@@ -98,25 +98,12 @@ mod tests {
     use super::*;
     use crate::catalog::{Catalog, Scope};
     use crate::render::{render, RenderFormat, RenderOptions};
-    use std::path::PathBuf;
 
+    /// The shared render test skill at `/s/long/SKILL.md`, in the project scope.
     fn long_skill(description: &str) -> Skill {
-        Skill {
-            id: "long".into(),
-            name: "long".into(),
-            location: PathBuf::from("/s/long/SKILL.md"),
-            base_dir: PathBuf::from("/s/long"),
-            scope: Scope::Project,
-            source: PathBuf::from("/s"),
-            plugin: None,
-            kind: Default::default(),
-            manifest: std::sync::Arc::new(crate::manifest::Manifest {
-                description: Some(description.to_string()),
-                ..Default::default()
-            }),
-            diagnostics: Vec::new(),
-            status: Default::default(),
-        }
+        let mut skill = crate::render::tests::skill("long", description);
+        skill.scope = Scope::Project;
+        skill
     }
 
     /// Expected text from the SDK itself (openhands-sdk 1.44.1): `to_prompt([Skill(name="long",
