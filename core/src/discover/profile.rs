@@ -56,6 +56,10 @@ pub enum Order {
     ScopeNamePath,
     /// By id.
     Id,
+    /// Source order, then within a root the byte order of the path strings, so that
+    /// `bom-cr/SKILL.md` comes before `bom/SKILL.md` (`-` < `/`). A name clash inside a
+    /// root is settled in this order too (Copilot CLI).
+    PrecedencePathBytes,
 }
 
 /// Which YAML values a profile accepts for `name` and `description`.

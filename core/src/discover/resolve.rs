@@ -18,6 +18,9 @@ pub fn resolve(
     profile: &Profile,
     mut candidates: Vec<Candidate>,
 ) -> (Vec<Arc<Skill>>, Vec<Shadowed>) {
+    if profile.order == Order::PrecedencePathBytes {
+        sort_roots_by_path_bytes(&mut candidates);
+    }
     // Group regular candidates by id, in order of first appearance (precedence order).
     let mut groups: Vec<Vec<usize>> = Vec::new();
     let mut nested: Vec<usize> = Vec::new();
@@ -90,7 +93,7 @@ pub fn resolve(
     }
 
     match profile.order {
-        Order::Precedence => winners.sort_by_key(|pos| *pos),
+        Order::Precedence | Order::PrecedencePathBytes => winners.sort_by_key(|pos| *pos),
         Order::Id => {
             winners.sort_by(|a, b| candidates[*a].id.cmp(&candidates[*b].id).then(a.cmp(b)))
         }
@@ -139,6 +142,26 @@ pub fn resolve(
         skills.push(Arc::new(into_skill(c, is_ambiguous)));
     }
     (skills, shadowed.into_iter().map(|(_, s)| s).collect())
+}
+
+/// Re-sorts each run of candidates from one root by the bytes of their path strings; the
+/// walk gives them in path-component order, and the roots stay in precedence order.
+fn sort_roots_by_path_bytes(candidates: &mut [Candidate]) {
+    let mut start = 0;
+    while start < candidates.len() {
+        let source = &candidates[start].source;
+        let len = candidates[start..]
+            .iter()
+            .take_while(|c| &c.source == source)
+            .count();
+        candidates[start..start + len].sort_by(|a, b| {
+            a.location
+                .as_os_str()
+                .as_encoded_bytes()
+                .cmp(b.location.as_os_str().as_encoded_bytes())
+        });
+        start += len;
+    }
 }
 
 fn winner_index(profile: &Profile, candidates: &[Candidate], group: &[usize]) -> usize {
@@ -300,6 +323,39 @@ mod tests {
             shadowed[0].reason,
             "a skill beats a command of the same name"
         );
+    }
+
+    #[test]
+    fn path_bytes_order_sorts_each_root_and_settles_clashes_in_it() {
+        let mut p = profile(Clash::FirstWins);
+        p.order = Order::PrecedencePathBytes;
+        // As the walk gives them: roots in precedence order, paths by component.
+        let (skills, shadowed) = resolve(
+            &p,
+            vec![
+                cand("dup", Scope::Project, SkillKind::Skill, "/p/s/a/SKILL.md"),
+                cand("dup", Scope::Project, SkillKind::Skill, "/p/s/a-b/SKILL.md"),
+                cand("bom", Scope::Project, SkillKind::Skill, "/p/s/bom/SKILL.md"),
+                cand(
+                    "bom-cr",
+                    Scope::Project,
+                    SkillKind::Skill,
+                    "/p/s/bom-cr/SKILL.md",
+                ),
+                cand("k", Scope::User, SkillKind::Skill, "/h/s/k/SKILL.md"),
+                cand("k-2", Scope::User, SkillKind::Skill, "/h/s/k-2/SKILL.md"),
+            ]
+            .into_iter()
+            .map(|mut c| {
+                c.source = c.location.ancestors().nth(2).unwrap().to_path_buf();
+                c
+            })
+            .collect(),
+        );
+        let ids: Vec<_> = skills.iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(ids, ["dup", "bom-cr", "bom", "k-2", "k"]);
+        assert_eq!(skills[0].location, PathBuf::from("/p/s/a-b/SKILL.md"));
+        assert_eq!(shadowed[0].location, PathBuf::from("/p/s/a/SKILL.md"));
     }
 
     #[test]
