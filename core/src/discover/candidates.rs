@@ -289,6 +289,19 @@ pub(crate) fn read_one<'a>(
             .with_hint("write the skill's instructions below the closing `---`"),
         );
     }
+    if profile.description_fallback_line
+        && parsed.is_ok()
+        && parsed
+            .manifest
+            .description
+            .as_deref()
+            .is_none_or(str::is_empty)
+    {
+        // The prefix reader stops at the closing fence; the line is in the body.
+        if let Ok(bytes) = std::fs::read(&found.path) {
+            parsed.manifest.fallback_line = parse::fallback_line(&String::from_utf8_lossy(&bytes));
+        }
+    }
     // Lenient validation: what a host would refuse is an error, the rest are warnings.
     let checked = validate::check(&parsed, &location, false);
     read.entry = Some(Arc::new(CachedParse::new(

@@ -515,6 +515,12 @@ pub struct Profile {
     /// blank and does not start with `#`, trimmed and joined with spaces (Copilot CLI).
     #[serde(default)]
     pub description_from_body: bool,
+    /// A skill without a description (absent or empty) keeps the first line of its body that
+    /// is neither blank nor a `#` heading, and how many characters follow it, for a render
+    /// format that shows that line instead (OpenHands' `to_prompt`). The description itself
+    /// stays empty. Read once when the file is parsed, and only for such a skill.
+    #[serde(default)]
+    pub description_fallback_line: bool,
     /// A `description` longer than this many characters is refused.
     #[serde(default)]
     pub max_description_chars: Option<usize>,

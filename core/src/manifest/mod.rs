@@ -129,6 +129,22 @@ pub struct Manifest {
     /// Every top-level key this model does not know, with its value, in source order.
     #[serde(default, skip_serializing_if = "Map::is_empty")]
     pub extra: Map<String, Value>,
+
+    /// Not a frontmatter key: for a profile with `description_fallback_line` and a skill
+    /// without a description, the body line the host shows instead (OpenHands). Set when the
+    /// file is parsed; never serialised.
+    #[serde(skip)]
+    pub fallback_line: Option<FallbackLine>,
+}
+
+/// The line of a skill's body a host shows for a missing description, and how many
+/// characters of the body follow it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FallbackLine {
+    /// The first line that is neither blank nor a `#` heading, stripped of whitespace.
+    pub text: String,
+    /// Characters (code points) of the body after that line.
+    pub rest_chars: usize,
 }
 
 impl Manifest {

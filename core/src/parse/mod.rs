@@ -17,6 +17,7 @@
 
 mod codex;
 mod dialect;
+mod fallback_line;
 mod fast;
 mod fields;
 pub(crate) mod frontmatter;
@@ -29,6 +30,8 @@ pub(crate) mod yaml;
 
 pub use dialect::{Dialect, DuplicateRule, FenceRule, ReadRule, RepairRule, SyntaxRule};
 
+pub use fallback_line::fallback_line;
+pub(crate) use fallback_line::py_strip;
 pub use fields::{folds_to, is_known as is_known_key};
 pub use frontmatter::{split, Fences, Split};
 pub use hosts::dash_prefix_body_blank;

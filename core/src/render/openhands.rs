@@ -9,13 +9,18 @@
 //! description whole, so this format makes that cut; `to_prompt`'s own 1,024 cap then has
 //! nothing left to do.
 //!
-//! Not reproduced: for a skill without a description the SDK shows the first non-empty,
-//! non-heading line of its body; skilldeck's catalog does not hold bodies, so such a skill
-//! shows an empty description.
+//! For a skill without a description the SDK shows the first line of its body that is
+//! neither blank nor a `#` heading, followed by `... [N characters truncated. Call
+//! invoke_skill(name="NAME") to load the full skill]` when N characters of the body come after
+//! it (the line itself cut to 1,024 characters first, the cut counted in N). The catalog keeps
+//! only that line and N, computed when the file is parsed (the profile's
+//! `description_fallback_line`); without them the description is empty.
 
 use super::text::{chars, take_chars};
 use super::{Frame, Layout};
 use crate::catalog::Skill;
+use crate::manifest::FallbackLine;
+use crate::parse::py_strip;
 
 /// `Skill.MAX_DESCRIPTION_LENGTH` (the AgentSkills limit).
 pub const DESCRIPTION_CAP: usize = 1_024;
@@ -25,6 +30,9 @@ pub struct Openhands;
 impl Layout for Openhands {
     fn description(&self, skill: &Skill) -> (String, usize) {
         let text = skill.description();
+        if let (true, Some(line)) = (text.is_empty(), &skill.manifest.fallback_line) {
+            return fallback(&skill.name, line);
+        }
         let len = chars(text);
         if len <= DESCRIPTION_CAP {
             return (text.to_string(), len);
@@ -55,6 +63,24 @@ impl Layout for Openhands {
     }
 }
 
+/// `to_prompt`'s stand-in for a missing description: the body line, cut to the cap, and a
+/// note counting what it leaves out.
+fn fallback(name: &str, line: &FallbackLine) -> (String, usize) {
+    let len = chars(&line.text);
+    let mut left_out = line.rest_chars;
+    let mut text = line.text.clone();
+    if len > DESCRIPTION_CAP {
+        left_out += len - DESCRIPTION_CAP;
+        text = take_chars(&line.text, DESCRIPTION_CAP).to_string();
+    }
+    if left_out > 0 {
+        text.push_str(&format!(
+            "... [{left_out} characters truncated. Call invoke_skill(name=\"{name}\") to load the full skill]"
+        ));
+    }
+    (text, len)
+}
+
 /// `maybe_truncate(text, DESCRIPTION_CAP, notice)` for a `text` of `len` characters above
 /// the cap: the head (the larger half) and tail of what the notice leaves room for, the notice
 /// between them; a notice that fills the cap alone is cut to it.
@@ -71,12 +97,6 @@ fn clip_middle(text: &str, len: usize, notice: &str) -> String {
         .nth(len - tail)
         .map_or(text.len(), |(i, _)| i);
     format!("{}{notice}{}", take_chars(text, head), &text[tail_start..])
-}
-
-/// Python's `str.strip()`: Unicode whitespace plus the separators U+001C..U+001F, which
-/// Python counts as whitespace and Rust's `trim` does not.
-fn py_strip(s: &str) -> &str {
-    s.trim_matches(|c: char| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c))
 }
 
 /// `xml.sax.saxutils.escape` without entities: quotes stay as they are.
