@@ -193,7 +193,56 @@ fn walk(root: &Path, rel: &Path, files: &mut Vec<PathBuf>, seen: &mut Vec<PathBu
 
 #[cfg(test)]
 mod tests {
-    use super::apply_arguments;
+    use super::{apply_arguments, supporting_files};
+    use std::path::{Path, PathBuf};
+
+    /// Goose 1.37.0 lists a skill's files depth first in directory (`readdir`) order, a
+    /// folder's files where the folder itself comes, unsorted (checked by running the host on
+    /// a skill of nine files in four folders; ORACLES.md). The order differs between file
+    /// systems, so it is checked against `std::fs::read_dir` here rather than in a vector.
+    #[test]
+    fn supporting_files_keep_directory_order_depth_first() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let skill = dir.path().join("multi");
+        for rel in [
+            "SKILL.md",
+            "b.txt",
+            "a.txt",
+            ".hidden",
+            "zz/c.md",
+            "zz/inner/e.txt",
+            "aa/d.md",
+            "scripts/run.sh",
+            "m.json",
+            "k.md",
+            "other/SKILL.md",
+            "other/x.txt",
+        ] {
+            let path = skill.join(rel);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(&path, "x").expect("write");
+        }
+        fn expected(root: &Path, rel: &Path, out: &mut Vec<PathBuf>) {
+            for entry in std::fs::read_dir(root.join(rel))
+                .expect("read_dir")
+                .flatten()
+            {
+                let path = rel.join(entry.file_name());
+                if entry.path().is_dir() {
+                    // Another skill's folder is not listed.
+                    if !entry.path().join("SKILL.md").exists() {
+                        expected(root, &path, out);
+                    }
+                } else if path != Path::new("SKILL.md") {
+                    out.push(path);
+                }
+            }
+        }
+        let mut want = Vec::new();
+        expected(&skill, Path::new(""), &mut want);
+        assert_eq!(want.len(), 9);
+        assert_eq!(supporting_files(&skill), want);
+    }
 
     #[test]
     fn arguments_follow_the_host_placeholders() {
