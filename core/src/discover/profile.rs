@@ -171,6 +171,24 @@ pub struct Source {
     /// Gemini CLI's workspace skills with `GEMINI_CLI_TRUST_WORKSPACE=false`.
     #[serde(default)]
     pub unless_env: BTreeMap<String, String>,
+    /// Instead of being roots themselves, each of `paths` holds plugin directories marked by
+    /// a file, and each marked directory gives one root (see [`MarkedDirs`]).
+    #[serde(default)]
+    pub marked_dirs: Option<MarkedDirs>,
+}
+
+/// Plugin directories found by a marker file (Cline: each directory of `.cline` holding a
+/// `managed.json`). Every directory directly inside a source path (not a link to one) whose
+/// `file` reads as a JSON object or list gives the root `<directory>/<skills>`; a missing
+/// marker, one that is not JSON, or a JSON number, text or null marks nothing. The roots come
+/// in name order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MarkedDirs {
+    /// The marker file's name, e.g. `managed.json`.
+    pub file: String,
+    /// The skills directory inside each marked directory, e.g. `skills`.
+    pub skills: String,
 }
 
 /// Which reader a plugin registry file needs.

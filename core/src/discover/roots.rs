@@ -1,7 +1,7 @@
 //! Roots: a profile's path templates expanded against the deck's inputs into concrete
 //! directories, in precedence order.
 
-use super::profile::{Each, NoRepository, Profile, Source, WalkRules};
+use super::profile::{Each, MarkedDirs, NoRepository, Profile, Source, WalkRules};
 use super::repo;
 use crate::catalog::{Scope, SkillKind};
 use crate::diagnostic::Diagnostic;
@@ -179,7 +179,14 @@ pub fn expand(profile: &Profile, inputs: &Inputs, nested: bool, host_settings: b
                     continue;
                 }
                 match expanded {
-                    Ok(Some(path)) => out.roots.push(root_for(profile, source, path)),
+                    Ok(Some(path)) => match &source.marked_dirs {
+                        Some(marked) => {
+                            for dir in marked_dirs(&path, marked, &mut out.stamped) {
+                                out.roots.push(root_for(profile, source, dir));
+                            }
+                        }
+                        None => out.roots.push(root_for(profile, source, path)),
+                    },
                     Ok(None) => out.skipped.push(Skipped {
                         scope: source.scope,
                         template: template.clone(),
@@ -212,6 +219,40 @@ pub fn expand(profile: &Profile, inputs: &Inputs, nested: bool, host_settings: b
         }
     }
     out
+}
+
+/// The roots of the plugin directories in `parent` that `marked.file` marks, in name order.
+/// `parent` and every marker read are stamped, so a plugin added or a marker edited changes
+/// the roots.
+fn marked_dirs(
+    parent: &Path,
+    marked: &MarkedDirs,
+    stamped: &mut Vec<(PathBuf, Option<crate::cache::Stamp>)>,
+) -> Vec<PathBuf> {
+    let stamp = |p: &Path| {
+        std::fs::metadata(p)
+            .ok()
+            .map(|m| crate::cache::Stamp::of(&m))
+    };
+    stamped.push((parent.to_path_buf(), stamp(parent)));
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return Vec::new();
+    };
+    let mut dirs: Vec<PathBuf> = entries
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|e| e.path())
+        .filter(|dir| {
+            let marker = dir.join(&marked.file);
+            stamped.push((marker.clone(), stamp(&marker)));
+            std::fs::read(&marker).is_ok_and(|bytes| {
+                serde_json::from_slice::<serde_json::Value>(&bytes)
+                    .is_ok_and(|v| v.is_object() || v.is_array())
+            })
+        })
+        .collect();
+    dirs.sort();
+    dirs.into_iter().map(|d| d.join(&marked.skills)).collect()
 }
 
 fn root_for(profile: &Profile, source: &Source, path: PathBuf) -> Root {
