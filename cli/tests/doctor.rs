@@ -372,3 +372,49 @@ fn doctor_names_missing_requirements_with_install_hints() {
     assert_eq!(missing[0]["hints"][0], "brew install no-such-tool-xyz");
     assert_eq!(missing[1]["kind"], "env");
 }
+
+#[test]
+fn cline_plugin_without_managed_json_is_explained_human_and_json() {
+    let t = tree();
+    let file = write(
+        &t.root,
+        "p/.cline/plug/skills/plugged/SKILL.md",
+        &skill("plugged"),
+    );
+    let path = file.display().to_string();
+    let (code, r) = doctor(&t, &["--profile", "cline", &path]);
+    assert_eq!(code, Some(1));
+    assert_eq!(codes(&r), ["source-skipped"]);
+    let finding = &r["target"]["files"][0]["findings"][0];
+    let fix = finding["fix"].as_str().unwrap_or_default();
+    assert!(fix.contains("managed.json"), "{finding}");
+    assert!(r["skipped"][0]["fix"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("managed.json"));
+
+    let out = skilldeck(&[
+        "doctor",
+        "--project",
+        &t.project,
+        "--home",
+        &t.home,
+        "--profile",
+        "cline",
+        &path,
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("holds no `managed.json` that is a JSON object or list"),
+        "{text}"
+    );
+    assert!(
+        text.contains("fix: write the plugin's `managed.json`"),
+        "{text}"
+    );
+
+    write(&t.root, "p/.cline/plug/managed.json", "{}");
+    let (code, r) = doctor(&t, &["--profile", "cline", &path]);
+    assert_eq!(code, Some(0), "{r}");
+    assert_eq!(r["target"]["found"], true);
+}

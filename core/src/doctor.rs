@@ -525,7 +525,10 @@ fn outside(run: &Run, file: &Path) -> Vec<Finding> {
                         "source-skipped",
                         format!("it is under {} ({} source), which is skipped: {}", path.display(), s.scope.as_str(), s.reason),
                     )
-                    .fix("unset the variable (or trust the workspace) to let the host read this source"),
+                    .fix(s.fix.clone().unwrap_or_else(|| {
+                        "unset the variable (or trust the workspace) to let the host read this source"
+                            .to_string()
+                    })),
                 );
             }
         }
@@ -1135,6 +1138,32 @@ mod tests {
             codes(&diagnose(&open, Some(&Target::Path(file)))),
             ["found"]
         );
+    }
+
+    #[test]
+    fn a_plugin_without_its_marker_is_named_with_the_fix() {
+        let (_t, root) = tmp();
+        let file = write(&root, "p/.cline/plug/skills/s/SKILL.md", "s");
+        // `.cline` also holds the host's own folders; one without `skills/` is not a plugin.
+        std::fs::create_dir_all(root.join("p/.cline/tasks")).unwrap();
+        let cline = deck(&root, "cline", &[]);
+        let r = diagnose(&cline, Some(&Target::Path(file.clone())));
+        assert_eq!(codes(&r), ["source-skipped"]);
+        let finding = &r.target.as_ref().unwrap().files[0].findings[0];
+        assert!(
+            finding.message.contains("managed.json"),
+            "{}",
+            finding.message
+        );
+        assert!(finding
+            .fix
+            .as_deref()
+            .unwrap_or("")
+            .contains("managed.json"));
+        assert_eq!(r.skipped.len(), 1, "{:?}", r.skipped);
+        std::fs::write(root.join("p/.cline/plug/managed.json"), "{}").unwrap();
+        let r = diagnose(&deck(&root, "cline", &[]), Some(&Target::Path(file)));
+        assert_eq!(codes(&r), ["found"]);
     }
 
     #[test]

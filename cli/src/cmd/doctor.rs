@@ -244,5 +244,8 @@ fn print_roots(out: &mut String, deck: &Deck, r: &Report) {
             s.scope.as_str(),
             s.reason
         );
+        if let Some(fix) = &s.fix {
+            let _ = writeln!(out, "    fix: {fix}");
+        }
     }
 }

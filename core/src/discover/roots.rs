@@ -68,6 +68,9 @@ pub struct Skipped {
     #[serde(serialize_with = "crate::serde_path::lossy_opt")]
     pub path: Option<PathBuf>,
     pub reason: String,
+    /// What to change, when it is not the gate's variable (e.g. a plugin's missing marker).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<String>,
 }
 
 /// Why `template` expanded to nothing: the variables it needs that are unset.
@@ -124,6 +127,7 @@ pub fn expand(profile: &Profile, inputs: &Inputs, nested: bool, host_settings: b
                     template: registry.file.clone(),
                     path: None,
                     reason: format!("`{var}={value}` is set: the host skips this source"),
+                    fix: None,
                 });
                 continue;
             }
@@ -175,15 +179,33 @@ pub fn expand(profile: &Profile, inputs: &Inputs, nested: bool, host_settings: b
                         template: template.clone(),
                         path: expanded.ok().flatten(),
                         reason: format!("`{var}={value}` is set: the host skips this source"),
+                        fix: None,
                     });
                     continue;
                 }
                 match expanded {
                     Ok(Some(path)) => match &source.marked_dirs {
                         Some(marked) => {
-                            for dir in marked_dirs(&path, marked, &mut out.stamped) {
+                            let (roots, unmarked) = marked_dirs(&path, marked, &mut out.stamped);
+                            for dir in roots {
                                 out.roots.push(root_for(profile, source, dir));
                             }
+                            // Recorded for `doctor`: a skill in an unmarked plugin is explained.
+                            out.skipped.extend(unmarked.into_iter().map(|dir| Skipped {
+                                scope: source.scope,
+                                template: template.clone(),
+                                reason: format!(
+                                    "{} holds no `{}` that is a JSON object or list, so the host does not take it for a plugin",
+                                    dir.display(),
+                                    marked.file
+                                ),
+                                fix: Some(format!(
+                                    "write the plugin's `{}` (a JSON object) into {}",
+                                    marked.file,
+                                    dir.display()
+                                )),
+                                path: Some(dir.join(&marked.skills)),
+                            }));
                         }
                         None => out.roots.push(root_for(profile, source, path)),
                     },
@@ -192,6 +214,7 @@ pub fn expand(profile: &Profile, inputs: &Inputs, nested: bool, host_settings: b
                         template: template.clone(),
                         path: None,
                         reason: unset_reason(template, inputs),
+                        fix: None,
                     }),
                     Err(message) => out.diagnostics.push(
                         Diagnostic::error("invalid-profile", message)
@@ -221,14 +244,14 @@ pub fn expand(profile: &Profile, inputs: &Inputs, nested: bool, host_settings: b
     out
 }
 
-/// The roots of the plugin directories in `parent` that `marked.file` marks, in name order.
-/// `parent` and every marker read are stamped, so a plugin added or a marker edited changes
-/// the roots.
+/// The roots of the plugin directories in `parent` that `marked.file` marks, in name order,
+/// and the directories it does not mark. `parent` and every marker read are stamped, so a
+/// plugin added or a marker edited changes the roots.
 fn marked_dirs(
     parent: &Path,
     marked: &MarkedDirs,
     stamped: &mut Vec<(PathBuf, Option<crate::cache::Stamp>)>,
-) -> Vec<PathBuf> {
+) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let stamp = |p: &Path| {
         std::fs::metadata(p)
             .ok()
@@ -236,23 +259,33 @@ fn marked_dirs(
     };
     stamped.push((parent.to_path_buf(), stamp(parent)));
     let Ok(entries) = std::fs::read_dir(parent) else {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
     let mut dirs: Vec<PathBuf> = entries
         .flatten()
         .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
         .map(|e| e.path())
-        .filter(|dir| {
-            let marker = dir.join(&marked.file);
-            stamped.push((marker.clone(), stamp(&marker)));
-            std::fs::read(&marker).is_ok_and(|bytes| {
-                serde_json::from_slice::<serde_json::Value>(&bytes)
-                    .is_ok_and(|v| v.is_object() || v.is_array())
-            })
-        })
         .collect();
     dirs.sort();
-    dirs.into_iter().map(|d| d.join(&marked.skills)).collect()
+    let (marked_dirs, unmarked): (Vec<PathBuf>, Vec<PathBuf>) = dirs.into_iter().partition(|dir| {
+        let marker = dir.join(&marked.file);
+        stamped.push((marker.clone(), stamp(&marker)));
+        std::fs::read(&marker).is_ok_and(|bytes| {
+            serde_json::from_slice::<serde_json::Value>(&bytes)
+                .is_ok_and(|v| v.is_object() || v.is_array())
+        })
+    });
+    let roots = marked_dirs
+        .into_iter()
+        .map(|d| d.join(&marked.skills))
+        .collect();
+    // Only those with a skills directory look like plugins to a user (`.cline` also holds
+    // the host's tasks, hooks and data).
+    let unmarked = unmarked
+        .into_iter()
+        .filter(|d| d.join(&marked.skills).is_dir())
+        .collect();
+    (roots, unmarked)
 }
 
 fn root_for(profile: &Profile, source: &Source, path: PathBuf) -> Root {
