@@ -270,10 +270,13 @@ fn marked_dirs(
     let (marked_dirs, unmarked): (Vec<PathBuf>, Vec<PathBuf>) = dirs.into_iter().partition(|dir| {
         let marker = dir.join(&marked.file);
         stamped.push((marker.clone(), stamp(&marker)));
-        std::fs::read(&marker).is_ok_and(|bytes| {
-            serde_json::from_slice::<serde_json::Value>(&bytes)
-                .is_ok_and(|v| v.is_object() || v.is_array())
-        })
+        // Only a regular file is read: opening a FIFO of that name would block.
+        let regular = std::fs::metadata(&marker).is_ok_and(|m| m.is_file());
+        regular
+            && std::fs::read(&marker).is_ok_and(|bytes| {
+                serde_json::from_slice::<serde_json::Value>(&bytes)
+                    .is_ok_and(|v| v.is_object() || v.is_array())
+            })
     });
     let roots = marked_dirs
         .into_iter()
