@@ -417,6 +417,9 @@ export declare function installFrozen(options?: InstallProgressOptions | null): 
 /** Where a plugin is installed and enabled: Claude Code's `user`, `project` or `local` scope; `managed` is listed, never written. */
 export type PluginScope = 'user' | 'project' | 'local' | 'managed'
 
+/** Whose plugin files the operations write: Claude Code 2.1.197's (default), Codex 0.169.0's (`$CODEX_HOME/config.toml`) or GitHub Copilot CLI 1.0.102's (`$COPILOT_HOME/settings.json` and `config.json`); the last two: user scope only. */
+export type PluginHost = 'claude-code' | 'codex' | 'copilot-cli'
+
 /** Where the plugin operations work: every one of them takes these. */
 export interface PluginContextOptions {
   /** The project (`scope: 'project'` enables plugins in `<project>/.claude/settings.json`; default `.`). */
@@ -428,6 +431,8 @@ export interface PluginContextOptions {
   /** Claude Code's managed settings file, whose marketplace policy applies (default: the platform's, `/etc/claude-code/managed-settings.json` on Linux). */
   managedSettings?: string
   limits?: InstallLimits
+  /** Whose files to write (default `claude-code`); `codex` and `copilot-cli` use `<homeDir>/.codex` / `<homeDir>/.copilot` unless `$CODEX_HOME` / `$COPILOT_HOME` is set. */
+  host?: PluginHost
 }
 
 /** Options of the plugin operations that work on one scope. */

@@ -360,7 +360,52 @@ describe('plugins', () => {
     await assert.rejects(pluginUninstall('tools', 'user'), invalidOptions(/options object/))
     assert.throws(() => pluginUpdateSync(null, { ...d.ctx, onProgress: () => {} }), invalidOptions(/onProgress/))
     assert.throws(() => marketplaceListSync({ ...d.ctx, homeDir: 7 }), invalidOptions(/homeDir/))
+    await assert.rejects(pluginList({ ...d.ctx, host: 'kode' }), invalidOptions(/host/))
     // Nothing was written.
     assert.ok(!fs.existsSync(d.claudeDir))
   })
+
+  test('host codex writes config.toml, read back by the codex profile', async () => {
+    const d = dirs()
+    const market = writeMarketplace(path.join(d.root, 'market'))
+    const ctx = { ...d.ctx, host: 'codex' }
+    assert.equal((await marketplaceAdd(market, ctx)).name, 'acme')
+    const report = await pluginInstall('tools@acme', ctx)
+    assert.equal(report.plugin.version, '1.0.0')
+    const config = fs.readFileSync(path.join(d.home, '.codex', 'config.toml'), 'utf8')
+    assert.match(config, /\[plugins\."tools@acme"\]\s*enabled = true/)
+    assert.ok(!fs.existsSync(d.claudeDir), "Claude Code's files are not written")
+    assert.deepEqual(profileIds(d, 'codex'), ['tools:csv', 'tools:pdf'])
+    pluginDisableSync('tools@acme', ctx)
+    assert.deepEqual(profileIds(d, 'codex'), [])
+    await assert.rejects(pluginInstall('tools@acme', { ...ctx, scope: 'project' }), installError('BAD_SOURCE'))
+  })
+
+  test('host copilot-cli enables a directory marketplace plugin in place', async () => {
+    const d = dirs()
+    const market = writeMarketplace(path.join(d.root, 'market'))
+    const ctx = { ...d.ctx, host: 'copilot-cli' }
+    await marketplaceAdd(market, ctx)
+    const report = await pluginInstall('tools@acme', ctx)
+    assert.equal(report.plugin.installPath, path.join(fs.realpathSync(market), 'plugins', 'tools'))
+    const settingsFile = path.join(d.home, '.copilot', 'settings.json')
+    assert.deepEqual(readJson(settingsFile).enabledPlugins, { 'tools@acme': true })
+    // Copilot CLI names plugin skills by their bare names.
+    assert.deepEqual(profileIds(d, 'copilot-cli'), ['csv', 'pdf'])
+    const gone = await pluginUninstall('tools@acme', ctx)
+    assert.equal(gone.removedPath, null)
+    assert.deepEqual(readJson(settingsFile).enabledPlugins, { 'tools@acme': false })
+    assert.deepEqual(profileIds(d, 'copilot-cli'), [])
+    assert.ok(fs.existsSync(path.join(market, 'plugins', 'tools', 'skills', 'pdf', 'SKILL.md')))
+  })
 })
+
+/** The plugin skill ids `profile` lists for this home and project. */
+function profileIds(d, profile) {
+  const deck = new Deck({ profile, projectDir: d.project, homeDir: d.home, env: {}, systemRoot: path.join(d.root, 'system') })
+  return deck
+    .loadSync()
+    .skills.filter((s) => s.scope === 'plugin')
+    .map((s) => s.id)
+    .sort()
+}

@@ -1,5 +1,5 @@
 //! Plugin marketplaces and plugins (`skilldeck-install`'s `plugin` operations), installed in
-//! Claude Code's own layout: `marketplaceAdd`, `marketplaceList`, `marketplaceUpdate`,
+//! Claude Code's own layout (or, with `host`, Codex's or Copilot CLI's): `marketplaceAdd`, `marketplaceList`, `marketplaceUpdate`,
 //! `marketplaceRemove`, `pluginInstall`, `pluginList`, `pluginEnable`, `pluginDisable`,
 //! `pluginUpdate`, `pluginUninstall`.
 //!
@@ -18,8 +18,8 @@ use napi_derive::napi;
 use serde_json::Value;
 use skilldeck_install::{
     Context, MarketplaceInfo, MarketplaceRemoveReport, MarketplaceUpdate, PluginContext,
-    PluginInfo, PluginInstallReport, PluginInstallRequest, PluginScope, PluginUninstallReport,
-    PluginUpdateReport,
+    PluginHost, PluginInfo, PluginInstallReport, PluginInstallRequest, PluginScope,
+    PluginUninstallReport, PluginUpdateReport,
 };
 use std::path::PathBuf;
 
@@ -31,6 +31,7 @@ const CONTEXT_KEYS: &[&str] = &[
     "claudeDir",
     "managedSettings",
     "limits",
+    "host",
 ];
 
 fn keys(extra: &[&'static str]) -> Vec<&'static str> {
@@ -42,6 +43,8 @@ struct Where {
     ctx: Context,
     claude_dir: Option<PathBuf>,
     managed_settings: Option<PathBuf>,
+    /// Whose files are written: `claude-code` (default), `codex` or `copilot-cli`.
+    host: Option<PluginHost>,
 }
 
 impl Where {
@@ -51,6 +54,9 @@ impl Where {
         let mut pctx = PluginContext::with_claude_dir(&self.ctx, self.claude_dir.clone())?;
         if let Some(file) = &self.managed_settings {
             pctx.managed_settings = file.clone();
+        }
+        if let Some(host) = self.host {
+            pctx.host = host;
         }
         Ok(pctx)
     }
@@ -74,10 +80,15 @@ fn prepare(
     }
     let claude_dir = take_path(&mut options, "claudeDir")?;
     let managed_settings = take_path(&mut options, "managedSettings")?;
+    let host = options
+        .remove("host")
+        .map(|h| from_json("host", h))
+        .transpose()?;
     let at = Where {
         ctx,
         claude_dir,
         managed_settings,
+        host,
     };
     Ok((at, options))
 }

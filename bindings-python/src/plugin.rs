@@ -4,7 +4,10 @@
 //!
 //! Same conventions as `install.rs`: synchronous, the GIL released, keyword arguments turned
 //! into the crate's `PluginContext`, reports as their serde dicts (`skilldeck.types`), errors
-//! as `InstallError` with the crate's code.
+//! as `InstallError` with the crate's code. `host` picks whose files are written:
+//! `"claude-code"` (default), `"codex"` or `"copilot-cli"` (user scope only for the last two).
+
+#![allow(clippy::too_many_arguments)]
 
 use crate::convert::{callback, from_json, to_py};
 use crate::errors::{detached_as, install_pyerr, IntoPyResult};
@@ -20,12 +23,17 @@ fn plugin_context(
     home_dir: Option<PathBuf>,
     claude_dir: Option<PathBuf>,
     managed_settings: Option<PathBuf>,
+    host: Option<String>,
     limits: Option<Bound<'_, PyAny>>,
 ) -> PyResult<PluginContext> {
     let ctx = context(project_dir, home_dir, None, limits)?;
     let mut pctx = PluginContext::with_claude_dir(&ctx, claude_dir).map_err(install_pyerr)?;
     if let Some(file) = managed_settings {
         pctx.managed_settings = file;
+    }
+    if let Some(name) = host {
+        // `claude-code`, `codex` or `copilot-cli`, read by the crate's own serde names.
+        pctx.host = from_json("plugin host", Value::String(name)).py()?;
     }
     Ok(pctx)
 }
@@ -49,7 +57,7 @@ fn plain<T: Send>(
 #[pyfunction]
 #[pyo3(signature = (
     source, *, project_dir=PathBuf::from("."), home_dir=None, claude_dir=None,
-    managed_settings=None, limits=None, progress=None
+    managed_settings=None, host=None, limits=None, progress=None
 ))]
 #[allow(clippy::too_many_arguments)]
 fn marketplace_add(
@@ -59,10 +67,18 @@ fn marketplace_add(
     home_dir: Option<PathBuf>,
     claude_dir: Option<PathBuf>,
     managed_settings: Option<PathBuf>,
+    host: Option<String>,
     limits: Option<Bound<'_, PyAny>>,
     progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let pctx = plugin_context(project_dir, home_dir, claude_dir, managed_settings, limits)?;
+    let pctx = plugin_context(
+        project_dir,
+        home_dir,
+        claude_dir,
+        managed_settings,
+        host,
+        limits,
+    )?;
     let progress = callback("progress", progress)?;
     let info = with_progress(py, progress, move |p| {
         skilldeck_install::marketplace_add(&pctx, &source, p)
@@ -73,7 +89,7 @@ fn marketplace_add(
 /// The known marketplaces, as `MarketplaceInfo` dicts.
 #[pyfunction]
 #[pyo3(signature = (
-    *, project_dir=PathBuf::from("."), home_dir=None, claude_dir=None, managed_settings=None,
+    *, project_dir=PathBuf::from("."), home_dir=None, claude_dir=None, managed_settings=None, host=None,
     limits=None
 ))]
 fn marketplace_list(
@@ -82,9 +98,17 @@ fn marketplace_list(
     home_dir: Option<PathBuf>,
     claude_dir: Option<PathBuf>,
     managed_settings: Option<PathBuf>,
+    host: Option<String>,
     limits: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let pctx = plugin_context(project_dir, home_dir, claude_dir, managed_settings, limits)?;
+    let pctx = plugin_context(
+        project_dir,
+        home_dir,
+        claude_dir,
+        managed_settings,
+        host,
+        limits,
+    )?;
     let list = plain(py, move || skilldeck_install::marketplace_list(&pctx))?;
     to_py(py, &list)
 }
@@ -94,7 +118,7 @@ fn marketplace_list(
 #[pyfunction]
 #[pyo3(signature = (
     name=None, *, project_dir=PathBuf::from("."), home_dir=None, claude_dir=None,
-    managed_settings=None, limits=None, progress=None
+    managed_settings=None, host=None, limits=None, progress=None
 ))]
 #[allow(clippy::too_many_arguments)]
 fn marketplace_update(
@@ -104,10 +128,18 @@ fn marketplace_update(
     home_dir: Option<PathBuf>,
     claude_dir: Option<PathBuf>,
     managed_settings: Option<PathBuf>,
+    host: Option<String>,
     limits: Option<Bound<'_, PyAny>>,
     progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let pctx = plugin_context(project_dir, home_dir, claude_dir, managed_settings, limits)?;
+    let pctx = plugin_context(
+        project_dir,
+        home_dir,
+        claude_dir,
+        managed_settings,
+        host,
+        limits,
+    )?;
     let progress = callback("progress", progress)?;
     let updates = with_progress(py, progress, move |p| {
         skilldeck_install::marketplace_update(&pctx, name.as_deref(), p)
@@ -119,7 +151,7 @@ fn marketplace_update(
 #[pyfunction]
 #[pyo3(signature = (
     name, *, project_dir=PathBuf::from("."), home_dir=None, claude_dir=None,
-    managed_settings=None, limits=None
+    managed_settings=None, host=None, limits=None
 ))]
 fn marketplace_remove(
     py: Python<'_>,
@@ -128,9 +160,17 @@ fn marketplace_remove(
     home_dir: Option<PathBuf>,
     claude_dir: Option<PathBuf>,
     managed_settings: Option<PathBuf>,
+    host: Option<String>,
     limits: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let pctx = plugin_context(project_dir, home_dir, claude_dir, managed_settings, limits)?;
+    let pctx = plugin_context(
+        project_dir,
+        home_dir,
+        claude_dir,
+        managed_settings,
+        host,
+        limits,
+    )?;
     let report = plain(py, move || {
         skilldeck_install::marketplace_remove(&pctx, &name)
     })?;
@@ -144,7 +184,7 @@ fn marketplace_remove(
 #[pyfunction]
 #[pyo3(signature = (
     plugin, *, scope="user", max_severity=None, project_dir=PathBuf::from("."), home_dir=None,
-    claude_dir=None, managed_settings=None, limits=None, progress=None
+    claude_dir=None, managed_settings=None, host=None, limits=None, progress=None
 ))]
 #[allow(clippy::too_many_arguments)]
 fn plugin_install(
@@ -156,6 +196,7 @@ fn plugin_install(
     home_dir: Option<PathBuf>,
     claude_dir: Option<PathBuf>,
     managed_settings: Option<PathBuf>,
+    host: Option<String>,
     limits: Option<Bound<'_, PyAny>>,
     progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
@@ -168,7 +209,14 @@ fn plugin_install(
             .transpose()
             .py()?,
     };
-    let pctx = plugin_context(project_dir, home_dir, claude_dir, managed_settings, limits)?;
+    let pctx = plugin_context(
+        project_dir,
+        home_dir,
+        claude_dir,
+        managed_settings,
+        host,
+        limits,
+    )?;
     let progress = callback("progress", progress)?;
     let report = with_progress(py, progress, move |p| {
         skilldeck_install::plugin_install(&pctx, &request, p)
@@ -181,7 +229,7 @@ fn plugin_install(
 #[pyfunction]
 #[pyo3(signature = (
     *, scope=None, project_dir=PathBuf::from("."), home_dir=None, claude_dir=None,
-    managed_settings=None, limits=None
+    managed_settings=None, host=None, limits=None
 ))]
 fn plugin_list(
     py: Python<'_>,
@@ -190,10 +238,18 @@ fn plugin_list(
     home_dir: Option<PathBuf>,
     claude_dir: Option<PathBuf>,
     managed_settings: Option<PathBuf>,
+    host: Option<String>,
     limits: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     let only = scope.map(self::scope).transpose()?;
-    let pctx = plugin_context(project_dir, home_dir, claude_dir, managed_settings, limits)?;
+    let pctx = plugin_context(
+        project_dir,
+        home_dir,
+        claude_dir,
+        managed_settings,
+        host,
+        limits,
+    )?;
     let list = plain(py, move || skilldeck_install::plugin_list(&pctx, only))?;
     to_py(py, &list)
 }
@@ -208,9 +264,17 @@ fn set_enabled(
     home_dir: Option<PathBuf>,
     claude_dir: Option<PathBuf>,
     managed_settings: Option<PathBuf>,
+    host: Option<String>,
 ) -> PyResult<Py<PyAny>> {
     let scope = self::scope(scope)?;
-    let pctx = plugin_context(project_dir, home_dir, claude_dir, managed_settings, None)?;
+    let pctx = plugin_context(
+        project_dir,
+        home_dir,
+        claude_dir,
+        managed_settings,
+        host,
+        None,
+    )?;
     let info = plain(py, move || {
         skilldeck_install::plugin_set_enabled(&pctx, &plugin, scope, enabled)
     })?;
@@ -222,7 +286,7 @@ fn set_enabled(
 #[pyfunction]
 #[pyo3(signature = (
     plugin, *, scope="user", project_dir=PathBuf::from("."), home_dir=None, claude_dir=None,
-    managed_settings=None
+    managed_settings=None, host=None
 ))]
 fn plugin_enable(
     py: Python<'_>,
@@ -232,6 +296,7 @@ fn plugin_enable(
     home_dir: Option<PathBuf>,
     claude_dir: Option<PathBuf>,
     managed_settings: Option<PathBuf>,
+    host: Option<String>,
 ) -> PyResult<Py<PyAny>> {
     set_enabled(
         py,
@@ -242,6 +307,7 @@ fn plugin_enable(
         home_dir,
         claude_dir,
         managed_settings,
+        host,
     )
 }
 
@@ -250,7 +316,7 @@ fn plugin_enable(
 #[pyfunction]
 #[pyo3(signature = (
     plugin, *, scope="user", project_dir=PathBuf::from("."), home_dir=None, claude_dir=None,
-    managed_settings=None
+    managed_settings=None, host=None
 ))]
 fn plugin_disable(
     py: Python<'_>,
@@ -260,6 +326,7 @@ fn plugin_disable(
     home_dir: Option<PathBuf>,
     claude_dir: Option<PathBuf>,
     managed_settings: Option<PathBuf>,
+    host: Option<String>,
 ) -> PyResult<Py<PyAny>> {
     set_enabled(
         py,
@@ -270,6 +337,7 @@ fn plugin_disable(
         home_dir,
         claude_dir,
         managed_settings,
+        host,
     )
 }
 
@@ -279,7 +347,7 @@ fn plugin_disable(
 #[pyfunction]
 #[pyo3(signature = (
     plugin=None, *, scope="user", project_dir=PathBuf::from("."), home_dir=None,
-    claude_dir=None, managed_settings=None, limits=None, progress=None
+    claude_dir=None, managed_settings=None, host=None, limits=None, progress=None
 ))]
 #[allow(clippy::too_many_arguments)]
 fn plugin_update(
@@ -290,11 +358,19 @@ fn plugin_update(
     home_dir: Option<PathBuf>,
     claude_dir: Option<PathBuf>,
     managed_settings: Option<PathBuf>,
+    host: Option<String>,
     limits: Option<Bound<'_, PyAny>>,
     progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     let scope = self::scope(scope)?;
-    let pctx = plugin_context(project_dir, home_dir, claude_dir, managed_settings, limits)?;
+    let pctx = plugin_context(
+        project_dir,
+        home_dir,
+        claude_dir,
+        managed_settings,
+        host,
+        limits,
+    )?;
     let progress = callback("progress", progress)?;
     let report = with_progress(py, progress, move |p| {
         skilldeck_install::plugin_update(&pctx, plugin.as_deref(), scope, p)
@@ -308,7 +384,7 @@ fn plugin_update(
 #[pyfunction]
 #[pyo3(signature = (
     plugin, *, scope="user", project_dir=PathBuf::from("."), home_dir=None, claude_dir=None,
-    managed_settings=None
+    managed_settings=None, host=None
 ))]
 fn plugin_uninstall(
     py: Python<'_>,
@@ -318,9 +394,17 @@ fn plugin_uninstall(
     home_dir: Option<PathBuf>,
     claude_dir: Option<PathBuf>,
     managed_settings: Option<PathBuf>,
+    host: Option<String>,
 ) -> PyResult<Py<PyAny>> {
     let scope = self::scope(scope)?;
-    let pctx = plugin_context(project_dir, home_dir, claude_dir, managed_settings, None)?;
+    let pctx = plugin_context(
+        project_dir,
+        home_dir,
+        claude_dir,
+        managed_settings,
+        host,
+        None,
+    )?;
     let report = plain(py, move || {
         skilldeck_install::plugin_uninstall(&pctx, &plugin, scope)
     })?;

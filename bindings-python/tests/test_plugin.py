@@ -195,3 +195,49 @@ def test_local_scope_writes_settings_local_and_managed_is_read_only(tmp_path: Pa
     gone = skilldeck.plugin_uninstall("tools@acme", scope="local", **env)
     assert (Path(gone["removedPath"]) / ".orphaned_at").is_file()
     assert json.loads(local.read_text())["enabledPlugins"] == {}
+
+
+def _profile_ids(env: Dict[str, Any], profile: str) -> list[str]:
+    deck = skilldeck.Deck(
+        profile=profile,
+        project_dir=str(env["project_dir"]),
+        home_dir=str(env["home_dir"]),
+        env={},
+    )
+    return [s.id for s in deck.load().skills if s.scope == "plugin"]
+
+
+def test_codex_host_writes_config_toml(tmp_path: Path, env: Dict[str, Any]) -> None:
+    market = _market(tmp_path)
+    info = skilldeck.marketplace_add(str(market), host="codex", **env)
+    assert info["name"] == "acme"
+    report = skilldeck.plugin_install("tools@acme", host="codex", **env)
+    assert report["plugin"]["version"] == "1.0.0"
+    config = (env["home_dir"] / ".codex" / "config.toml").read_text(encoding="utf-8")
+    assert '[plugins."tools@acme"]' in config and "enabled = true" in config
+    assert not (env["home_dir"] / ".claude").exists(), "Claude Code's files are not written"
+    assert sorted(_profile_ids(env, "codex")) == ["tools:csv", "tools:pdf"]
+    skilldeck.plugin_disable("tools@acme", host="codex", **env)
+    assert _profile_ids(env, "codex") == []
+    with pytest.raises(skilldeck.InstallError):
+        skilldeck.plugin_install("tools@acme", scope="project", host="codex", **env)
+
+
+def test_copilot_cli_host_enables_in_place(tmp_path: Path, env: Dict[str, Any]) -> None:
+    market = _market(tmp_path)
+    skilldeck.marketplace_add(str(market), host="copilot-cli", **env)
+    report = skilldeck.plugin_install("tools@acme", host="copilot-cli", **env)
+    # Loaded live from the marketplace directory: nothing is copied.
+    assert report["plugin"]["installPath"] == str((market / "plugins" / "tools").resolve())
+    settings = json.loads((env["home_dir"] / ".copilot" / "settings.json").read_text())
+    assert settings["enabledPlugins"] == {"tools@acme": True}
+    assert settings["extraKnownMarketplaces"]["acme"]["source"]["source"] == "directory"
+    # Copilot CLI lists plugin skills by their bare names.
+    assert sorted(_profile_ids(env, "copilot-cli")) == ["csv", "pdf"]
+    gone = skilldeck.plugin_uninstall("tools@acme", host="copilot-cli", **env)
+    assert gone["removedPath"] is None
+    settings = json.loads((env["home_dir"] / ".copilot" / "settings.json").read_text())
+    assert settings["enabledPlugins"] == {"tools@acme": False}
+    assert _profile_ids(env, "copilot-cli") == []
+    with pytest.raises(skilldeck.InvalidOptionsError):
+        skilldeck.plugin_list(host="kode", **env)

@@ -1,7 +1,8 @@
 //! Marketplaces and plugin packages (`skilldeck-install`'s `plugin` module, issue 16):
 //! `marketplaceAdd`/`List`/`Update`/`Remove` and `pluginInstall`/`List`/`Enable`/`Disable`/
 //! `Update`/`Uninstall`, writing Claude Code's own plugin layout (`known_marketplaces.json`,
-//! `installed_plugins.json`, the plugin cache, `enabledPlugins`).
+//! `installed_plugins.json`, the plugin cache, `enabledPlugins`), or with `PluginOptions.host`
+//! Codex's or GitHub Copilot CLI's.
 //!
 //! Same conventions as `install.rs`: blocking calls, a `PluginOptions` record turned into the
 //! crate's `PluginContext`, failures as `SkillError.InstallError` with the crate's code. The
@@ -16,8 +17,8 @@ use skilldeck::{AuditFinding, AuditSeverity};
 use skilldeck_install::plugin::manifest::PluginSkill;
 use skilldeck_install::{
     Context, MarketplaceInfo, MarketplaceRemoveReport, MarketplaceUpdate, PluginContext,
-    PluginInfo, PluginInstallRequest, PluginScope, PluginUninstallReport, PluginUpdateChange,
-    PluginUpdateReport,
+    PluginHost, PluginInfo, PluginInstallRequest, PluginScope, PluginUninstallReport,
+    PluginUpdateChange, PluginUpdateReport,
 };
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -41,6 +42,19 @@ pub enum PluginScope {
     Managed,
 }
 
+/// Whose plugin files the operations write (`PluginOptions.host`, `null` meaning
+/// `CLAUDE_CODE`).
+#[uniffi::remote(Enum)]
+pub enum PluginHost {
+    /// Claude Code 2.1.197's layout (`installed_plugins.json`, settings `enabledPlugins`).
+    ClaudeCode,
+    /// Codex 0.169.0's layout (`$CODEX_HOME/config.toml`, `plugins/cache`; user scope only).
+    Codex,
+    /// GitHub Copilot CLI 1.0.102's layout (`$COPILOT_HOME/settings.json` and `config.json`;
+    /// user scope only).
+    CopilotCli,
+}
+
 /// Where the plugin operations work; every operation takes one (the defaults: the project in
 /// the current directory, Claude Code's directories under `HOME`).
 #[derive(Clone, Debug, PartialEq, Eq, uniffi::Record)]
@@ -62,6 +76,10 @@ pub struct PluginOptions {
     /// Caps on what is fetched and installed (`null`: the engine's defaults).
     #[uniffi(default)]
     pub limits: Option<InstallLimits>,
+    /// Whose files to write (`null`: Claude Code's); Codex's and Copilot CLI's live under
+    /// `<homeDir>/.codex` and `<homeDir>/.copilot` unless `$CODEX_HOME` / `$COPILOT_HOME` is set.
+    #[uniffi(default)]
+    pub host: Option<PluginHost>,
 }
 
 /// A marketplace as `marketplaceAdd` / `marketplaceList` report it.
@@ -226,6 +244,9 @@ fn plugin_context(options: &PluginOptions) -> Result<PluginContext, SkillError> 
         PluginContext::with_claude_dir(&ctx, options.claude_dir.as_ref().map(PathBuf::from))?;
     if let Some(file) = &options.managed_settings {
         pctx.managed_settings = PathBuf::from(file);
+    }
+    if let Some(host) = options.host {
+        pctx.host = host;
     }
     Ok(pctx)
 }
@@ -404,6 +425,7 @@ mod tests {
                 max_files: Some(3),
                 ..Default::default()
             }),
+            host: Some(PluginHost::CopilotCli),
         };
         let pctx = plugin_context(&options).map_err(|e| e.to_string()).unwrap();
         assert_eq!(pctx.project_dir, PathBuf::from("/p"));
@@ -411,6 +433,7 @@ mod tests {
         assert_eq!(pctx.claude_dir, PathBuf::from("/c"));
         assert_eq!(pctx.managed_settings, PathBuf::from("/m.json"));
         assert_eq!(pctx.limits.max_files, 3);
+        assert_eq!(pctx.host, PluginHost::CopilotCli);
         assert_eq!(
             pctx.limits.max_bytes,
             skilldeck_install::Limits::default().max_bytes

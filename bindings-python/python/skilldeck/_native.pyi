@@ -27,6 +27,7 @@ from .types import (
     MarketplaceUpdate,
     PluginInfo,
     PluginInstallReport,
+    PluginHost,
     PluginScope,
     PluginUninstallReport,
     PluginUpdateReport,
@@ -667,6 +668,7 @@ def marketplace_add(
     home_dir: Optional[_Path] = None,
     claude_dir: Optional[_Path] = None,
     managed_settings: Optional[_Path] = None,
+    host: Optional[PluginHost] = None,
     limits: Optional[InstallLimits] = None,
     progress: _OnProgress = None,
 ) -> MarketplaceInfo: ...
@@ -676,6 +678,7 @@ def marketplace_list(
     home_dir: Optional[_Path] = None,
     claude_dir: Optional[_Path] = None,
     managed_settings: Optional[_Path] = None,
+    host: Optional[PluginHost] = None,
     limits: Optional[InstallLimits] = None,
 ) -> List[MarketplaceInfo]: ...
 def marketplace_update(
@@ -685,6 +688,7 @@ def marketplace_update(
     home_dir: Optional[_Path] = None,
     claude_dir: Optional[_Path] = None,
     managed_settings: Optional[_Path] = None,
+    host: Optional[PluginHost] = None,
     limits: Optional[InstallLimits] = None,
     progress: _OnProgress = None,
 ) -> List[MarketplaceUpdate]: ...
@@ -695,6 +699,7 @@ def marketplace_remove(
     home_dir: Optional[_Path] = None,
     claude_dir: Optional[_Path] = None,
     managed_settings: Optional[_Path] = None,
+    host: Optional[PluginHost] = None,
     limits: Optional[InstallLimits] = None,
 ) -> MarketplaceRemoveReport: ...
 def plugin_install(
@@ -706,6 +711,7 @@ def plugin_install(
     home_dir: Optional[_Path] = None,
     claude_dir: Optional[_Path] = None,
     managed_settings: Optional[_Path] = None,
+    host: Optional[PluginHost] = None,
     limits: Optional[InstallLimits] = None,
     progress: _OnProgress = None,
 ) -> PluginInstallReport: ...
@@ -716,6 +722,7 @@ def plugin_list(
     home_dir: Optional[_Path] = None,
     claude_dir: Optional[_Path] = None,
     managed_settings: Optional[_Path] = None,
+    host: Optional[PluginHost] = None,
     limits: Optional[InstallLimits] = None,
 ) -> List[PluginInfo]: ...
 def plugin_enable(
@@ -726,6 +733,7 @@ def plugin_enable(
     home_dir: Optional[_Path] = None,
     claude_dir: Optional[_Path] = None,
     managed_settings: Optional[_Path] = None,
+    host: Optional[PluginHost] = None,
 ) -> PluginInfo: ...
 def plugin_disable(
     plugin: str,
@@ -735,6 +743,7 @@ def plugin_disable(
     home_dir: Optional[_Path] = None,
     claude_dir: Optional[_Path] = None,
     managed_settings: Optional[_Path] = None,
+    host: Optional[PluginHost] = None,
 ) -> PluginInfo: ...
 def plugin_update(
     plugin: Optional[str] = None,
@@ -744,6 +753,7 @@ def plugin_update(
     home_dir: Optional[_Path] = None,
     claude_dir: Optional[_Path] = None,
     managed_settings: Optional[_Path] = None,
+    host: Optional[PluginHost] = None,
     limits: Optional[InstallLimits] = None,
     progress: _OnProgress = None,
 ) -> PluginUpdateReport: ...
@@ -755,6 +765,7 @@ def plugin_uninstall(
     home_dir: Optional[_Path] = None,
     claude_dir: Optional[_Path] = None,
     managed_settings: Optional[_Path] = None,
+    host: Optional[PluginHost] = None,
 ) -> PluginUninstallReport: ...
 
 # ---- audit (core); an unreadable path is IoError, a file other than SKILL.md InvalidOptionsError ----

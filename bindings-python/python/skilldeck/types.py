@@ -63,6 +63,11 @@ class AuditReport(TypedDict):
 PluginScope = Union[Literal["user"], Literal["project"], Literal["local"], Literal["managed"]]
 """Where a plugin is enabled: ``~/.claude/settings.json`` or ``<project>/.claude/settings.json``."""
 
+PluginHost = Union[Literal["claude-code"], Literal["codex"], Literal["copilot-cli"]]
+"""Whose plugin files the plugin functions write: Claude Code 2.1.197's (default), Codex
+0.169.0's (``$CODEX_HOME/config.toml``) or GitHub Copilot CLI 1.0.102's
+(``$COPILOT_HOME/settings.json`` and ``config.json``); the last two: user scope only."""
+
 
 class MarketplaceInfo(TypedDict):
     """A marketplace as ``marketplace_add`` / ``marketplace_list`` report it."""
@@ -412,6 +417,7 @@ __all__ = [
     "MarketplaceUpdate",
     "PluginInfo",
     "PluginInstallReport",
+    "PluginHost",
     "PluginScope",
     "PluginSkill",
     "PluginUninstallReport",

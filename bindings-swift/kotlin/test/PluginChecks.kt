@@ -5,6 +5,7 @@ package dev.skilldeck.conformance
 
 import dev.skilldeck.AuditSeverity
 import dev.skilldeck.Deck
+import dev.skilldeck.PluginHost
 import dev.skilldeck.PluginOptions
 import dev.skilldeck.PluginScope
 import dev.skilldeck.Scope
@@ -60,8 +61,11 @@ class PluginTree(val root: Path) {
     )
 
     /** The ids of the plugin skills the claude-code profile loads from this tree. */
-    fun claudeCodePluginSkills(): List<String> =
-        Deck(profile = "claude-code", projectDir = project.toString(), homeDir = home.toString(), env = emptyMap()).use { deck ->
+    fun claudeCodePluginSkills(): List<String> = pluginSkills("claude-code")
+
+    /** The ids of the plugin skills `profile` loads from this tree. */
+    fun pluginSkills(profile: String): List<String> =
+        Deck(profile = profile, projectDir = project.toString(), homeDir = home.toString(), env = emptyMap()).use { deck ->
             deck.load().use { catalog -> catalog.skills().filter { it.scope == Scope.PLUGIN }.map { it.id }.sorted() }
         }
 }
@@ -213,6 +217,42 @@ val pluginChecks: List<Pair<String, () -> Unit>> = listOf(
             }
             check(broken.code == "INVALID_MANIFEST") { "${broken.code}: ${broken.detail}" }
             check(broken.path?.endsWith("marketplace.json") == true) { "path ${broken.path}" }
+        }
+    },
+    "plugin/host-codex-writes-config-toml" to {
+        withPluginTree { t ->
+            val options = t.options.copy(host = PluginHost.CODEX)
+            marketplaceAdd(makeMarket(t.root).toString(), options)
+            val info = pluginInstall("tools@acme", options = options).plugin
+            check(info.version == "1.0.0" && info.enabled) { "info $info" }
+            val config = Files.readString(t.home.resolve(".codex/config.toml"))
+            check(config.contains("[plugins.\"tools@acme\"]") && config.contains("enabled = true")) { "config $config" }
+            check(!Files.exists(t.claude)) { "Claude Code's files were written" }
+            check(t.pluginSkills("codex") == listOf("tools:csv", "tools:pdf")) { "codex ${t.pluginSkills("codex")}" }
+            pluginDisable("tools@acme", null, options)
+            check(t.pluginSkills("codex").isEmpty()) { "disabled ${t.pluginSkills("codex")}" }
+            val scoped = expectThrows<SkillException.InstallException>("codex project scope") {
+                pluginInstall("tools@acme", scope = PluginScope.PROJECT, options = options)
+            }
+            check(scoped.code == "BAD_SOURCE") { "${scoped.code}: ${scoped.detail}" }
+        }
+    },
+    "plugin/host-copilot-cli-enables-in-place" to {
+        withPluginTree { t ->
+            val options = t.options.copy(host = PluginHost.COPILOT_CLI)
+            val market = makeMarket(t.root)
+            marketplaceAdd(market.toString(), options)
+            val info = pluginInstall("tools@acme", options = options).plugin
+            check(info.installPath == market.toRealPath().resolve("plugins/tools").toString()) { "path ${info.installPath}" }
+            val settings = t.home.resolve(".copilot/settings.json")
+            check(readJson(settings)["enabledPlugins"]["tools@acme"].bool == true) { Files.readString(settings) }
+            // Copilot CLI names plugin skills by their bare names.
+            check(t.pluginSkills("copilot-cli") == listOf("csv", "pdf")) { "copilot ${t.pluginSkills("copilot-cli")}" }
+            val gone = pluginUninstall("tools@acme", null, options)
+            check(gone.removedPath == null) { "uninstall $gone" }
+            check(readJson(settings)["enabledPlugins"]["tools@acme"].bool == false) { Files.readString(settings) }
+            check(t.pluginSkills("copilot-cli").isEmpty()) { "after ${t.pluginSkills("copilot-cli")}" }
+            check(Files.exists(market.resolve("plugins/tools/skills/pdf/SKILL.md"))) { "the marketplace's files were removed" }
         }
     },
     "plugin/a-hook-that-downloads-and-runs-code-is-refused-unless-told" to {

@@ -25,8 +25,9 @@ pub struct Common {
     /// Most bytes one plugin may hold.
     #[arg(long, value_name = "BYTES", default_value_t = 16 * 1024 * 1024, global = true)]
     pub max_bytes: u64,
-    /// Whose files to write: Claude Code's (default) or Codex's ($CODEX_HOME/config.toml and
-    /// plugins/cache; local marketplaces, user scope only).
+    /// Whose files to write: Claude Code's (default), Codex's ($CODEX_HOME/config.toml and
+    /// plugins/cache) or Copilot CLI's ($COPILOT_HOME/settings.json and config.json); the
+    /// last two: local marketplaces, user scope only.
     #[arg(long, value_enum, default_value = "claude-code", global = true)]
     pub host: HostArg,
     /// Print JSON instead of human output.
@@ -40,6 +41,8 @@ pub enum HostArg {
     ClaudeCode,
     /// Codex 0.169.0's layout.
     Codex,
+    /// GitHub Copilot CLI 1.0.102's layout.
+    CopilotCli,
 }
 
 impl Common {
@@ -59,6 +62,7 @@ impl Common {
         pctx.host = match self.host {
             HostArg::ClaudeCode => PluginHost::ClaudeCode,
             HostArg::Codex => PluginHost::Codex,
+            HostArg::CopilotCli => PluginHost::CopilotCli,
         };
         Ok(pctx)
     }

@@ -203,6 +203,12 @@ pub enum RegistryFormat {
     /// `<config dir>/plugins/cache/<marketplace>/<plugin>/<version>`, the version being
     /// `local` when present, else the highest (semver, else text order).
     CodexConfig,
+    /// GitHub Copilot CLI's `settings.json` (the registry file itself): first the plugins
+    /// `config.json` beside it records in `installedPlugins` (copies, `enabled` not `false`,
+    /// from `cache_path`), then each `directory` marketplace of `extraKnownMarketplaces` (its
+    /// `.plugin/`, `.github/plugin/` or `.claude-plugin/marketplace.json`), its plugins in
+    /// the marketplace's order, read in place, when `enabled_key` says `true`.
+    CopilotSettings,
 }
 
 /// The plugins a host loads skills from: those its registry file records as installed for a
@@ -231,6 +237,18 @@ pub struct PluginRegistry {
     /// every other file's (the others merge in order, a later file winning).
     #[serde(default)]
     pub managed_settings: usize,
+    /// Whether skills are named `plugin:skill` (Claude Code, Codex); `false`: by their bare
+    /// names, the plugin's skills then clashing with every other source's (Copilot CLI).
+    #[serde(default = "yes")]
+    pub namespace: bool,
+    /// Whether a manifest's `skills` paths replace the `skills` directory (Copilot CLI)
+    /// rather than add to it (Claude Code, Codex).
+    #[serde(default)]
+    pub manifest_skills_replace: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// What a host's schema accepts for one frontmatter key; any other value refuses the file.

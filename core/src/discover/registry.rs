@@ -68,11 +68,18 @@ pub fn read(
     let Some(settings) = settings else {
         return out;
     };
-    if spec.format == RegistryFormat::CodexConfig {
-        if stamp.is_some() {
-            out.read_codex(spec, pattern, &file);
+    match spec.format {
+        RegistryFormat::CodexConfig => {
+            if stamp.is_some() {
+                out.read_codex(spec, pattern, &file);
+            }
+            return out;
         }
-        return out;
+        RegistryFormat::CopilotSettings => {
+            out.read_copilot(spec, pattern, &file, stamp.is_some());
+            return out;
+        }
+        RegistryFormat::InstalledPlugins => {}
     }
     let enabled = out.enabled(spec, settings);
     if stamp.is_none() || enabled.is_empty() {
@@ -221,6 +228,7 @@ impl Registered {
         }
         let mut name = fallback.clone();
         let mut extra: Vec<String> = Vec::new();
+        let mut declared = false;
         if stamp.is_some() {
             match read_json(&manifest_path) {
                 Ok(doc) => {
@@ -237,8 +245,12 @@ impl Registered {
                     }
                     match doc.get("skills") {
                         None | Some(Value::Null) => {}
-                        Some(Value::String(s)) => extra.push(s.clone()),
+                        Some(Value::String(s)) => {
+                            declared = true;
+                            extra.push(s.clone())
+                        }
                         Some(Value::Array(items)) if items.iter().all(Value::is_string) => {
+                            declared = true;
                             extra.extend(items.iter().filter_map(Value::as_str).map(String::from))
                         }
                         Some(_) => self.diagnostics.push(manifest_warning(
@@ -255,7 +267,11 @@ impl Registered {
                 )),
             }
         }
-        let mut roots = vec![(install.join(&spec.skills), pattern.to_string())];
+        let mut roots = if declared && spec.manifest_skills_replace {
+            Vec::new()
+        } else {
+            vec![(install.join(&spec.skills), pattern.to_string())]
+        };
         for rel in extra {
             let Some(dir) = contained(&install, &rel) else {
                 self.diagnostics.push(manifest_warning(
@@ -363,6 +379,191 @@ impl Registered {
             let plugin = self.plugin(spec, pattern, &key, install);
             self.plugins.push(plugin);
         }
+    }
+}
+
+/// Where Copilot CLI looks for a marketplace's catalogue, in its order.
+const COPILOT_MARKETPLACE_FILES: [&str; 3] = [
+    ".plugin/marketplace.json",
+    ".github/plugin/marketplace.json",
+    ".claude-plugin/marketplace.json",
+];
+
+impl Registered {
+    /// GitHub Copilot CLI 1.0.102 (recorded with `copilot plugin ...` and `copilot skill list
+    /// --json`, see `install/tests/oracle/copilot-cli-1.0.102`): the copies `config.json`'s
+    /// `installedPlugins` records come first (in its order; `enabled: false` skipped), then
+    /// the plugins of each `directory` marketplace of `settings.json`'s
+    /// `extraKnownMarketplaces`, in the marketplace's order, loaded in place from the
+    /// marketplace directory when `enabledPlugins["plugin@marketplace"]` is `true`. A
+    /// plugin source leaving its marketplace is refused, as the host refuses it.
+    fn read_copilot(&mut self, spec: &PluginRegistry, pattern: &str, file: &Path, exists: bool) {
+        let base = file.parent().unwrap_or(Path::new("/")).to_path_buf();
+        let config = base.join("config.json");
+        let config_stamp = Stamp::read(&config);
+        self.probed.push((config.clone(), config_stamp));
+        if config_stamp.is_some() {
+            match read_json(&config) {
+                Ok(doc) => self.copilot_installed(spec, pattern, &base, &config, &doc),
+                Err(message) => self.diagnostics.push(registry_warning(&config, message)),
+            }
+        }
+        if !exists {
+            return;
+        }
+        let settings = match read_json(file) {
+            Ok(v) => v,
+            Err(message) => {
+                self.diagnostics.push(registry_warning(file, message));
+                return;
+            }
+        };
+        let enabled = settings.get(&spec.enabled_key).and_then(Value::as_object);
+        let Some(markets) = settings
+            .get("extraKnownMarketplaces")
+            .and_then(Value::as_object)
+        else {
+            return;
+        };
+        for (market, entry) in markets {
+            let source = entry.get("source");
+            if source.and_then(|s| s.get("source")).and_then(Value::as_str) != Some("directory") {
+                // Git and GitHub marketplaces are clones the host makes in its own cache.
+                continue;
+            }
+            let Some(dir) = source.and_then(|s| s.get("path")).and_then(Value::as_str) else {
+                continue;
+            };
+            let root = roots::absolutise(Path::new(dir), &base, None);
+            self.copilot_marketplace(spec, pattern, market, &root, enabled);
+        }
+    }
+
+    fn copilot_installed(
+        &mut self,
+        spec: &PluginRegistry,
+        pattern: &str,
+        base: &Path,
+        config: &Path,
+        doc: &Value,
+    ) {
+        let Some(list) = doc.get("installedPlugins") else {
+            return;
+        };
+        let Some(list) = list.as_array() else {
+            self.diagnostics.push(registry_warning(
+                config,
+                "expected `installedPlugins` to be a list of installed plugins".into(),
+            ));
+            return;
+        };
+        for entry in list {
+            if entry.get("enabled") == Some(&Value::Bool(false)) {
+                continue;
+            }
+            let Some(name) = entry.get("name").and_then(Value::as_str) else {
+                continue;
+            };
+            let market = entry
+                .get("marketplace")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            let install = match entry.get("cache_path").and_then(Value::as_str) {
+                Some(p) if !p.is_empty() => roots::absolutise(Path::new(p), base, None),
+                _ => base
+                    .join("installed-plugins")
+                    .join(if market.is_empty() { "_direct" } else { market })
+                    .join(name),
+            };
+            let key = if market.is_empty() {
+                name.to_string()
+            } else {
+                format!("{name}@{market}")
+            };
+            self.push_present(spec, pattern, &key, install);
+        }
+    }
+
+    fn copilot_marketplace(
+        &mut self,
+        spec: &PluginRegistry,
+        pattern: &str,
+        market: &str,
+        root: &Path,
+        enabled: Option<&serde_json::Map<String, Value>>,
+    ) {
+        let mut catalogue = None;
+        for rel in COPILOT_MARKETPLACE_FILES {
+            let path = root.join(rel);
+            let stamp = Stamp::read(&path);
+            self.probed.push((path.clone(), stamp));
+            if stamp.is_some() {
+                catalogue = Some(path);
+                break;
+            }
+        }
+        let Some(catalogue) = catalogue else {
+            return;
+        };
+        let doc = match read_json(&catalogue) {
+            Ok(v) => v,
+            Err(message) => {
+                self.diagnostics.push(registry_warning(&catalogue, message));
+                return;
+            }
+        };
+        let Some(plugins) = doc.get("plugins").and_then(Value::as_array) else {
+            return;
+        };
+        for item in plugins {
+            let Some(name) = item.get("name").and_then(Value::as_str) else {
+                continue;
+            };
+            let key = format!("{name}@{market}");
+            if enabled.and_then(|m| m.get(&key)) != Some(&Value::Bool(true)) {
+                continue;
+            }
+            // Only relative sources are read in place; others are copies the host makes.
+            let Some(rel) = item.get("source").and_then(Value::as_str) else {
+                continue;
+            };
+            // The host joins any relative path (`./x` or `x`) and refuses one leaving the
+            // marketplace.
+            let inside = (!Path::new(rel).is_absolute())
+                .then(|| contained(root, rel).or_else(|| contained(root, &format!("./{rel}"))))
+                .flatten();
+            let Some(dir) = inside else {
+                self.diagnostics.push(
+                    Diagnostic::warning(
+                        "plugin-outside-marketplace",
+                        format!("plugin `{key}`'s source `{rel}` escapes its marketplace directory; the host refuses it"),
+                    )
+                    .with_path(&catalogue)
+                    .with_hint("give the plugin a `./` path inside the marketplace"),
+                );
+                continue;
+            };
+            self.push_present(spec, pattern, &key, dir);
+        }
+    }
+
+    /// The plugin at `install`, or a `plugin-not-cached` warning when it is gone.
+    fn push_present(&mut self, spec: &PluginRegistry, pattern: &str, key: &str, install: PathBuf) {
+        let stamp = Stamp::read(&install);
+        self.probed.push((install.clone(), stamp));
+        if stamp.is_none() {
+            self.diagnostics.push(
+                Diagnostic::warning(
+                    "plugin-not-cached",
+                    format!("plugin `{key}` is enabled but its directory is missing"),
+                )
+                .with_path(&install)
+                .with_hint("reinstall the plugin"),
+            );
+            return;
+        }
+        let plugin = self.plugin(spec, pattern, key, install);
+        self.plugins.push(plugin);
     }
 }
 
@@ -504,6 +705,8 @@ mod tests {
             skills: "skills".into(),
             enabled_key: "enabledPlugins".into(),
             managed_settings: 1,
+            namespace: true,
+            manifest_skills_replace: false,
         }
     }
 

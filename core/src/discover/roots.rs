@@ -147,7 +147,7 @@ pub fn expand(profile: &Profile, inputs: &Inputs, nested: bool, host_settings: b
                 for (path, pattern) in plugin.roots {
                     let mut root = root_for(profile, source, path);
                     root.pattern = pattern;
-                    root.plugin = Some(plugin.name.clone());
+                    root.plugin = registry.namespace.then(|| plugin.name.clone());
                     out.roots.push(root);
                 }
             }

@@ -7,12 +7,15 @@
 //! - [`claude`]: Claude Code's files (`known_marketplaces.json`, `installed_plugins.json`,
 //!   the plugin cache, `enabledPlugins`) and its marketplace policy;
 //! - [`codex`]: Codex's files (`config.toml`'s `marketplaces`/`plugins`, its plugin cache);
+//! - [`copilot`]: GitHub Copilot CLI's files (`settings.json`'s `extraKnownMarketplaces`/
+//!   `enabledPlugins`, `config.json`'s `installedPlugins`, `installed-plugins/_direct`);
 //! - [`orphans`]: Claude Code's delayed deletion of cache versions nobody uses;
 //! - [`ops`]: the operations (`marketplace add|list|update|remove`,
 //!   `plugin install|list|enable|disable|update|uninstall`).
 
 pub mod claude;
 pub mod codex;
+pub mod copilot;
 pub mod manifest;
 pub mod marketplace;
 pub mod npm;
@@ -30,6 +33,9 @@ pub enum PluginHost {
     ClaudeCode,
     /// Codex 0.169.0's layout (`config.toml` and `plugins/cache`; user scope only).
     Codex,
+    /// GitHub Copilot CLI 1.0.102's layout (`~/.copilot/settings.json` and `config.json`;
+    /// user scope only).
+    CopilotCli,
 }
 
 /// Where a plugin is installed and enabled: Claude Code 2.1.197's scopes.

@@ -12,6 +12,7 @@ use crate::plugin::claude::{
     InstalledPlugins, KnownMarketplace, MarketplaceSource, Policy, Rewrites,
 };
 use crate::plugin::codex::{self, CodexLayout};
+use crate::plugin::copilot::{self, CopilotLayout};
 use crate::plugin::manifest::{self, PluginSkill};
 use crate::plugin::marketplace::{self, Marketplace, PluginSource, MARKETPLACE_FILE};
 use crate::plugin::{npm, orphans};
@@ -49,6 +50,10 @@ pub struct PluginContext {
     /// Codex's home (`host` codex): default `$CODEX_HOME` when absolute, else `<home>/.codex`.
     #[serde(default)]
     pub codex_dir: Option<PathBuf>,
+    /// Copilot CLI's home (`host` copilot-cli): default `$COPILOT_HOME` when absolute, else
+    /// `<home>/.copilot`.
+    #[serde(default)]
+    pub copilot_dir: Option<PathBuf>,
 }
 
 impl PluginContext {
@@ -80,6 +85,7 @@ impl PluginContext {
             limits: ctx.limits,
             host: PluginHost::ClaudeCode,
             codex_dir: None,
+            copilot_dir: None,
         })
     }
 
@@ -107,6 +113,25 @@ impl PluginContext {
                 message: "no home directory is known; set HOME or CODEX_HOME".into(),
             })?;
         Ok(CodexLayout { home })
+    }
+
+    /// Copilot CLI's layout: `copilot_dir`, else `$COPILOT_HOME` when absolute, else
+    /// `<home>/.copilot`.
+    fn copilot(&self) -> Result<CopilotLayout> {
+        let home = self
+            .copilot_dir
+            .clone()
+            .or_else(|| {
+                std::env::var_os("COPILOT_HOME")
+                    .map(PathBuf::from)
+                    .filter(|p| p.is_absolute())
+            })
+            .or_else(|| self.home_dir.as_ref().map(|h| h.join(".copilot")))
+            .ok_or_else(|| InstallError::BadSource {
+                source_spec: "plugins".into(),
+                message: "no home directory is known; set HOME or COPILOT_HOME".into(),
+            })?;
+        Ok(CopilotLayout { home })
     }
 
     fn project_path(&self) -> String {
@@ -323,7 +348,7 @@ impl Default for PluginLock {
 // ---- time ----
 
 /// Now as ISO 8601 with milliseconds (`2026-01-31T12:00:00.000Z`, what `Date#toISOString` writes).
-fn now_iso() -> String {
+pub(crate) fn now_iso() -> String {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
@@ -565,6 +590,9 @@ pub fn marketplace_add(
     if pctx.host == PluginHost::Codex {
         return codex::marketplace_add(&pctx.codex()?, spec, &pctx.project_dir);
     }
+    if pctx.host == PluginHost::CopilotCli {
+        return copilot::marketplace_add(&pctx.copilot()?, spec, &pctx.project_dir);
+    }
     let source = MarketplaceSource::parse(spec, &pctx.project_dir, pctx.home_dir.as_deref())?;
     let policy = Policy::read(&pctx.managed_settings)?;
     policy.check(&source)?;
@@ -656,6 +684,9 @@ pub fn marketplace_list(pctx: &PluginContext) -> Result<Vec<MarketplaceInfo>> {
     if pctx.host == PluginHost::Codex {
         return codex::marketplace_list(&pctx.codex()?);
     }
+    if pctx.host == PluginHost::CopilotCli {
+        return copilot::marketplace_list(&pctx.copilot()?);
+    }
     let known = read_known(&pctx.layout())?;
     Ok(known.iter().map(|(n, e)| info_of(n, e)).collect())
 }
@@ -669,6 +700,9 @@ pub fn marketplace_update(
 ) -> Result<Vec<MarketplaceUpdate>> {
     if pctx.host == PluginHost::Codex {
         return Err(codex_unsupported("marketplace update"));
+    }
+    if pctx.host == PluginHost::CopilotCli {
+        return copilot::marketplace_update(&pctx.copilot()?, name);
     }
     let layout = pctx.layout();
     let mut known = read_known(&layout)?;
@@ -737,6 +771,9 @@ fn no_marketplace(name: &str, known: &Known) -> InstallError {
 pub fn marketplace_remove(pctx: &PluginContext, name: &str) -> Result<MarketplaceRemoveReport> {
     if pctx.host == PluginHost::Codex {
         return codex::marketplace_remove(&pctx.codex()?, name);
+    }
+    if pctx.host == PluginHost::CopilotCli {
+        return copilot::marketplace_remove(&pctx.copilot()?, name);
     }
     let layout = pctx.layout();
     let mut known = read_known(&layout)?;
@@ -1228,6 +1265,20 @@ pub fn plugin_install(
     if pctx.host == PluginHost::ClaudeCode {
         orphans::sweep(&pctx.layout());
     }
+    if pctx.host == PluginHost::CopilotCli {
+        let threshold = request
+            .max_severity
+            .unwrap_or(skilldeck::AuditSeverity::High);
+        return copilot::plugin_install(
+            &pctx.copilot()?,
+            spec,
+            request.scope,
+            &pctx.project_dir,
+            &pctx.limits,
+            threshold,
+            progress,
+        );
+    }
     if pctx.host == PluginHost::Codex {
         let threshold = request
             .max_severity
@@ -1300,6 +1351,12 @@ pub fn plugin_list(pctx: &PluginContext, scope: Option<PluginScope>) -> Result<V
     if pctx.host == PluginHost::Codex {
         return match scope {
             None | Some(PluginScope::User) => codex::plugin_list(&pctx.codex()?),
+            Some(_) => Ok(Vec::new()),
+        };
+    }
+    if pctx.host == PluginHost::CopilotCli {
+        return match scope {
+            None | Some(PluginScope::User) => copilot::plugin_list(&pctx.copilot()?),
             Some(_) => Ok(Vec::new()),
         };
     }
@@ -1407,6 +1464,9 @@ pub fn plugin_set_enabled(
     if pctx.host == PluginHost::Codex {
         return codex::plugin_set_enabled(&pctx.codex()?, spec, scope, enabled);
     }
+    if pctx.host == PluginHost::CopilotCli {
+        return copilot::plugin_set_enabled(&pctx.copilot()?, spec, scope, enabled);
+    }
     let mut info = resolve_installed(pctx, spec, scope)?;
     let path = pctx.layout().settings(scope);
     let mut settings = read_settings(&path)?;
@@ -1428,6 +1488,9 @@ pub fn plugin_update(
     writable(scope)?;
     if pctx.host == PluginHost::Codex {
         return Err(codex_unsupported("plugin update"));
+    }
+    if pctx.host == PluginHost::CopilotCli {
+        return copilot::plugin_update(&pctx.copilot()?, spec, scope, &pctx.limits, progress);
     }
     orphans::sweep(&pctx.layout());
     let targets = match spec {
@@ -1495,6 +1558,9 @@ pub fn plugin_uninstall(
     writable(scope)?;
     if pctx.host == PluginHost::Codex {
         return codex::plugin_uninstall(&pctx.codex()?, spec, scope);
+    }
+    if pctx.host == PluginHost::CopilotCli {
+        return copilot::plugin_uninstall(&pctx.copilot()?, spec, scope);
     }
     orphans::sweep(&pctx.layout());
     let info = resolve_installed(pctx, spec, scope)?;

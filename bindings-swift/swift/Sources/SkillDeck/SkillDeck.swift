@@ -4550,6 +4550,11 @@ public struct PluginOptions: Equatable, Hashable {
      * Caps on what is fetched and installed (`null`: the engine's defaults).
      */
     public var limits: InstallLimits?
+    /**
+     * Whose files to write (`null`: Claude Code's); Codex's and Copilot CLI's live under
+     * `<homeDir>/.codex` and `<homeDir>/.copilot` unless `$CODEX_HOME` / `$COPILOT_HOME` is set.
+     */
+    public var host: PluginHost?
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
@@ -4570,12 +4575,17 @@ public struct PluginOptions: Equatable, Hashable {
          */managedSettings: String? = nil, 
         /**
          * Caps on what is fetched and installed (`null`: the engine's defaults).
-         */limits: InstallLimits? = nil) {
+         */limits: InstallLimits? = nil, 
+        /**
+         * Whose files to write (`null`: Claude Code's); Codex's and Copilot CLI's live under
+         * `<homeDir>/.codex` and `<homeDir>/.copilot` unless `$CODEX_HOME` / `$COPILOT_HOME` is set.
+         */host: PluginHost? = nil) {
         self.projectDir = projectDir
         self.homeDir = homeDir
         self.claudeDir = claudeDir
         self.managedSettings = managedSettings
         self.limits = limits
+        self.host = host
     }
 
     
@@ -4598,7 +4608,8 @@ public struct FfiConverterTypePluginOptions: FfiConverterRustBuffer {
                 homeDir: FfiConverterOptionString.read(from: &buf), 
                 claudeDir: FfiConverterOptionString.read(from: &buf), 
                 managedSettings: FfiConverterOptionString.read(from: &buf), 
-                limits: FfiConverterOptionTypeInstallLimits.read(from: &buf)
+                limits: FfiConverterOptionTypeInstallLimits.read(from: &buf), 
+                host: FfiConverterOptionTypePluginHost.read(from: &buf)
         )
     }
 
@@ -4608,6 +4619,7 @@ public struct FfiConverterTypePluginOptions: FfiConverterRustBuffer {
         FfiConverterOptionString.write(value.claudeDir, into: &buf)
         FfiConverterOptionString.write(value.managedSettings, into: &buf)
         FfiConverterOptionTypeInstallLimits.write(value.limits, into: &buf)
+        FfiConverterOptionTypePluginHost.write(value.host, into: &buf)
     }
 }
 
@@ -7557,6 +7569,93 @@ public func FfiConverterTypeEvent_lower(_ value: Event) -> RustBuffer {
 
 
 /**
+ * Whose plugin files the operations write (`PluginOptions.host`, `null` meaning
+ * `CLAUDE_CODE`).
+ */
+
+public enum PluginHost: Equatable, Hashable {
+    
+    /**
+     * Claude Code 2.1.197's layout (`installed_plugins.json`, settings `enabledPlugins`).
+     */
+    case claudeCode
+    /**
+     * Codex 0.169.0's layout (`$CODEX_HOME/config.toml`, `plugins/cache`; user scope only).
+     */
+    case codex
+    /**
+     * GitHub Copilot CLI 1.0.102's layout (`$COPILOT_HOME/settings.json` and `config.json`;
+     * user scope only).
+     */
+    case copilotCli
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension PluginHost: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypePluginHost: FfiConverterRustBuffer {
+    typealias SwiftType = PluginHost
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> PluginHost {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .claudeCode
+        
+        case 2: return .codex
+        
+        case 3: return .copilotCli
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: PluginHost, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .claudeCode:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .codex:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .copilotCli:
+            writeInt(&buf, Int32(3))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePluginHost_lift(_ buf: RustBuffer) throws -> PluginHost {
+    return try FfiConverterTypePluginHost.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePluginHost_lower(_ value: PluginHost) -> RustBuffer {
+    return FfiConverterTypePluginHost.lower(value)
+}
+
+
+
+/**
  * Where a plugin is enabled: Claude Code's `USER` scope (`~/.claude/settings.json`, the
  * default), `PROJECT` (`<projectDir>/.claude/settings.json`), `LOCAL`
  * (`<projectDir>/.claude/settings.local.json`) or `MANAGED` (listed only; writing it fails
@@ -8654,6 +8753,30 @@ fileprivate struct FfiConverterOptionTypeAuditSeverity: FfiConverterRustBuffer {
         switch try readInt(&buf) as Int8 {
         case 0: return nil
         case 1: return try FfiConverterTypeAuditSeverity.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypePluginHost: FfiConverterRustBuffer {
+    typealias SwiftType = PluginHost?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypePluginHost.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypePluginHost.read(from: &buf)
         default: throw UniffiInternalError.unexpectedOptionalTag
         }
     }

@@ -6029,6 +6029,12 @@ data class PluginOptions (
      * Caps on what is fetched and installed (`null`: the engine's defaults).
      */
     var `limits`: InstallLimits? = null 
+    , 
+    /**
+     * Whose files to write (`null`: Claude Code's); Codex's and Copilot CLI's live under
+     * `<homeDir>/.codex` and `<homeDir>/.copilot` unless `$CODEX_HOME` / `$COPILOT_HOME` is set.
+     */
+    var `host`: PluginHost? = null 
     
 ){
     
@@ -6050,6 +6056,7 @@ public object FfiConverterTypePluginOptions: FfiConverterRustBuffer<PluginOption
             FfiConverterOptionalString.read(buf),
             FfiConverterOptionalString.read(buf),
             FfiConverterOptionalTypeInstallLimits.read(buf),
+            FfiConverterOptionalTypePluginHost.read(buf),
         )
     }
 
@@ -6058,7 +6065,8 @@ public object FfiConverterTypePluginOptions: FfiConverterRustBuffer<PluginOption
             FfiConverterOptionalString.allocationSize(value.`homeDir`) +
             FfiConverterOptionalString.allocationSize(value.`claudeDir`) +
             FfiConverterOptionalString.allocationSize(value.`managedSettings`) +
-            FfiConverterOptionalTypeInstallLimits.allocationSize(value.`limits`)
+            FfiConverterOptionalTypeInstallLimits.allocationSize(value.`limits`) +
+            FfiConverterOptionalTypePluginHost.allocationSize(value.`host`)
     )
 
     override fun write(value: PluginOptions, buf: ByteBuffer) {
@@ -6067,6 +6075,7 @@ public object FfiConverterTypePluginOptions: FfiConverterRustBuffer<PluginOption
             FfiConverterOptionalString.write(value.`claudeDir`, buf)
             FfiConverterOptionalString.write(value.`managedSettings`, buf)
             FfiConverterOptionalTypeInstallLimits.write(value.`limits`, buf)
+            FfiConverterOptionalTypePluginHost.write(value.`host`, buf)
     }
 }
 
@@ -8443,6 +8452,55 @@ public object FfiConverterTypeEvent : FfiConverterRustBuffer<Event>{
 
 
 /**
+ * Whose plugin files the operations write (`PluginOptions.host`, `null` meaning
+ * `CLAUDE_CODE`).
+ */
+
+enum class PluginHost {
+    
+    /**
+     * Claude Code 2.1.197's layout (`installed_plugins.json`, settings `enabledPlugins`).
+     */
+    CLAUDE_CODE,
+    /**
+     * Codex 0.169.0's layout (`$CODEX_HOME/config.toml`, `plugins/cache`; user scope only).
+     */
+    CODEX,
+    /**
+     * GitHub Copilot CLI 1.0.102's layout (`$COPILOT_HOME/settings.json` and `config.json`;
+     * user scope only).
+     */
+    COPILOT_CLI;
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypePluginHost: FfiConverterRustBuffer<PluginHost> {
+    override fun read(buf: ByteBuffer) = try {
+        PluginHost.values()[buf.getInt() - 1]
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: PluginHost) = 4UL
+
+    override fun write(value: PluginHost, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
+
+
+
+/**
  * Where a plugin is enabled: Claude Code's `USER` scope (`~/.claude/settings.json`, the
  * default), `PROJECT` (`<projectDir>/.claude/settings.json`), `LOCAL`
  * (`<projectDir>/.claude/settings.local.json`) or `MANAGED` (listed only; writing it fails
@@ -9641,6 +9699,38 @@ public object FfiConverterOptionalTypeAuditSeverity: FfiConverterRustBuffer<Audi
         } else {
             buf.put(1)
             FfiConverterTypeAuditSeverity.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypePluginHost: FfiConverterRustBuffer<PluginHost?> {
+    override fun read(buf: ByteBuffer): PluginHost? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypePluginHost.read(buf)
+    }
+
+    override fun allocationSize(value: PluginHost?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypePluginHost.allocationSize(value)
+        }
+    }
+
+    override fun write(value: PluginHost?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypePluginHost.write(value, buf)
         }
     }
 }
