@@ -12,11 +12,14 @@
 
 mod catalog;
 mod client;
+mod command_line;
 mod deck_source;
+mod directory;
 #[cfg(feature = "http")]
 mod http;
 #[cfg(feature = "http-client")]
 mod http_client;
+mod list_changed;
 mod server;
 pub mod uri;
 
@@ -24,11 +27,14 @@ pub use client::{
     collisions, ClientError, Collision, McpSkillSource, RemoteFile, RemoteSkill, VerifiedSkill,
     REQUEST_TIMEOUT,
 };
+pub use command_line::CommandLineError;
 pub use deck_source::{McpDeckSource, ServerSpec};
+pub use directory::SkillFileRef;
 #[cfg(feature = "http")]
 pub use http::serve_http;
 #[cfg(feature = "http-client")]
 pub use http_client::{HttpClientError, HyperHttpClient};
+pub use list_changed::ListChanged;
 pub use server::{mime_type, ScriptRunner, ServerOptions, SkillServer};
 
 /// Serve `server` over stdin/stdout until the client disconnects.

@@ -136,7 +136,7 @@ pub fn run(args: Args) -> i32 {
         let source = match connect(&server, &cache).await {
             Ok(source) => source,
             Err(err) => {
-                crate::style::eprint_error(None, &err.to_string());
+                crate::style::eprint_error(Some(err.code()), &err.to_string());
                 return crate::EXIT_FAILURE;
             }
         };
@@ -193,7 +193,7 @@ async fn list(
     let (skills, refused) = match source.list().await {
         Ok(listed) => listed,
         Err(err) => {
-            crate::style::eprint_error(None, &err.to_string());
+            crate::style::eprint_error(Some(err.code()), &err.to_string());
             return crate::EXIT_FAILURE;
         }
     };
@@ -262,7 +262,7 @@ async fn get(source: &skilldeck_mcp::McpSkillSource, uri: &str, all: bool, json:
             crate::EXIT_OK
         }
         Err(err) => {
-            crate::style::eprint_error(None, &err.to_string());
+            crate::style::eprint_error(Some(err.code()), &err.to_string());
             crate::EXIT_FAILURE
         }
     }

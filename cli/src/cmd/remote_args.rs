@@ -7,8 +7,9 @@ use std::path::PathBuf;
 
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct RemoteArgs {
-    /// An MCP server whose skills join the deck, as `[LABEL=]COMMAND ARGS…` split on
-    /// whitespace; repeatable. LABEL (letters, digits, `.`, `_`, `-`; default: the
+    /// An MCP server whose skills join the deck, as `[LABEL=]COMMAND ARGS…` split into
+    /// words as a POSIX shell would (quotes and `\` group; nothing is expanded, no shell
+    /// runs); repeatable. LABEL (letters, digits, `.`, `_`, `-`; default: the
     /// command's file name) namespaces its skills' ids, `LABEL:path`.
     #[cfg(feature = "mcp")]
     #[arg(long = "mcp-server", value_name = "[LABEL=]COMMAND")]
@@ -39,14 +40,14 @@ impl RemoteArgs {
         let mut servers: Vec<(String, skilldeck_mcp::ServerSpec)> = Vec::new();
         for value in &self.servers {
             let (label, command) = split_label(value);
-            let mut words = command.split_whitespace().map(str::to_string);
-            let Some(program) = words.next() else {
-                return Err(usage(&format!("--mcp-server `{value}`: no command")));
-            };
-            let label = label.map_or_else(|| default_label(&program), str::to_string);
-            let spec = skilldeck_mcp::ServerSpec::Command {
-                program,
-                args: words.collect(),
+            let spec = skilldeck_mcp::ServerSpec::command_line(command)
+                .map_err(|err| usage(&format!("--mcp-server: {err}")))?;
+            let label = match (&spec, label) {
+                (_, Some(label)) => label.to_string(),
+                (skilldeck_mcp::ServerSpec::Command { program, .. }, None) => {
+                    default_label(program)
+                }
+                (skilldeck_mcp::ServerSpec::Url { url, .. }, None) => default_label(url),
             };
             servers.push((label, spec));
         }
@@ -91,7 +92,7 @@ impl RemoteArgs {
             match skilldeck_mcp::McpDeckSource::connect(&unique, spec, &cache) {
                 Ok(source) => deck.add_remote_source(std::sync::Arc::new(source)),
                 Err(err) => {
-                    crate::style::eprint_error(None, &err.to_string());
+                    crate::style::eprint_error(Some(err.code()), &err.to_string());
                     return Err(crate::EXIT_FAILURE);
                 }
             }
