@@ -313,7 +313,7 @@ mod tests {
             .into();
             assert_eq!(err.code(), kind.code());
             assert!(
-                matches!(&err, SkillError::RemoteError { detail, .. } if detail.starts_with("srv skill://a/SKILL.md: ")),
+                matches!(&err, SkillError::RemoteError { detail, .. } if detail == "refused"),
                 "{err:?}"
             );
         }

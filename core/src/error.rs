@@ -57,12 +57,12 @@ pub enum Error {
     },
     /// A skill from a remote source (an MCP server) failed a check before use, or its
     /// server failed; no unverified content was used. `kind` picks the stable code.
-    #[error("{origin}: {message}")]
+    #[error("{message}")]
     Remote {
         kind: RemoteFailure,
         /// The server's label and the URI at fault (`label skill://…`).
         origin: String,
-        /// What failed and what to do.
+        /// What failed (naming the server and URI) and what to do.
         message: String,
     },
     /// A bug in skilldeck: the engine panicked. The engine never returns this itself; the

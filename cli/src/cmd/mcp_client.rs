@@ -4,6 +4,7 @@
 //! verified copy is cached.
 
 use super::deck_args::DeckArgs;
+use skilldeck_mcp::default_cache;
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
@@ -66,14 +67,6 @@ pub enum Action {
         #[command(flatten)]
         server: Server,
     },
-}
-
-pub(crate) fn default_cache() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
-    Some(base.join("skilldeck").join("mcp"))
 }
 
 pub fn run(args: Args) -> i32 {
