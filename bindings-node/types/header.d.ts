@@ -42,6 +42,24 @@ export type ErrorCode =
   | 'INTERNAL'
   | InstallErrorCode
   | RunErrorCode
+  | RemoteErrorCode
+
+/**
+ * A skill from an MCP server failed a check before use, or its server failed; no unverified
+ * content was used.
+ */
+export type RemoteErrorCode =
+  /** The server serves other content than it listed: reload the deck. */
+  | 'REMOTE_SIZE_MISMATCH'
+  | 'REMOTE_DIGEST_MISMATCH'
+  | 'REMOTE_FRONTMATTER_MISMATCH'
+  /** A file the held entry does not list (the skill changed on the server). */
+  | 'REMOTE_NOT_LISTED'
+  /** Over the Skills extension's 512 files or 16 MiB. */
+  | 'REMOTE_LIMIT_EXCEEDED'
+  | 'REMOTE_ENTRY_INVALID'
+  | 'REMOTE_SERVER_ERROR'
+  | 'REMOTE_UNAVAILABLE'
 
 /**
  * The codes of an `InstallError` (besides `NOT_FOUND`, `IO_ERROR`, and the lock file's

@@ -24,6 +24,7 @@ fn class_for(code: &str) -> &'static str {
         "IO_ERROR" => "IoError",
         "INVALID_OPTIONS" => "InvalidOptionsError",
         "INTERNAL" => "InternalError",
+        remote if remote.starts_with("REMOTE_") => "RemoteError",
         _ => "SkillError",
     }
 }

@@ -11,6 +11,7 @@ mod convert;
 mod deck;
 mod errors;
 mod install;
+mod mcp;
 mod permissions;
 mod plugin;
 mod run;
@@ -85,5 +86,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     plugin::register(m)?;
     run::register(m)?;
     tools::register(m)?;
+    mcp::register(m)?;
     Ok(())
 }

@@ -61,6 +61,21 @@ pub enum SkillError {
         /// What went wrong and what to do about it.
         detail: String,
     },
+    /// A skill from an MCP server failed a check before use, or its server failed; no
+    /// unverified content was used. `code` is `REMOTE_SIZE_MISMATCH`,
+    /// `REMOTE_DIGEST_MISMATCH`, `REMOTE_FRONTMATTER_MISMATCH` (the server serves other
+    /// content than it listed: reload the deck), `REMOTE_NOT_LISTED`,
+    /// `REMOTE_LIMIT_EXCEEDED`, `REMOTE_ENTRY_INVALID`, `REMOTE_SERVER_ERROR` or
+    /// `REMOTE_UNAVAILABLE`.
+    #[error("{detail}")]
+    RemoteError {
+        /// The stable code, identical in every binding.
+        code: String,
+        /// The file the error is about, when there is one.
+        path: Option<String>,
+        /// What went wrong and what to do about it.
+        detail: String,
+    },
     /// The caller's options are inconsistent (unknown profile, bad format name, bad JSON).
     /// `code` is `INVALID_OPTIONS`.
     #[error("{detail}")]
@@ -149,6 +164,7 @@ impl SkillError {
             | SkillError::NotFoundError { code, .. }
             | SkillError::PermissionDeniedError { code, .. }
             | SkillError::IoError { code, .. }
+            | SkillError::RemoteError { code, .. }
             | SkillError::InvalidOptionsError { code, .. }
             | SkillError::InstallError { code, .. }
             | SkillError::RunError { code, .. }
@@ -177,6 +193,7 @@ impl From<skilldeck::Error> for SkillError {
                 SkillError::InvalidOptionsError { code, path, detail }
             }
             skilldeck::Error::Internal { .. } => SkillError::InternalError { code, path, detail },
+            skilldeck::Error::Remote { .. } => SkillError::RemoteError { code, path, detail },
         }
     }
 }
@@ -283,6 +300,23 @@ mod tests {
         assert!(
             matches!(&err, SkillError::InstallError { code, detail, .. } if code == "FROZEN_MISMATCH" && detail == "differs")
         );
+    }
+
+    #[test]
+    fn remote_failures_keep_their_own_codes() {
+        for kind in skilldeck::RemoteFailure::ALL {
+            let err: SkillError = skilldeck::Error::Remote {
+                kind,
+                origin: "srv skill://a/SKILL.md".into(),
+                message: "refused".into(),
+            }
+            .into();
+            assert_eq!(err.code(), kind.code());
+            assert!(
+                matches!(&err, SkillError::RemoteError { detail, .. } if detail == "refused"),
+                "{err:?}"
+            );
+        }
     }
 
     #[test]

@@ -143,6 +143,7 @@ fn client_against_skilldecks_own_server_verifies_and_caches() {
             matches!(unlisted, ClientError::Verification { .. }),
             "{unlisted}"
         );
+        assert_eq!(unlisted.code(), "REMOTE_NOT_LISTED");
 
         // A cached copy is re-hashed on use: a tampered file is replaced, not trusted.
         let path = verified.dir.join("scripts/run.sh");
@@ -169,6 +170,10 @@ fn client_against_skilldecks_own_server_verifies_and_caches() {
             .expect_err("stale entry");
         assert!(matches!(err, ClientError::Verification { .. }), "{err}");
         assert!(err.to_string().contains("bytes"), "{err}");
+        assert_eq!(err.code(), "REMOTE_SIZE_MISMATCH");
+        let engine = skilldeck::Error::from(err);
+        assert_eq!(engine.code(), "REMOTE_SIZE_MISMATCH");
+        assert!(engine.to_string().contains("reload the deck"), "{engine}");
         // Refreshing the entry with skills/get recovers (and lists the new file).
         let fresh = source.get("skill://alpha/SKILL.md").await.expect("get");
         assert_ne!(fresh.files, alpha.files);
@@ -207,13 +212,26 @@ fn client_refuses_what_a_broken_server_serves() {
                 "fake:bad-digest",
                 "fake:wrong-size",
                 "fake:fm-mismatch",
+                "fake:dynamic",
                 "fake:alpha",
                 "fake:team-a/same",
                 "fake:team-b/same"
             ]
         );
+        let limits: Vec<&str> = refused
+            .iter()
+            .filter(|e| e.code() == "REMOTE_LIMIT_EXCEEDED")
+            .map(|e| match e {
+                ClientError::BadEntry { uri, .. } => uri.as_str(),
+                _ => "",
+            })
+            .collect();
+        assert_eq!(
+            limits,
+            ["skill://too-many/SKILL.md", "skill://too-big/SKILL.md"]
+        );
         let refused: Vec<String> = refused.iter().map(ToString::to_string).collect();
-        assert_eq!(refused.len(), 7, "{refused:#?}");
+        assert_eq!(refused.len(), 6, "{refused:#?}");
         assert!(refused
             .iter()
             .any(|r| r.contains("skill://no-resources/SKILL.md")
@@ -233,21 +251,53 @@ fn client_refuses_what_a_broken_server_serves() {
         );
         assert!(refused
             .iter()
-            .any(|r| r.contains("skill://dynamic/SKILL.md") && r.contains("dynamic")));
-        assert!(refused
-            .iter()
             .any(|r| r.contains("skill://escape/SKILL.md") && r.contains("not inside the skill")));
 
         let by_id = |id: &str| listed.iter().find(|s| s.id == id).expect("listed").clone();
+        // A generated skill: fetched fresh on every load (no digest to trust a copy by), its
+        // frontmatter still checked, reads confined to it and capped at 16 MiB.
+        let dynamic = by_id("fake:dynamic");
+        assert!(dynamic.dynamic && dynamic.files.is_empty());
+        let first = source.load(&dynamic).await.expect("dynamic loads");
+        let read = |dir: &Path| std::fs::read_to_string(dir.join("SKILL.md")).expect("cached");
+        assert!(
+            read(&first.dir).contains("read number"),
+            "{}",
+            read(&first.dir)
+        );
+        let before = read(&first.dir);
+        let second = source.load(&dynamic).await.expect("dynamic loads again");
+        assert_eq!(first.dir, second.dir);
+        assert_ne!(
+            read(&second.dir),
+            before,
+            "a dynamic skill is read again, not cached"
+        );
+        let files = source.files(&dynamic).await.expect("files");
+        assert_eq!(
+            files.iter().map(|f| f.uri.as_str()).collect::<Vec<_>>(),
+            ["skill://dynamic/SKILL.md"],
+            "without directoryRead only SKILL.md is known"
+        );
+        let escape = source
+            .read_file(&dynamic, "../good/SKILL.md")
+            .await
+            .expect_err("outside the skill");
+        assert_eq!(escape.code(), "REMOTE_NOT_LISTED", "{escape}");
+
         let good = by_id("fake:good");
         source.load(&good).await.expect("the sound skill loads");
         let blob = source.read_file(&good, "notes/a.txt").await.expect("blob");
         assert_eq!(blob, b"\x00\x01binary\xff");
 
-        for (id, why) in [
-            ("fake:bad-digest", "digest"),
-            ("fake:wrong-size", "bytes"),
-            ("fake:fm-mismatch", "frontmatter differs"),
+        for (id, why, code) in [
+            ("fake:bad-digest", "digest", "REMOTE_DIGEST_MISMATCH"),
+            ("fake:wrong-size", "bytes", "REMOTE_SIZE_MISMATCH"),
+            (
+                "fake:fm-mismatch",
+                "frontmatter differs",
+                "REMOTE_FRONTMATTER_MISMATCH",
+            ),
         ] {
             let err = source.load(&by_id(id)).await.expect_err(id);
             assert!(
@@ -255,6 +305,7 @@ fn client_refuses_what_a_broken_server_serves() {
                 "{id}: {err}"
             );
             assert!(err.to_string().contains(why), "{id}: {err}");
+            assert_eq!(err.code(), code, "{id}: {err}");
         }
         // Nothing of a refused skill reaches the cache.
         for name in ["bad-digest", "wrong-size", "fm-mismatch"] {
@@ -316,7 +367,7 @@ fn mcp_client_command_lists_refusals_and_collisions() {
         "refused entries make the listing fail"
     );
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-    assert_eq!(json["refused"].as_array().expect("refused").len(), 7);
+    assert_eq!(json["refused"].as_array().expect("refused").len(), 6);
     assert!(json["collisions"]
         .as_array()
         .expect("collisions")

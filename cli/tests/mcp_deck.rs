@@ -184,6 +184,48 @@ fn the_cache_may_not_sit_in_a_discovery_path_and_a_dead_server_fails() {
     assert!(text(&out.stderr).contains("gone: cannot start or reach the MCP server"));
 }
 
+#[test]
+fn a_server_command_is_split_like_a_shell_line() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let (remote, local, empty) = fixture(&tmp.path().join("a dir"));
+    let server = format!(
+        "srv='{}' mcp --no-watch --no-host-settings --project \"{}\" --home {} --root '{}'",
+        env!("CARGO_BIN_EXE_skilldeck"),
+        empty.display(),
+        empty.display().to_string().replace(' ', "\\ "),
+        remote.display()
+    );
+    let cache = tmp.path().join("cache");
+    let out = skilldeck(
+        &["activate", "srv:gamma", "--args", "q"],
+        &local,
+        &empty,
+        &cache,
+        &["--mcp-server", server.as_str()],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("gamma got q"));
+
+    let unbalanced = format!(
+        "srv={} mcp --root '{}",
+        env!("CARGO_BIN_EXE_skilldeck"),
+        remote.display()
+    );
+    let out = skilldeck(
+        &["list"],
+        &local,
+        &empty,
+        &cache,
+        &["--mcp-server", unbalanced.as_str()],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr).contains("unbalanced quote"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
 #[cfg(feature = "http")]
 #[test]
 fn mcp_url_reaches_a_streamable_http_server() {
@@ -233,4 +275,100 @@ fn mcp_url_reaches_a_streamable_http_server() {
         "{activated}"
     );
     assert!(activated.contains("gamma got x"), "{activated}");
+}
+
+/// Waits for `done` (a server's watcher and a notification are asynchronous), giving up
+/// after a generous bound so a broken notification path fails instead of hanging.
+#[cfg(feature = "watch")]
+fn eventually(what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !done() {
+        assert!(std::time::Instant::now() < deadline, "never: {what}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+/// skilldeck's own server reloads when a skill appears and says so (`list_changed`, on the
+/// `subscriptions/listen` stream of a 2026-07-28 session): the deck's remote catalog goes
+/// stale, the next `load()` lists again, and a watching deck reloads by itself.
+#[cfg(feature = "watch")]
+#[test]
+fn a_servers_list_changed_makes_the_deck_list_again() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let (remote, local, empty) = fixture(tmp.path());
+    let spec = skilldeck_mcp::ServerSpec::Command {
+        program: env!("CARGO_BIN_EXE_skilldeck").into(),
+        args: [
+            "mcp",
+            "--no-host-settings",
+            "--project",
+            &empty.to_string_lossy(),
+            "--home",
+            &empty.to_string_lossy(),
+            "--root",
+            &remote.to_string_lossy(),
+        ]
+        .map(str::to_string)
+        .to_vec(),
+    };
+    let source = std::sync::Arc::new(
+        skilldeck_mcp::McpDeckSource::connect("srv", spec, &tmp.path().join("cache"))
+            .expect("connect"),
+    );
+    let deck = skilldeck::Deck::new(skilldeck::DeckOptions {
+        project_dir: empty.clone(),
+        home_dir: Some(empty.clone()),
+        roots: vec![skilldeck::RootSpec::new(local.clone())],
+        read_host_settings: false,
+        ..Default::default()
+    })
+    .expect("deck");
+    deck.add_remote_source(source.clone());
+    let ids = |catalog: &skilldeck::Catalog| -> Vec<String> {
+        catalog.listed().map(|s| s.id.clone()).collect()
+    };
+    assert_eq!(
+        ids(&deck.load().expect("load")),
+        ["alpha", "srv:alpha", "srv:gamma"]
+    );
+    assert!(!source.is_stale());
+    // Nothing changed: the snapshot stands.
+    assert_eq!(deck.load().expect("load").skills.len(), 3);
+
+    write(
+        &remote.join("delta/SKILL.md"),
+        b"---\nname: delta\ndescription: Appears later.\n---\ndelta body\n",
+    );
+    eventually("the server's list_changed marks the source stale", || {
+        source.is_stale()
+    });
+    assert_eq!(
+        ids(&deck.load().expect("load")),
+        ["alpha", "srv:alpha", "srv:delta", "srv:gamma"],
+        "a plain load lists again once the source is stale"
+    );
+    let activated = deck
+        .activate("srv:delta", &skilldeck::ActivateOptions::default())
+        .expect("the new skill activates");
+    assert!(activated.text.contains("delta body"), "{}", activated.text);
+
+    // A watching deck reloads on its own and reports the change.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let tx = std::sync::Mutex::new(tx);
+    deck.subscribe(move |event| {
+        if let skilldeck::Event::Changed { diff } = event {
+            let _ = tx.lock().map(|tx| tx.send(diff.added.clone()));
+        }
+    });
+    let _watcher = deck
+        .watch(std::time::Duration::from_millis(50))
+        .expect("watch");
+    write(
+        &remote.join("epsilon/SKILL.md"),
+        b"---\nname: epsilon\ndescription: Appears while watched.\n---\n",
+    );
+    let added = rx
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("a changed event from the remote source");
+    assert_eq!(added, ["srv:epsilon"]);
 }

@@ -265,7 +265,7 @@ impl Deck {
             let rest_holds = changes.probes.is_empty() && changes.settings.is_empty();
             let changed_files = &changes.files.entries;
             if walk_holds && rest_holds {
-                if changed_files.is_empty() && mode == Refresh::Load {
+                if changed_files.is_empty() && mode == Refresh::Load && !self.remote_stale() {
                     return None;
                 }
                 let patched = discover::patch::patch(
@@ -351,6 +351,18 @@ impl Deck {
         state.last = None;
     }
 
+    fn remote_sources(&self) -> Vec<Arc<dyn crate::remote::RemoteSkillSource>> {
+        match self.inner.remote.read() {
+            Ok(sources) => sources.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        }
+    }
+
+    /// Whether a remote source's catalog changed since it was merged.
+    fn remote_stale(&self) -> bool {
+        self.remote_sources().iter().any(|s| s.is_stale())
+    }
+
     fn merge_remote(&self, catalog: &mut Catalog) {
         let sources = match self.inner.remote.read() {
             Ok(sources) => sources.clone(),
@@ -395,9 +407,14 @@ impl Deck {
         // The roots are known only after a discovery.
         self.catalog()?;
         let deck = self.clone();
-        crate::discover::watch::start(&self.watched_roots(), debounce, move || {
+        let watcher = crate::discover::watch::start(&self.watched_roots(), debounce, move || {
             deck.reload().ok().map(|_| deck.watched_roots())
-        })
+        })?;
+        // A server's `list_changed` is a change too: its waker reloads like a file event.
+        for source in self.remote_sources() {
+            source.on_stale(watcher.waker());
+        }
+        Ok(watcher)
     }
 
     fn current(&self) -> Option<Arc<Catalog>> {
@@ -557,9 +574,19 @@ impl Deck {
         let mut activation =
             activate::activate_with(&skill, &self.inner.inputs.project, options, expansions)?;
         if let Some(label) = crate::remote::remote_label(&skill) {
+            // The cache holds only what was read (`SKILL.md`): the skill's files are the
+            // manifest's, at the server, by URI (SEP-2640: reads resolve to listed URIs).
+            let files = self
+                .remote_sources()
+                .iter()
+                .find(|s| s.label() == label)
+                .and_then(|s| s.files(&skill.id));
+            if let Some(files) = &files {
+                activation.resources = files.uris.clone();
+            }
             activation.text = format!(
                 "{}\n\n{}",
-                crate::remote::origin_note(label, &skill.id),
+                crate::remote::origin_note(label, &skill.id, files.as_ref()),
                 activation.text
             );
         }

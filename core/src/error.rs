@@ -55,11 +55,76 @@ pub enum Error {
         /// What was found, what was expected, and what to do.
         message: String,
     },
+    /// A skill from a remote source (an MCP server) failed a check before use, or its
+    /// server failed; no unverified content was used. `kind` picks the stable code.
+    #[error("{message}")]
+    Remote {
+        kind: RemoteFailure,
+        /// The server's label and the URI at fault (`label skill://…`).
+        origin: String,
+        /// What failed (naming the server and URI) and what to do.
+        message: String,
+    },
     /// A bug in skilldeck: the engine panicked. The engine never returns this itself; the
     /// bindings and the CLI turn a panic at their boundary into it (see [`catch_panic`]), so
     /// a bug becomes an error the host can catch instead of a crashed process.
     #[error("internal error (a bug in skilldeck; please report it): {message}")]
     Internal { message: String },
+}
+
+/// Why content from a remote skill source was refused (see [`Error::Remote`]). Each has
+/// its own stable code, identical in every binding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RemoteFailure {
+    /// A file's length differs from the manifest's `size`: `REMOTE_SIZE_MISMATCH`.
+    SizeMismatch,
+    /// A file's sha256 differs from the manifest's `digest`: `REMOTE_DIGEST_MISMATCH`.
+    DigestMismatch,
+    /// The fetched `SKILL.md` frontmatter differs from the listed entry's, or does not
+    /// parse: `REMOTE_FRONTMATTER_MISMATCH`.
+    FrontmatterMismatch,
+    /// The skill's files exceed the extension's 512-file / 16 MiB limits:
+    /// `REMOTE_LIMIT_EXCEEDED`.
+    LimitExceeded,
+    /// A file the held entry does not list (the skill changed on the server; reload the
+    /// deck): `REMOTE_NOT_LISTED`.
+    NotListed,
+    /// The server answered with an error, an invalid result or not in time:
+    /// `REMOTE_SERVER_ERROR`.
+    ServerError,
+    /// The connection to the server is gone: `REMOTE_UNAVAILABLE`.
+    Unavailable,
+    /// The server's entry for the skill breaks the extension's rules (bad URI, name,
+    /// digest format, a file outside the skill): `REMOTE_ENTRY_INVALID`.
+    InvalidEntry,
+}
+
+impl RemoteFailure {
+    /// The stable code.
+    pub fn code(self) -> &'static str {
+        match self {
+            RemoteFailure::SizeMismatch => "REMOTE_SIZE_MISMATCH",
+            RemoteFailure::DigestMismatch => "REMOTE_DIGEST_MISMATCH",
+            RemoteFailure::FrontmatterMismatch => "REMOTE_FRONTMATTER_MISMATCH",
+            RemoteFailure::LimitExceeded => "REMOTE_LIMIT_EXCEEDED",
+            RemoteFailure::NotListed => "REMOTE_NOT_LISTED",
+            RemoteFailure::ServerError => "REMOTE_SERVER_ERROR",
+            RemoteFailure::Unavailable => "REMOTE_UNAVAILABLE",
+            RemoteFailure::InvalidEntry => "REMOTE_ENTRY_INVALID",
+        }
+    }
+
+    /// Every failure, for tables of codes (bindings, docs).
+    pub const ALL: [RemoteFailure; 8] = [
+        RemoteFailure::SizeMismatch,
+        RemoteFailure::DigestMismatch,
+        RemoteFailure::FrontmatterMismatch,
+        RemoteFailure::LimitExceeded,
+        RemoteFailure::NotListed,
+        RemoteFailure::ServerError,
+        RemoteFailure::Unavailable,
+        RemoteFailure::InvalidEntry,
+    ];
 }
 
 fn config_location(path: Option<&Path>, line: Option<u32>, key: &str) -> String {
@@ -88,6 +153,7 @@ impl Error {
             Error::Io { .. } => "IO_ERROR",
             Error::InvalidOptions { .. } | Error::InvalidConfig { .. } => "INVALID_OPTIONS",
             Error::Internal { .. } => "INTERNAL",
+            Error::Remote { kind, .. } => kind.code(),
         }
     }
 

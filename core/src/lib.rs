@@ -68,7 +68,7 @@ pub use doctor::{
     FileReport, Finding, LoadedSkill, Report as DoctorReport, RootReport, Row as ComparisonRow,
     Target as DoctorTarget, TargetReport,
 };
-pub use error::{catch_panic, Error, Result};
+pub use error::{catch_panic, Error, RemoteFailure, Result};
 pub use events::{Event, ExecKind, SubscriptionId};
 pub use exec::{
     agent_tools, apply_defaults, check_requirements, command_tool, install_hint,
@@ -94,7 +94,8 @@ pub use parse::{
 pub use permissions::document::ACCEPTED_SHAPES as PERMISSION_RULES_SHAPES;
 pub use permissions::{Decision, Evaluation, PermissionRules, Rule, Semantics};
 pub use remote::{
-    origin as remote_origin, remote_label, RemoteEntry, RemoteListing, RemoteSkillSource,
+    origin as remote_origin, remote_label, RemoteEntry, RemoteFiles, RemoteListing,
+    RemoteSkillSource,
 };
 pub use render::{RenderFormat, RenderOptions, RenderReport, Rendered, Truncation, MAX_BUDGET};
 pub use search::{

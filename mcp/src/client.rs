@@ -3,6 +3,7 @@
 //! frontmatter, and keep verified content in a cache outside every discovery path, keyed
 //! by server label and URI.
 
+use crate::list_changed::ListChanged;
 use crate::uri::{self, SKILL_MD};
 use base64::Engine as _;
 use rmcp::model::{
@@ -13,6 +14,7 @@ use rmcp::service::ClientServiceExt as _;
 use rmcp::service::RunningService;
 use rmcp::RoleClient;
 use serde_json::{Map, Value};
+use skilldeck::RemoteFailure;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -40,12 +42,15 @@ pub enum ClientError {
     BadEntry {
         label: String,
         uri: String,
+        /// [`RemoteFailure::InvalidEntry`] or [`RemoteFailure::LimitExceeded`].
+        kind: RemoteFailure,
         reason: String,
     },
     #[error("{label}: {uri}: verification failed, content not used: {reason}")]
     Verification {
         label: String,
         uri: String,
+        kind: RemoteFailure,
         reason: String,
     },
     #[error("{}: cache: {source}", path.display())]
@@ -54,6 +59,68 @@ pub enum ClientError {
         #[source]
         source: std::io::Error,
     },
+}
+
+impl ClientError {
+    /// What failed, as the engine's [`RemoteFailure`]; `None` for the cache (an I/O error).
+    pub fn failure(&self) -> Option<RemoteFailure> {
+        match self {
+            ClientError::Connect { .. } => Some(RemoteFailure::Unavailable),
+            ClientError::Protocol { .. } | ClientError::NoExtension { .. } => {
+                Some(RemoteFailure::ServerError)
+            }
+            ClientError::BadEntry { kind, .. } | ClientError::Verification { kind, .. } => {
+                Some(*kind)
+            }
+            ClientError::Cache { .. } => None,
+        }
+    }
+
+    /// The stable code (`REMOTE_DIGEST_MISMATCH`, …, `IO_ERROR` for the cache), the same
+    /// as the engine error's this becomes.
+    pub fn code(&self) -> &'static str {
+        self.failure().map_or("IO_ERROR", RemoteFailure::code)
+    }
+}
+
+/// The engine's error for a client error: [`skilldeck::Error::Remote`] with the failure's
+/// code, or an I/O error naming the cache file.
+impl From<ClientError> for skilldeck::Error {
+    fn from(err: ClientError) -> Self {
+        match err {
+            ClientError::Cache { path, source } => skilldeck::Error::Io { path, source },
+            other => {
+                let origin = match &other {
+                    ClientError::BadEntry { label, uri, .. }
+                    | ClientError::Verification { label, uri, .. } => format!("{label} {uri}"),
+                    ClientError::Connect { label, .. }
+                    | ClientError::Protocol { label, .. }
+                    | ClientError::NoExtension { label } => label.clone(),
+                    ClientError::Cache { .. } => String::new(),
+                };
+                let kind = other.failure().unwrap_or(RemoteFailure::ServerError);
+                let advice = match kind {
+                    RemoteFailure::SizeMismatch
+                    | RemoteFailure::DigestMismatch
+                    | RemoteFailure::FrontmatterMismatch
+                    | RemoteFailure::NotListed => {
+                        "; the server serves other content than it listed: reload the deck to list it again, and report it to the server's owner if it persists"
+                    }
+                    RemoteFailure::LimitExceeded => {
+                        "; the skill is larger than the extension allows, so no host may load it"
+                    }
+                    RemoteFailure::InvalidEntry => "; the server's entry must be fixed",
+                    RemoteFailure::ServerError => "; check the server (its log, its version)",
+                    RemoteFailure::Unavailable => "; check that the server runs, then reload the deck",
+                };
+                skilldeck::Error::Remote {
+                    kind,
+                    origin,
+                    message: format!("{other}{advice}"),
+                }
+            }
+        }
+    }
 }
 
 /// A `skills/list` page before its entries are checked.
@@ -89,8 +156,13 @@ pub struct RemoteSkill {
     pub description: String,
     /// The frontmatter as the server published it.
     pub frontmatter: Map<String, Value>,
-    /// Every file, `SKILL.md` included.
+    /// Every file, `SKILL.md` included; empty when `dynamic`.
     pub files: Vec<RemoteFile>,
+    /// The server generates the skill's content (`resources: "dynamic"`): there is no
+    /// manifest, so nothing can be checked against a digest or size. Its `SKILL.md` is still
+    /// checked against the entry's frontmatter, what is retrieved is capped at the 16 MiB
+    /// limit, and its files are what `resources/directory/read` lists.
+    pub dynamic: bool,
 }
 
 /// A loaded skill: its `SKILL.md` matched the entry (size, digest, frontmatter). `dir`
@@ -114,8 +186,13 @@ pub struct Collision {
 /// A connection to one MCP server that serves skills.
 pub struct McpSkillSource {
     label: String,
-    service: RunningService<RoleClient, ()>,
+    service: RunningService<RoleClient, ListChanged>,
     cache_root: PathBuf,
+    /// Bytes retrieved per dynamic skill (by URI) since it was last loaded: the extension's
+    /// 16 MiB limit applies to what is retrieved when there is no manifest to count.
+    retrieved: std::sync::Mutex<std::collections::HashMap<String, u64>>,
+    /// Set when the server says its catalog changed.
+    changed: ListChanged,
 }
 
 impl McpSkillSource {
@@ -186,7 +263,8 @@ impl McpSkillSource {
             preferred_versions: vec![rmcp::model::ProtocolVersion::V_2026_07_28],
             legacy_version: Some(rmcp::model::ProtocolVersion::LATEST_WITH_INITIALIZE),
         };
-        let handshake = ().serve_with_lifecycle(transport, lifecycle);
+        let changed = ListChanged::default();
+        let handshake = changed.clone().serve_with_lifecycle(transport, lifecycle);
         let service = match tokio::time::timeout(REQUEST_TIMEOUT, handshake).await {
             Ok(Ok(service)) => service,
             Ok(Err(err)) => return Err(connect(initialize_error(&err))),
@@ -211,11 +289,27 @@ impl McpSkillSource {
                 label: label.to_string(),
             });
         }
+        changed.listen(&service).await;
         Ok(McpSkillSource {
             label: label.to_string(),
             service,
             cache_root: cache_root.to_path_buf(),
+            retrieved: std::sync::Mutex::default(),
+            changed,
         })
+    }
+
+    /// What tells that the server's catalog changed (`notifications/resources/list_changed`):
+    /// a flag to test and clear, and hooks called when it is set.
+    pub fn list_changed(&self) -> &ListChanged {
+        &self.changed
+    }
+
+    /// Whether the server declared `directoryRead` (`resources/directory/read`).
+    pub fn directory_read(&self) -> bool {
+        self.service
+            .peer_info()
+            .is_some_and(|info| info.capabilities.supports_directory_read())
     }
 
     /// The protocol revision negotiated with the server (`2026-07-28` through
@@ -232,7 +326,11 @@ impl McpSkillSource {
     }
 
     /// The answer to one request, or a protocol error (also when none came in time).
-    async fn answer<T, E: std::fmt::Display>(
+    pub(crate) fn peer(&self) -> &rmcp::service::Peer<RoleClient> {
+        self.service.peer()
+    }
+
+    pub(crate) async fn answer<T, E: std::fmt::Display>(
         &self,
         method: &'static str,
         request: impl std::future::Future<Output = Result<T, E>>,
@@ -343,6 +441,7 @@ impl McpSkillSource {
         ClientError::BadEntry {
             label: self.label.clone(),
             uri: uri.to_string(),
+            kind: RemoteFailure::InvalidEntry,
             reason: reason.to_string(),
         }
     }
@@ -351,6 +450,12 @@ impl McpSkillSource {
     fn check(&self, skill: Skill) -> Result<RemoteSkill, ClientError> {
         let uri = skill.uri.clone();
         let bad = |reason: String| self.bad(&uri, &reason);
+        let limit = |reason: String| ClientError::BadEntry {
+            label: self.label.clone(),
+            uri: uri.clone(),
+            kind: RemoteFailure::LimitExceeded,
+            reason,
+        };
         let segments = uri::parse(&uri).map_err(|e| bad(e.to_string()))?;
         let Some((SKILL_MD, path)) = segments.split_last().map(|(l, p)| (l.as_str(), p)) else {
             return Err(bad("the URI does not end in /SKILL.md".into()));
@@ -366,14 +471,16 @@ impl McpSkillSource {
                 "name `{name}` breaks the Agent Skills naming rules"
             )));
         }
-        let SkillResources::Files(files) = &skill.resources else {
-            return Err(bad(
-                "resources is \"dynamic\": no content integrity, so this host does not load it"
+        let (files, dynamic) = match &skill.resources {
+            SkillResources::Files(files) => (files.as_slice(), false),
+            SkillResources::Dynamic => (&[][..], true),
+            _ => return Err(bad(
+                "resources is neither a file list nor \"dynamic\"; such an entry is never loaded"
                     .into(),
-            ));
+            )),
         };
         if files.len() > skilldeck::MAX_SKILL_FILES {
-            return Err(bad(format!(
+            return Err(limit(format!(
                 "{} files, over the extension's limit of {}",
                 files.len(),
                 skilldeck::MAX_SKILL_FILES
@@ -381,7 +488,7 @@ impl McpSkillSource {
         }
         let total: u64 = files.iter().map(|f| f.size).fold(0, u64::saturating_add);
         if total > skilldeck::MAX_SKILL_BYTES {
-            return Err(bad(format!(
+            return Err(limit(format!(
                 "{total} bytes of files, over the extension's 16 MiB limit"
             )));
         }
@@ -414,7 +521,7 @@ impl McpSkillSource {
                 digest: file.digest.clone(),
             });
         }
-        if !out.iter().any(|f| f.uri == uri) {
+        if !dynamic && !out.iter().any(|f| f.uri == uri) {
             return Err(bad(
                 "resources does not list the skill's own SKILL.md".into()
             ));
@@ -431,6 +538,7 @@ impl McpSkillSource {
             description: skill.frontmatter.description.clone(),
             frontmatter,
             files: out,
+            dynamic,
         })
     }
 
@@ -442,9 +550,11 @@ impl McpSkillSource {
                     .read_resource(ReadResourceRequestParams::new(uri)),
             )
             .await?;
+        // A malformed answer is the server's fault, not a content mismatch.
         let verification = |reason: String| ClientError::Verification {
             label: self.label.clone(),
             uri: uri.to_string(),
+            kind: RemoteFailure::ServerError,
             reason,
         };
         let [content] = result.contents.as_slice() else {
@@ -471,12 +581,22 @@ impl McpSkillSource {
     /// files are fetched when read ([`McpSkillSource::read_file`]): the extension forbids
     /// retrieving them ahead of need. A failure caches nothing.
     pub async fn load(&self, skill: &RemoteSkill) -> Result<VerifiedSkill, ClientError> {
+        if skill.dynamic {
+            // A new acting window: count what it retrieves from zero.
+            self.lock_retrieved().remove(&skill.uri);
+        }
         let (bytes, target, cached) = self.verified_bytes(skill, SKILL_MD).await?;
-        let fetched = skilldeck::frontmatter_json(Path::new(SKILL_MD), &bytes)
-            .map_err(|e| self.verification(&skill.uri, e.to_string()))?;
+        let fetched = skilldeck::frontmatter_json(Path::new(SKILL_MD), &bytes).map_err(|e| {
+            self.verification(
+                &skill.uri,
+                RemoteFailure::FrontmatterMismatch,
+                e.to_string(),
+            )
+        })?;
         if fetched != skill.frontmatter {
             return Err(self.verification(
                 &skill.uri,
+                RemoteFailure::FrontmatterMismatch,
                 format!(
                     "the frontmatter differs from the entry's (entry {}, file {})",
                     Value::Object(skill.frontmatter.clone()),
@@ -512,12 +632,16 @@ impl McpSkillSource {
         skill: &RemoteSkill,
         path: &str,
     ) -> Result<(Vec<u8>, PathBuf, bool), ClientError> {
+        if skill.dynamic {
+            return self.dynamic_bytes(skill, path).await;
+        }
         let Some(file) = skill.files.iter().find(|f| f.path == path) else {
             return Err(self.verification(
                 &format!(
                     "{}/{path}",
                     skill.uri.trim_end_matches(SKILL_MD).trim_end_matches('/')
                 ),
+                RemoteFailure::NotListed,
                 "not listed in the held entry; refresh the entry with skills/get before reading it"
                     .into(),
             ));
@@ -530,25 +654,72 @@ impl McpSkillSource {
         }
         let bytes = self.read_bytes(&file.uri).await?;
         let origin = format!("{} {}", self.label, file.uri);
-        skilldeck::verify_bytes(&origin, &bytes, file.size, &file.digest)
-            .map_err(|e| self.verification(&file.uri, e.to_string()))?;
+        skilldeck::verify_bytes(&origin, &bytes, file.size, &file.digest).map_err(|e| {
+            let kind = match e {
+                skilldeck::SkillFilesError::SizeMismatch { .. } => RemoteFailure::SizeMismatch,
+                _ => RemoteFailure::DigestMismatch,
+            };
+            self.verification(&file.uri, kind, e.to_string())
+        })?;
         Ok((bytes, target, false))
+    }
+
+    /// Bytes of `path` of a dynamic skill, fetched every time (there is no digest that
+    /// would let a cached copy be trusted), inside the skill, and within the 16 MiB the
+    /// extension allows per skill, counted over what was retrieved since the last load.
+    async fn dynamic_bytes(
+        &self,
+        skill: &RemoteSkill,
+        path: &str,
+    ) -> Result<(Vec<u8>, PathBuf, bool), ClientError> {
+        let uri = self.file_uri(skill, path)?;
+        let bytes = self.read_bytes(&uri).await?;
+        let total = count_retrieved(&mut self.lock_retrieved(), &skill.uri, bytes.len());
+        if total > skilldeck::MAX_SKILL_BYTES {
+            return Err(self.verification(
+                &uri,
+                RemoteFailure::LimitExceeded,
+                format!("{total} bytes retrieved from this dynamic skill, over the extension's 16 MiB limit; loading stops here"),
+            ));
+        }
+        Ok((bytes, self.cache_dir(skill).join(path), false))
+    }
+
+    /// The URI of `path` inside `skill`, refused when it would leave the skill.
+    pub(crate) fn file_uri(&self, skill: &RemoteSkill, path: &str) -> Result<String, ClientError> {
+        let refuse =
+            |reason: String| self.verification(&skill.uri, RemoteFailure::NotListed, reason);
+        let mut segments = uri::parse(&skill.uri).map_err(|e| refuse(e.to_string()))?;
+        segments.pop();
+        let rest: Vec<String> = path.split('/').map(str::to_string).collect();
+        if rest.iter().any(|s| s.is_empty() || s == "." || s == "..") {
+            return Err(refuse(format!("`{path}` is not a path inside the skill")));
+        }
+        segments.extend(rest);
+        Ok(uri::join(&segments))
+    }
+
+    fn lock_retrieved(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, u64>> {
+        self.retrieved.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Load `skill` and read every one of its files (for a user who asked for the whole
     /// skill, e.g. to inspect it); the directory then holds a complete verified copy.
     pub async fn fetch_all(&self, skill: &RemoteSkill) -> Result<VerifiedSkill, ClientError> {
         let verified = self.load(skill).await?;
-        for file in &skill.files {
-            self.read_file(skill, &file.path).await?;
+        for file in self.files(skill).await? {
+            if file.path != SKILL_MD {
+                self.read_file(skill, &file.path).await?;
+            }
         }
         Ok(verified)
     }
 
-    fn verification(&self, uri: &str, reason: String) -> ClientError {
+    fn verification(&self, uri: &str, kind: RemoteFailure, reason: String) -> ClientError {
         ClientError::Verification {
             label: self.label.clone(),
             uri: uri.to_string(),
+            kind,
             reason,
         }
     }
@@ -566,6 +737,11 @@ impl McpSkillSource {
             for segment in &segments[..segments.len().saturating_sub(1)] {
                 dir.push(uri::encode_segment(segment));
             }
+        }
+        if skill.dynamic {
+            // No manifest to key on; what lands here is replaced on every read.
+            dir.push("dynamic");
+            return dir;
         }
         let key: String = skill
             .files
@@ -602,6 +778,17 @@ fn initialize_error(err: &rmcp::service::ClientInitializeError) -> String {
         }
         other => other.to_string(),
     }
+}
+
+/// Add `bytes` to what was retrieved from the dynamic skill `uri`; the new total.
+fn count_retrieved(
+    retrieved: &mut std::collections::HashMap<String, u64>,
+    uri: &str,
+    bytes: usize,
+) -> u64 {
+    let total = retrieved.entry(uri.to_string()).or_default();
+    *total = total.saturating_add(bytes as u64);
+    *total
 }
 
 /// Names shared by more than one of `remote` (from any servers) and `local` (id, name) skills.
@@ -663,4 +850,32 @@ fn remove_file(path: &Path) -> std::io::Result<()> {
         let _ = std::fs::set_permissions(path, perms);
     }
     std::fs::remove_file(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_a_dynamic_skill_retrieves_is_counted_per_skill_up_to_the_limit() {
+        let mut retrieved = std::collections::HashMap::new();
+        let half = (skilldeck::MAX_SKILL_BYTES / 2) as usize;
+        assert_eq!(
+            count_retrieved(&mut retrieved, "skill://a/SKILL.md", half),
+            half as u64
+        );
+        assert_eq!(
+            count_retrieved(&mut retrieved, "skill://b/SKILL.md", 10),
+            10
+        );
+        let total = count_retrieved(&mut retrieved, "skill://a/SKILL.md", half);
+        assert_eq!(
+            total,
+            skilldeck::MAX_SKILL_BYTES,
+            "the limit itself is allowed"
+        );
+        assert!(
+            count_retrieved(&mut retrieved, "skill://a/SKILL.md", 1) > skilldeck::MAX_SKILL_BYTES
+        );
+    }
 }

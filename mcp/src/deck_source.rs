@@ -1,16 +1,19 @@
 //! An MCP server as a deck root ([`skilldeck::RemoteSkillSource`]): the server is listed
-//! once when connected; its checked entries join the deck's catalog, the refused ones
-//! become diagnostics, and activation fetches and verifies a skill's `SKILL.md` through
-//! [`McpSkillSource::load`]. The deck is synchronous and may be called from any thread
-//! (an async one included), so the connection lives on a thread of its own with its own
-//! runtime, and calls reach it over a channel.
+//! when connected, and again after it says its catalog changed (`list_changed`); its
+//! checked entries join the deck's catalog, the refused ones become diagnostics, and
+//! activation fetches and verifies a skill's `SKILL.md` through [`McpSkillSource::load`].
+//! The deck is synchronous and may be called from any thread (an async one included), so
+//! the connection lives on a thread of its own with its own runtime, and calls reach it
+//! over a channel.
 
 use crate::client::{ClientError, McpSkillSource, RemoteSkill};
-use skilldeck::{Diagnostic, RemoteEntry, RemoteListing};
+use crate::directory::SkillFileRef;
+use crate::list_changed::ListChanged;
+use skilldeck::{Diagnostic, RemoteEntry, RemoteFiles, RemoteListing};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
-use std::sync::Mutex;
+use std::sync::{mpsc, Arc, Mutex};
+use tokio::sync::mpsc as async_mpsc;
 
 /// How to reach a server.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,15 +27,34 @@ pub enum ServerSpec {
     },
 }
 
-type Reply = mpsc::Sender<Result<(), ClientError>>;
+type Listed = (Vec<(RemoteSkill, PathBuf)>, Vec<ClientError>);
+
+/// What the deck asks of the connection's thread.
+enum Request {
+    /// Load (fetch and verify `SKILL.md`), then list the skill's files.
+    Fetch(
+        Box<RemoteSkill>,
+        mpsc::Sender<Result<Vec<SkillFileRef>, ClientError>>,
+    ),
+    /// List every skill again.
+    List(mpsc::Sender<Result<Listed, ClientError>>),
+}
+
+/// The listing the deck merges, and the entries it came from.
+struct Held {
+    listing: RemoteListing,
+    skills: HashMap<String, RemoteSkill>,
+    /// The files of each skill fetched so far, by id.
+    files: HashMap<String, Vec<SkillFileRef>>,
+}
 
 /// An MCP server's skills for [`skilldeck::Deck::add_remote_source`].
 pub struct McpDeckSource {
     label: String,
-    listing: RemoteListing,
-    skills: HashMap<String, RemoteSkill>,
-    /// Fetch requests to the connection's thread; dropping it closes the connection.
-    requests: Mutex<mpsc::Sender<(RemoteSkill, Reply)>>,
+    held: Mutex<Held>,
+    changed: ListChanged,
+    /// Requests to the connection's thread; dropping it closes the connection.
+    requests: async_mpsc::UnboundedSender<Request>,
 }
 
 /// Whether `label` can name a server: ids (`label:path`), the origin `mcp://label` and the
@@ -55,43 +77,98 @@ impl McpDeckSource {
         server: ServerSpec,
         cache_root: &Path,
     ) -> Result<McpDeckSource, ClientError> {
+        let connect_error = |message: String| ClientError::Connect {
+            label: label.to_string(),
+            message,
+        };
         if !valid_label(label) {
-            return Err(ClientError::Connect {
-                label: label.to_string(),
-                message: "a server label is letters, digits, `.`, `_` and `-`".into(),
-            });
+            return Err(connect_error(
+                "a server label is letters, digits, `.`, `_` and `-`".into(),
+            ));
         }
         let (ready_tx, ready_rx) = mpsc::channel();
-        let (requests, inbox) = mpsc::channel::<(RemoteSkill, Reply)>();
+        let (requests, inbox) = async_mpsc::unbounded_channel::<Request>();
         let thread_label = label.to_string();
         let cache_root = cache_root.to_path_buf();
-        let spawned = std::thread::Builder::new()
+        std::thread::Builder::new()
             .name(format!("mcp-{label}"))
-            .spawn(move || serve(&thread_label, server, &cache_root, ready_tx, inbox));
-        if let Err(err) = spawned {
-            return Err(ClientError::Connect {
-                label: label.to_string(),
-                message: format!("cannot start the connection thread: {err}"),
-            });
-        }
-        let listed = ready_rx.recv().map_err(|_| ClientError::Connect {
+            .spawn(move || serve(&thread_label, server, &cache_root, ready_tx, inbox))
+            .map_err(|err| connect_error(format!("cannot start the connection thread: {err}")))?;
+        let (listed, changed) = ready_rx
+            .recv()
+            .map_err(|_| connect_error("the connection thread ended before listing".into()))??;
+        Ok(McpDeckSource {
             label: label.to_string(),
-            message: "the connection thread ended before listing".into(),
-        })??;
-        let (skills, refused) = listed;
-        let listing = RemoteListing {
+            held: Mutex::new(held(listed)),
+            changed,
+            requests,
+        })
+    }
+
+    /// Whether the server said its catalog changed since the listing was taken.
+    pub fn is_stale(&self) -> bool {
+        self.changed.is_set()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Held> {
+        self.held.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn gone(&self, message: &str) -> ClientError {
+        ClientError::Connect {
+            label: self.label.clone(),
+            message: message.into(),
+        }
+    }
+
+    /// List again on the connection's thread and hold the new listing; the old one stays
+    /// when that fails, with a warning saying why.
+    fn relist(&self) {
+        let (reply, answer) = mpsc::channel();
+        let listed = if self.requests.send(Request::List(reply)).is_err() {
+            Err(self.gone("the connection to the MCP server is closed"))
+        } else {
+            answer
+                .recv()
+                .unwrap_or_else(|_| Err(self.gone("the connection to the MCP server ended")))
+        };
+        match listed {
+            Ok(listed) => {
+                let mut held_now = self.lock();
+                let files = std::mem::take(&mut held_now.files);
+                *held_now = held(listed);
+                // Files fetched under an entry that did not change still describe it.
+                held_now.files = files
+                    .into_iter()
+                    .filter(|(id, _)| held_now.skills.contains_key(id))
+                    .collect();
+            }
+            Err(err) => {
+                let mut held_now = self.lock();
+                held_now
+                    .listing
+                    .diagnostics
+                    .retain(|d| d.code != "REMOTE_RELIST_FAILED");
+                held_now.listing.diagnostics.push(Diagnostic::warning(
+                    "REMOTE_RELIST_FAILED",
+                    format!("{err}; the server's skills are as last listed"),
+                ));
+            }
+        }
+    }
+}
+
+fn held((skills, refused): Listed) -> Held {
+    Held {
+        listing: RemoteListing {
             entries: skills.iter().map(|(s, dir)| entry(s, dir)).collect(),
             diagnostics: refused
                 .iter()
                 .map(|e| Diagnostic::error("REMOTE_ENTRY_REFUSED", e.to_string()))
                 .collect(),
-        };
-        Ok(McpDeckSource {
-            label: label.to_string(),
-            listing,
-            skills: skills.into_iter().map(|(s, _)| (s.id.clone(), s)).collect(),
-            requests: Mutex::new(requests),
-        })
+        },
+        skills: skills.into_iter().map(|(s, _)| (s.id.clone(), s)).collect(),
+        files: HashMap::new(),
     }
 }
 
@@ -102,19 +179,31 @@ fn entry(skill: &RemoteSkill, dir: &Path) -> RemoteEntry {
         uri: skill.uri.clone(),
         frontmatter: skill.frontmatter.clone(),
         location: dir.join(crate::uri::SKILL_MD),
+        dynamic: skill.dynamic,
     }
 }
 
-type Listed = (Vec<(RemoteSkill, PathBuf)>, Vec<ClientError>);
+async fn list(source: &McpSkillSource) -> Result<Listed, ClientError> {
+    let (skills, refused) = source.list().await?;
+    let skills = skills
+        .into_iter()
+        .map(|s| {
+            let dir = source.skill_dir(&s);
+            (s, dir)
+        })
+        .collect();
+    Ok((skills, refused))
+}
 
-/// The connection's thread: connect, list, report, then fetch on request until every
-/// sender is gone, and close.
+/// The connection's thread: connect, list, report, then serve requests until every
+/// sender is gone, and close. Requests are awaited, not blocked on, so the connection
+/// keeps reading the server's notifications between them.
 fn serve(
     label: &str,
     server: ServerSpec,
     cache_root: &Path,
-    ready: mpsc::Sender<Result<Listed, ClientError>>,
-    inbox: mpsc::Receiver<(RemoteSkill, Reply)>,
+    ready: mpsc::Sender<Result<(Listed, ListChanged), ClientError>>,
+    mut inbox: async_mpsc::UnboundedReceiver<Request>,
 ) {
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -153,30 +242,26 @@ fn serve(
                 return;
             }
         };
-        match source.list().await {
-            Ok((skills, refused)) => {
-                let skills = skills
-                    .into_iter()
-                    .map(|s| {
-                        let dir = source.skill_dir(&s);
-                        (s, dir)
-                    })
-                    .collect();
-                if ready.send(Ok((skills, refused))).is_err() {
-                    source.close().await;
-                    return;
+        let first = list(&source).await;
+        let failed = first.is_err();
+        let changed = source.list_changed().clone();
+        if ready.send(first.map(|l| (l, changed))).is_err() || failed {
+            source.close().await;
+            return;
+        }
+        while let Some(request) = inbox.recv().await {
+            match request {
+                Request::Fetch(skill, reply) => {
+                    let fetched = match source.load(&skill).await {
+                        Ok(_) => source.files(&skill).await,
+                        Err(err) => Err(err),
+                    };
+                    let _ = reply.send(fetched);
+                }
+                Request::List(reply) => {
+                    let _ = reply.send(list(&source).await);
                 }
             }
-            Err(err) => {
-                let _ = ready.send(Err(err));
-                source.close().await;
-                return;
-            }
-        }
-        // Blocking receives on this thread are fine: it runs nothing else.
-        while let Ok((skill, reply)) = inbox.recv() {
-            let loaded = source.load(&skill).await.map(|_| ());
-            let _ = reply.send(loaded);
         }
         source.close().await;
     });
@@ -188,35 +273,55 @@ impl skilldeck::RemoteSkillSource for McpDeckSource {
     }
 
     fn listing(&self) -> RemoteListing {
-        self.listing.clone()
+        if self.changed.take() {
+            self.relist();
+        }
+        self.lock().listing.clone()
+    }
+
+    fn is_stale(&self) -> bool {
+        self.changed.is_set()
+    }
+
+    fn on_stale(&self, wake: Arc<dyn Fn() + Send + Sync>) {
+        self.changed.on_change(wake);
     }
 
     fn fetch(&self, id: &str) -> skilldeck::Result<()> {
-        let Some(skill) = self.skills.get(id) else {
+        let Some(skill) = self.lock().skills.get(id).cloned() else {
             return Err(skilldeck::Error::NotFound { id: id.to_string() });
         };
-        let failed = |message: String| skilldeck::Error::Io {
-            path: PathBuf::from(&skill.uri),
-            source: std::io::Error::new(std::io::ErrorKind::InvalidData, message),
-        };
         let (reply, answer) = mpsc::channel();
-        let sent = match self.requests.lock() {
-            Ok(requests) => requests.send((skill.clone(), reply)),
-            Err(poisoned) => poisoned.into_inner().send((skill.clone(), reply)),
-        };
-        if sent.is_err() {
-            return Err(failed(format!(
-                "{}: the connection to the MCP server is closed",
-                self.label
-            )));
+        if self
+            .requests
+            .send(Request::Fetch(Box::new(skill), reply))
+            .is_err()
+        {
+            return Err(self
+                .gone("the connection to the MCP server is closed")
+                .into());
         }
         match answer.recv() {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(err)) => Err(failed(err.to_string())),
-            Err(_) => Err(failed(format!(
-                "{}: the connection to the MCP server ended",
-                self.label
-            ))),
+            Ok(Ok(files)) => {
+                self.lock().files.insert(id.to_string(), files);
+                Ok(())
+            }
+            Ok(Err(err)) => Err(err.into()),
+            Err(_) => Err(self.gone("the connection to the MCP server ended").into()),
         }
+    }
+
+    fn files(&self, id: &str) -> Option<RemoteFiles> {
+        let held = self.lock();
+        let files = held.files.get(id)?;
+        let dynamic = held.skills.get(id).is_some_and(|s| s.dynamic);
+        Some(RemoteFiles {
+            uris: files
+                .iter()
+                .filter(|f| f.path != crate::uri::SKILL_MD)
+                .map(|f| f.uri.clone())
+                .collect(),
+            dynamic,
+        })
     }
 }

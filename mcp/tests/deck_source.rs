@@ -62,6 +62,7 @@ fn an_mcp_server_is_a_deck_root() {
             "fake:bad-digest",
             "fake:wrong-size",
             "fake:fm-mismatch",
+            "fake:dynamic",
             "fake:alpha",
             "fake:team-a/same",
             "fake:team-b/same"
@@ -89,7 +90,7 @@ fn an_mcp_server_is_a_deck_root() {
     };
     assert_eq!(
         codes("REMOTE_ENTRY_REFUSED").len(),
-        7,
+        6,
         "{:#?}",
         catalog.diagnostics
     );
@@ -125,19 +126,52 @@ fn an_mcp_server_is_a_deck_root() {
         activation.text
     );
     assert!(activation.text.contains("# good"), "{}", activation.text);
+    // The skill's files are the manifest's, by URI at the server: the cache holds only
+    // SKILL.md.
+    assert_eq!(activation.resources, ["skill://good/notes/a.txt"]);
+    assert!(
+        activation.text.contains(
+            "Files of this skill, read through the server `fake` (each verified against the skill's manifest when read):\n- skill://good/notes/a.txt\n"
+        ),
+        "{}",
+        activation.text
+    );
+
+    // A generated skill activates with its frontmatter checked, and says it is unverifiable.
+    let dynamic = catalog.get("fake:dynamic").expect("dynamic listed");
+    assert!(dynamic
+        .diagnostics
+        .iter()
+        .any(|d| d.code == "REMOTE_DYNAMIC"));
+    let activation = deck
+        .activate("fake:dynamic", &skilldeck::ActivateOptions::default())
+        .expect("activate dynamic");
+    assert!(
+        activation.text.contains("none of it can be verified")
+            && activation.text.contains("read number"),
+        "{}",
+        activation.text
+    );
+    assert!(activation.resources.is_empty());
     assert!(
         good.location.exists(),
         "verified SKILL.md cached on activation"
     );
 
-    for (id, why) in [
-        ("fake:bad-digest", "digest"),
-        ("fake:wrong-size", "bytes"),
-        ("fake:fm-mismatch", "frontmatter differs"),
+    for (id, why, code) in [
+        ("fake:bad-digest", "digest", "REMOTE_DIGEST_MISMATCH"),
+        ("fake:wrong-size", "bytes", "REMOTE_SIZE_MISMATCH"),
+        (
+            "fake:fm-mismatch",
+            "frontmatter differs",
+            "REMOTE_FRONTMATTER_MISMATCH",
+        ),
     ] {
         let err = deck
             .activate(id, &skilldeck::ActivateOptions::default())
             .expect_err(id);
+        assert_eq!(err.code(), code, "{id}: {err}");
+        assert!(err.to_string().contains("reload the deck"), "{id}: {err}");
         assert!(
             err.to_string().contains("verification failed"),
             "{id}: {err}"

@@ -2,9 +2,10 @@
 """A small independent MCP server (stdlib only, raw JSON-RPC over stdio) that declares the
 Skills extension and serves deliberately broken skills, for testing a client's checks:
 a wrong digest, a wrong size, a frontmatter that differs from its file, the same URI listed
-twice, a "dynamic" skill, an entry without `resources`, a manifest reaching outside its skill, 513 files, over 16 MiB, a name shared with a local
-skill and a name shared by two paths of this server. Only `good` and the two `same`
-skills (and `alpha`) are sound."""
+twice, an entry without `resources`, a manifest reaching outside its skill, 513 files, over
+16 MiB, a name shared with a local skill and a name shared by two paths of this server.
+Only `good` and the two `same` skills (and `alpha`) are sound. `dynamic` is generated: its
+`SKILL.md` differs on every read (its frontmatter does not)."""
 import hashlib
 import json
 import sys
@@ -66,6 +67,18 @@ add("alpha", "alpha", {"SKILL.md": skill_md("alpha", "The alpha skill.")})
 add("team-a/same", "same", {"SKILL.md": skill_md("same", "The same skill.")})
 add("team-b/same", "same", {"SKILL.md": skill_md("same", "The same skill.")})
 
+READS = [0]
+
+
+def dynamic_skill_md():
+    READS[0] += 1
+    return f"---\nname: dynamic\ndescription: The dynamic skill.\n---\nread number {READS[0]}\n"
+
+
+DYNAMIC = {
+    "skill://dynamic/SKILL.md": dynamic_skill_md,
+}
+
 PAGE = 3
 
 
@@ -104,6 +117,8 @@ def handle(msg):
         return error(msg_id, -32602, f"No skill is served at {params.get('uri')}")
     if method == "resources/read":
         uri = params.get("uri")
+        if uri in DYNAMIC:
+            return result(msg_id, {"contents": [{"uri": uri, "text": DYNAMIC[uri]()}]})
         if uri not in FILES:
             return error(msg_id, -32602, f"unknown resource {uri}")
         data = FILES[uri]

@@ -66,6 +66,17 @@ class IoError(SkillError, OSError):
     code = "IO_ERROR"
 
 
+class RemoteError(SkillError, OSError):
+    """A skill from an MCP server failed a check before use, or its server failed; no
+    unverified content was used. ``code`` says which: ``REMOTE_SIZE_MISMATCH``,
+    ``REMOTE_DIGEST_MISMATCH``, ``REMOTE_FRONTMATTER_MISMATCH`` (the server serves other
+    content than it listed: reload the deck), ``REMOTE_NOT_LISTED`` (a file the held entry
+    does not list), ``REMOTE_LIMIT_EXCEEDED`` (over 512 files or 16 MiB),
+    ``REMOTE_ENTRY_INVALID``, ``REMOTE_SERVER_ERROR`` or ``REMOTE_UNAVAILABLE``."""
+
+    code = "REMOTE_ERROR"
+
+
 class InvalidOptionsError(SkillError, ValueError):
     """The caller's options are inconsistent (unknown profile, bad format name, ...), or a
     configuration skilldeck reads (a rules document, a profile file) has an unknown key, a
@@ -128,6 +139,7 @@ __all__ = [
     "NotFoundError",
     "PermissionDeniedError",
     "IoError",
+    "RemoteError",
     "InvalidOptionsError",
     "InternalError",
     "InstallError",

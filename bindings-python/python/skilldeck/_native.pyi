@@ -133,6 +133,10 @@ __all__ = [
     "search_skills_tool",
     "run_skill_script_tool",
     "tool_result",
+    "McpHttpServer",
+    "attach_mcp",
+    "serve_mcp",
+    "serve_mcp_http",
     "_compat_find_skill_md",
     "_compat_parse_frontmatter",
     "_compat_read_properties",
@@ -830,6 +834,32 @@ def run_skill_script_tool(format: _ToolFormat = "openai") -> Dict[str, _Json]: .
 def tool_result(
     format: _ToolFormat, call_id: str, tool_name: str, content: str, is_error: bool = False
 ) -> Dict[str, _Json]: ...
+
+# ---- MCP (skilldeck-mcp): servers as skill sources, a deck served over MCP ----
+def attach_mcp(
+    deck: Deck,
+    servers: Sequence[str] = ...,
+    urls: Sequence[str] = ...,
+    headers: Sequence[Tuple[str, str]] = ...,
+    cache: Optional[_Path] = None,
+) -> List[str]: ...
+def serve_mcp(deck: Deck, page_size: int = 50, ttl_ms: int = 60000) -> None: ...
+
+@final
+class McpHttpServer:
+    @property
+    def url(self) -> str: ...
+    def close(self) -> None: ...
+    def __enter__(self) -> McpHttpServer: ...
+    def __exit__(self, kind: Optional[object], value: Optional[object], traceback: Optional[object]) -> None: ...
+
+def serve_mcp_http(
+    deck: Deck,
+    addr: str = "127.0.0.1:0",
+    page_size: int = 50,
+    ttl_ms: int = 60000,
+    allowed_hosts: Sequence[str] = ...,
+) -> McpHttpServer: ...
 
 # The native half of skilldeck.compat.skills_ref (use that module, not these).
 def _compat_find_skill_md(skill_dir: _Path) -> Optional[Path]: ...

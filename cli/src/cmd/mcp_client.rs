@@ -4,6 +4,7 @@
 //! verified copy is cached.
 
 use super::deck_args::DeckArgs;
+use skilldeck_mcp::default_cache;
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
@@ -68,14 +69,6 @@ pub enum Action {
     },
 }
 
-pub(crate) fn default_cache() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
-    Some(base.join("skilldeck").join("mcp"))
-}
-
 pub fn run(args: Args) -> i32 {
     let (deck_args, server, uri) = match args.action {
         Action::List { deck, server } => (deck, server, None),
@@ -136,7 +129,7 @@ pub fn run(args: Args) -> i32 {
         let source = match connect(&server, &cache).await {
             Ok(source) => source,
             Err(err) => {
-                crate::style::eprint_error(None, &err.to_string());
+                crate::style::eprint_error(Some(err.code()), &err.to_string());
                 return crate::EXIT_FAILURE;
             }
         };
@@ -193,7 +186,7 @@ async fn list(
     let (skills, refused) = match source.list().await {
         Ok(listed) => listed,
         Err(err) => {
-            crate::style::eprint_error(None, &err.to_string());
+            crate::style::eprint_error(Some(err.code()), &err.to_string());
             return crate::EXIT_FAILURE;
         }
     };
@@ -262,7 +255,7 @@ async fn get(source: &skilldeck_mcp::McpSkillSource, uri: &str, all: bool, json:
             crate::EXIT_OK
         }
         Err(err) => {
-            crate::style::eprint_error(None, &err.to_string());
+            crate::style::eprint_error(Some(err.code()), &err.to_string());
             crate::EXIT_FAILURE
         }
     }

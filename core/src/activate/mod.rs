@@ -196,7 +196,9 @@ pub struct Activation {
     pub body: String,
     #[serde(serialize_with = "crate::serde_path::lossy")]
     pub base_dir: PathBuf,
-    /// Resource files (relative to `base_dir`, sorted, SKILL.md excluded).
+    /// Resource files (relative to `base_dir`, sorted, SKILL.md excluded). For a skill
+    /// from an MCP server, the URIs of its files at that server (the cache in `base_dir`
+    /// holds only what was read).
     pub resources: Vec<String>,
     pub allowed_tools: Vec<String>,
     pub model: Option<String>,

@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use notify::{RecursiveMode, Watcher as _};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{channel, RecvTimeoutError};
+use std::sync::mpsc::{channel, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
@@ -21,6 +21,22 @@ pub struct Watcher {
     // The only strong reference: dropping it drops the notify watcher, which closes the
     // event channel and ends the thread.
     _inner: Arc<Mutex<notify::RecommendedWatcher>>,
+    /// A sender into the same channel, for changes no file event reports (a remote
+    /// source's `list_changed`); handed out weakly so it dies with the watcher.
+    wake: Arc<Mutex<Sender<()>>>,
+}
+
+impl Watcher {
+    /// A callback that counts as a change (debounced like file events); a no-op once the
+    /// watcher is dropped.
+    pub(crate) fn waker(&self) -> Arc<dyn Fn() + Send + Sync> {
+        let wake = Arc::downgrade(&self.wake);
+        Arc::new(move || {
+            if let Some(wake) = wake.upgrade() {
+                let _ = wake.lock().unwrap_or_else(|e| e.into_inner()).send(());
+            }
+        })
+    }
 }
 
 impl std::fmt::Debug for Watcher {
@@ -63,6 +79,7 @@ where
     F: FnMut() -> Option<Vec<PathBuf>> + Send + 'static,
 {
     let (tx, rx) = channel::<()>();
+    let wake = Arc::new(Mutex::new(tx.clone()));
     let watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
         if event.is_ok() {
             let _ = tx.send(());
@@ -108,7 +125,10 @@ where
             watching.extend(now);
         })
         .map_err(|e| Error::invalid_options(format!("cannot start the watcher thread: {e}")))?;
-    Ok(Watcher { _inner: inner })
+    Ok(Watcher {
+        _inner: inner,
+        wake,
+    })
 }
 
 #[cfg(test)]

@@ -4,8 +4,11 @@ extension and answers `skills/list` / `skills/get` with custom request handlers 
 no skills support of its own) and `resources/read` with its `on_read_resource` hook.
 
 It serves one sound skill (`greet`, a text and a binary file), one whose published digest is
-wrong (`tampered`), and requires the header `X-Skills-Key: k1` on every request (403
-otherwise). Prints `PORT <n>` once listening. Run: python http_skill_server.py"""
+wrong (`tampered`), and one whose content it generates (`report`, `resources: "dynamic"`:
+its `SKILL.md` changes on every read, its files are found with `resources/directory/read`,
+which it declares and answers, nested directories included), and requires the header
+`X-Skills-Key: k1` on every request (403 otherwise). Prints `PORT <n>` once listening.
+Run: python http_skill_server.py"""
 
 import base64
 import hashlib
@@ -34,10 +37,32 @@ FILES: dict[str, bytes] = {
 FRONTMATTER = {
     "skill://tools/greet/SKILL.md": {"name": "greet", "description": "Greets people."},
     "skill://tampered/SKILL.md": {"name": "tampered", "description": "Changed after listing."},
+    "skill://live/report/SKILL.md": {"name": "report", "description": "Today's report, generated."},
+}
+READS = [0]
+
+
+def report_skill_md() -> bytes:
+    READS[0] += 1
+    return f"---\nname: report\ndescription: Today's report, generated.\n---\nReport number {READS[0]}.\n".encode()
+
+
+# The generated skill's tree: directory URI -> children (name, is_directory).
+TREE = {
+    "skill://live/report": [("SKILL.md", False), ("data", True)],
+    "skill://live/report/data": [("today.csv", False), ("archive", True)],
+    "skill://live/report/data/archive": [("yesterday.csv", False)],
+}
+GENERATED = {
+    "skill://live/report/SKILL.md": report_skill_md,
+    "skill://live/report/data/today.csv": lambda: b"day,count\ntoday,3\n",
+    "skill://live/report/data/archive/yesterday.csv": lambda: b"day,count\nyesterday,2\n",
 }
 
 
 def entry(uri: str) -> dict[str, Any]:
+    if uri in GENERATED:
+        return {"uri": uri, "frontmatter": FRONTMATTER[uri], "resources": "dynamic"}
     base = uri.rsplit("/", 1)[0] + "/"
     resources = [
         {"uri": u, "size": len(data), "digest": digest(data)}
@@ -71,9 +96,21 @@ async def skills_get(ctx: Any, params: AnyParams) -> dict[str, Any]:
     return {"skill": entry(uri)}
 
 
+async def directory_read(ctx: Any, params: AnyParams) -> dict[str, Any]:
+    uri = (params.model_extra or {}).get("uri")
+    if uri not in TREE:
+        raise ValueError(f"{uri} is not a directory resource")
+    children = [
+        {"uri": f"{uri}/{name}", "name": name,
+         "mimeType": "inode/directory" if is_dir else "text/plain"}
+        for name, is_dir in TREE[uri]
+    ]
+    return {"resources": children}
+
+
 async def read_resource(ctx: Any, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
     uri = str(params.uri)
-    data = FILES[uri]
+    data = GENERATED[uri]() if uri in GENERATED else FILES[uri]
     if uri.endswith(".bin"):
         content: Any = types.BlobResourceContents(uri=uri, blob=base64.b64encode(data).decode())
     else:
@@ -85,7 +122,8 @@ def main() -> None:
     server = Server("independent-skills", version="1.0", on_read_resource=read_resource)
     server.add_request_handler("skills/list", AnyParams, skills_list)
     server.add_request_handler("skills/get", AnyParams, skills_get)
-    server.extensions = {EXT: {}}
+    server.add_request_handler("resources/directory/read", AnyParams, directory_read)
+    server.extensions = {EXT: {"directoryRead": True}}
     app = server.streamable_http_app()
 
     async def guarded(scope: Any, receive: Any, send: Any) -> None:

@@ -8036,6 +8036,25 @@ enum SkillError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
          */detail: String
     )
     /**
+     * A skill from an MCP server failed a check before use, or its server failed; no
+     * unverified content was used. `code` is `REMOTE_SIZE_MISMATCH`,
+     * `REMOTE_DIGEST_MISMATCH`, `REMOTE_FRONTMATTER_MISMATCH` (the server serves other
+     * content than it listed: reload the deck), `REMOTE_NOT_LISTED`,
+     * `REMOTE_LIMIT_EXCEEDED`, `REMOTE_ENTRY_INVALID`, `REMOTE_SERVER_ERROR` or
+     * `REMOTE_UNAVAILABLE`.
+     */
+    case RemoteError(
+        /**
+         * The stable code, identical in every binding.
+         */code: String, 
+        /**
+         * The file the error is about, when there is one.
+         */path: String?, 
+        /**
+         * What went wrong and what to do about it.
+         */detail: String
+    )
+    /**
      * The caller's options are inconsistent (unknown profile, bad format name, bad JSON).
      * `code` is `INVALID_OPTIONS`.
      */
@@ -8178,28 +8197,33 @@ public struct FfiConverterTypeSkillError: FfiConverterRustBuffer {
             path: try FfiConverterOptionString.read(from: &buf), 
             detail: try FfiConverterString.read(from: &buf)
             )
-        case 6: return .InvalidOptionsError(
+        case 6: return .RemoteError(
             code: try FfiConverterString.read(from: &buf), 
             path: try FfiConverterOptionString.read(from: &buf), 
             detail: try FfiConverterString.read(from: &buf)
             )
-        case 7: return .InstallError(
+        case 7: return .InvalidOptionsError(
             code: try FfiConverterString.read(from: &buf), 
             path: try FfiConverterOptionString.read(from: &buf), 
             detail: try FfiConverterString.read(from: &buf)
             )
-        case 8: return .RunError(
+        case 8: return .InstallError(
             code: try FfiConverterString.read(from: &buf), 
             path: try FfiConverterOptionString.read(from: &buf), 
             detail: try FfiConverterString.read(from: &buf)
             )
-        case 9: return .InvalidInputError(
+        case 9: return .RunError(
+            code: try FfiConverterString.read(from: &buf), 
+            path: try FfiConverterOptionString.read(from: &buf), 
+            detail: try FfiConverterString.read(from: &buf)
+            )
+        case 10: return .InvalidInputError(
             code: try FfiConverterString.read(from: &buf), 
             path: try FfiConverterOptionString.read(from: &buf), 
             detail: try FfiConverterString.read(from: &buf), 
             problems: try FfiConverterSequenceString.read(from: &buf)
             )
-        case 10: return .InternalError(
+        case 11: return .InternalError(
             code: try FfiConverterString.read(from: &buf), 
             path: try FfiConverterOptionString.read(from: &buf), 
             detail: try FfiConverterString.read(from: &buf)
@@ -8251,29 +8275,36 @@ public struct FfiConverterTypeSkillError: FfiConverterRustBuffer {
             FfiConverterString.write(detail, into: &buf)
             
         
-        case let .InvalidOptionsError(code,path,detail):
+        case let .RemoteError(code,path,detail):
             writeInt(&buf, Int32(6))
             FfiConverterString.write(code, into: &buf)
             FfiConverterOptionString.write(path, into: &buf)
             FfiConverterString.write(detail, into: &buf)
             
         
-        case let .InstallError(code,path,detail):
+        case let .InvalidOptionsError(code,path,detail):
             writeInt(&buf, Int32(7))
             FfiConverterString.write(code, into: &buf)
             FfiConverterOptionString.write(path, into: &buf)
             FfiConverterString.write(detail, into: &buf)
             
         
-        case let .RunError(code,path,detail):
+        case let .InstallError(code,path,detail):
             writeInt(&buf, Int32(8))
             FfiConverterString.write(code, into: &buf)
             FfiConverterOptionString.write(path, into: &buf)
             FfiConverterString.write(detail, into: &buf)
             
         
-        case let .InvalidInputError(code,path,detail,problems):
+        case let .RunError(code,path,detail):
             writeInt(&buf, Int32(9))
+            FfiConverterString.write(code, into: &buf)
+            FfiConverterOptionString.write(path, into: &buf)
+            FfiConverterString.write(detail, into: &buf)
+            
+        
+        case let .InvalidInputError(code,path,detail,problems):
+            writeInt(&buf, Int32(10))
             FfiConverterString.write(code, into: &buf)
             FfiConverterOptionString.write(path, into: &buf)
             FfiConverterString.write(detail, into: &buf)
@@ -8281,7 +8312,7 @@ public struct FfiConverterTypeSkillError: FfiConverterRustBuffer {
             
         
         case let .InternalError(code,path,detail):
-            writeInt(&buf, Int32(10))
+            writeInt(&buf, Int32(11))
             FfiConverterString.write(code, into: &buf)
             FfiConverterOptionString.write(path, into: &buf)
             FfiConverterString.write(detail, into: &buf)

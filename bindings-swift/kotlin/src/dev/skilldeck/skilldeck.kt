@@ -8786,6 +8786,35 @@ sealed class SkillException: kotlin.Exception() {
     }
     
     /**
+     * A skill from an MCP server failed a check before use, or its server failed; no
+     * unverified content was used. `code` is `REMOTE_SIZE_MISMATCH`,
+     * `REMOTE_DIGEST_MISMATCH`, `REMOTE_FRONTMATTER_MISMATCH` (the server serves other
+     * content than it listed: reload the deck), `REMOTE_NOT_LISTED`,
+     * `REMOTE_LIMIT_EXCEEDED`, `REMOTE_ENTRY_INVALID`, `REMOTE_SERVER_ERROR` or
+     * `REMOTE_UNAVAILABLE`.
+     */
+    class RemoteException(
+        
+        /**
+         * The stable code, identical in every binding.
+         */
+        val `code`: kotlin.String, 
+        
+        /**
+         * The file the error is about, when there is one.
+         */
+        val `path`: kotlin.String?, 
+        
+        /**
+         * What went wrong and what to do about it.
+         */
+        val `detail`: kotlin.String
+        ) : SkillException() {
+        override val message
+            get() = "code=${ `code` }, path=${ `path` }, detail=${ `detail` }"
+    }
+    
+    /**
      * The caller's options are inconsistent (unknown profile, bad format name, bad JSON).
      * `code` is `INVALID_OPTIONS`.
      */
@@ -8970,28 +8999,33 @@ public object FfiConverterTypeSkillError : FfiConverterRustBuffer<SkillException
                 FfiConverterOptionalString.read(buf),
                 FfiConverterString.read(buf),
                 )
-            6 -> SkillException.InvalidOptionsException(
+            6 -> SkillException.RemoteException(
                 FfiConverterString.read(buf),
                 FfiConverterOptionalString.read(buf),
                 FfiConverterString.read(buf),
                 )
-            7 -> SkillException.InstallException(
+            7 -> SkillException.InvalidOptionsException(
                 FfiConverterString.read(buf),
                 FfiConverterOptionalString.read(buf),
                 FfiConverterString.read(buf),
                 )
-            8 -> SkillException.RunException(
+            8 -> SkillException.InstallException(
                 FfiConverterString.read(buf),
                 FfiConverterOptionalString.read(buf),
                 FfiConverterString.read(buf),
                 )
-            9 -> SkillException.InvalidInputException(
+            9 -> SkillException.RunException(
+                FfiConverterString.read(buf),
+                FfiConverterOptionalString.read(buf),
+                FfiConverterString.read(buf),
+                )
+            10 -> SkillException.InvalidInputException(
                 FfiConverterString.read(buf),
                 FfiConverterOptionalString.read(buf),
                 FfiConverterString.read(buf),
                 FfiConverterSequenceString.read(buf),
                 )
-            10 -> SkillException.InternalException(
+            11 -> SkillException.InternalException(
                 FfiConverterString.read(buf),
                 FfiConverterOptionalString.read(buf),
                 FfiConverterString.read(buf),
@@ -9031,6 +9065,13 @@ public object FfiConverterTypeSkillError : FfiConverterRustBuffer<SkillException
                 + FfiConverterString.allocationSize(value.`detail`)
             )
             is SkillException.IoException -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterString.allocationSize(value.`code`)
+                + FfiConverterOptionalString.allocationSize(value.`path`)
+                + FfiConverterString.allocationSize(value.`detail`)
+            )
+            is SkillException.RemoteException -> (
                 // Add the size for the Int that specifies the variant plus the size needed for all fields
                 4UL
                 + FfiConverterString.allocationSize(value.`code`)
@@ -9113,29 +9154,36 @@ public object FfiConverterTypeSkillError : FfiConverterRustBuffer<SkillException
                 FfiConverterString.write(value.`detail`, buf)
                 Unit
             }
-            is SkillException.InvalidOptionsException -> {
+            is SkillException.RemoteException -> {
                 buf.putInt(6)
                 FfiConverterString.write(value.`code`, buf)
                 FfiConverterOptionalString.write(value.`path`, buf)
                 FfiConverterString.write(value.`detail`, buf)
                 Unit
             }
-            is SkillException.InstallException -> {
+            is SkillException.InvalidOptionsException -> {
                 buf.putInt(7)
                 FfiConverterString.write(value.`code`, buf)
                 FfiConverterOptionalString.write(value.`path`, buf)
                 FfiConverterString.write(value.`detail`, buf)
                 Unit
             }
-            is SkillException.RunException -> {
+            is SkillException.InstallException -> {
                 buf.putInt(8)
                 FfiConverterString.write(value.`code`, buf)
                 FfiConverterOptionalString.write(value.`path`, buf)
                 FfiConverterString.write(value.`detail`, buf)
                 Unit
             }
-            is SkillException.InvalidInputException -> {
+            is SkillException.RunException -> {
                 buf.putInt(9)
+                FfiConverterString.write(value.`code`, buf)
+                FfiConverterOptionalString.write(value.`path`, buf)
+                FfiConverterString.write(value.`detail`, buf)
+                Unit
+            }
+            is SkillException.InvalidInputException -> {
+                buf.putInt(10)
                 FfiConverterString.write(value.`code`, buf)
                 FfiConverterOptionalString.write(value.`path`, buf)
                 FfiConverterString.write(value.`detail`, buf)
@@ -9143,7 +9191,7 @@ public object FfiConverterTypeSkillError : FfiConverterRustBuffer<SkillException
                 Unit
             }
             is SkillException.InternalException -> {
-                buf.putInt(10)
+                buf.putInt(11)
                 FfiConverterString.write(value.`code`, buf)
                 FfiConverterOptionalString.write(value.`path`, buf)
                 FfiConverterString.write(value.`detail`, buf)
