@@ -98,8 +98,9 @@ if [ -f "$addon_tgz" ]; then
   proj=$work/npm-arm64
   rm -rf "$proj" && mkdir -p "$proj"
   echo '{"name":"smoke","private":true}' >"$proj/package.json"
-  # --cpu/--os: install for the target platform, as npm on an arm64 machine would choose.
-  (cd "$proj" && npm install --offline --no-audit --no-fund --loglevel=error --cpu=arm64 --os=linux --libc=glibc \
+  # --cpu/--os/--libc pick the optional dependencies an arm64 machine would get; --force lets
+  # npm on x64 install the arm64 package it is handed (EBADPLATFORM otherwise).
+  (cd "$proj" && npm install --offline --force --no-audit --no-fund --loglevel=error --cpu=arm64 --os=linux --libc=glibc \
     "$dist/npm/skilldeck-$version.tgz" "$addon_tgz" >/dev/null)
   echo "== skilldeck-linux-arm64-gnu in Node $node_version arm64 under qemu"
   (cd "$proj" && "$qemu" "$node" -e 'const s = require("skilldeck"); const d = process.argv[1]
