@@ -59,14 +59,14 @@ for t in aarch64-unknown-linux-gnu aarch64-unknown-linux-musl; do
   "$qemu" "$cli" list --project "$demo/project" --home "$demo/home"
   # The sandboxed run must be refused, not run unconfined.
   set +e
-  out=$("$qemu" "$cli" run-script probe scripts/probe.sh --project "$work/probe" --home "$work/probe-home" 2>&1)
+  out=$("$qemu" "$cli" run-script probe probe.sh --project "$work/probe" --home "$work/probe-home" 2>&1)
   rc=$?
   set -e
   echo "$out"
   grep -q SANDBOX_UNAVAILABLE <<<"$out" && [ $rc -ne 0 ] ||
     { echo "cli $t: a sandboxed run under qemu should be refused (rc $rc)" >&2; exit 1; }
   # The script itself is x86_64 /bin/sh here: qemu-user hands an execve of a native binary to the kernel.
-  "$qemu" "$cli" run-script probe scripts/probe.sh --sandbox none --project "$work/probe" --home "$work/probe-home"
+  "$qemu" "$cli" run-script probe probe.sh --sandbox none --project "$work/probe" --home "$work/probe-home"
   ran+=("cli $t")
 done
 
