@@ -199,3 +199,31 @@ try {
 }
 '
 (cd "$bare" && "${norust[@]}" node -e "$missing")
+
+# The release workflow builds the Linux targets ./scripts/package builds (and has proved on a
+# machine: aarch64 and musl are cross builds, too slow for this suite), with the same pins.
+python3 - <<'EOF'
+import re, sys
+script = open("scripts/package").read()
+targets = re.search(r'^all_targets=\(([^)]*)\)', script, re.M).group(1).split()
+pins = dict(re.findall(r'^(\w+_VERSION)=(\S+)', script, re.M))
+flow = open(".github/workflows/release.yml").read()
+m = re.search(r'^  linux:\n(?:    .*\n|\n)*?        target:\n((?:          - \S+\n)+)', flow, re.M)
+errors = []
+if not m:
+    errors.append("release.yml: no `linux` job with a `target:` matrix list")
+else:
+    listed = re.findall(r'- (\S+)', m.group(1))
+    if listed != targets:
+        errors.append(f"release.yml's linux targets {listed} differ from scripts/package's {targets}")
+if "./scripts/package" not in flow:
+    errors.append("release.yml does not run ./scripts/package")
+for name, version in pins.items():
+    tool = name[:-len("_VERSION")].lower().replace("_", "-")
+    for other in re.findall(rf'{re.escape(tool)}==(\S+)', flow):
+        if other != version:
+            errors.append(f"release.yml pins {tool}=={other}, scripts/package {version}")
+if errors:
+    sys.exit("\n".join(errors))
+print(f"release.yml: linux targets {', '.join(targets)} as scripts/package builds them")
+EOF
