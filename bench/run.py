@@ -680,7 +680,13 @@ def per_skill_lines(res):
             cells.append((f"loaded deck per skill, {label} (beyond description bytes)",
                           f"{bytes_per_skill(m):,.0f} B (+ {m['description_bytes'] / m['skills']:,.0f} B "
                           f"description; {m['retained_kib_per_deck'] / 1024:.1f} MiB per deck of {m['skills']:,})"))
-        elif f"memory-{lang}" in res.get("skipped", {}):
+        if lang == "rust" and m and m.get("heap_bytes_per_deck") is not None and m.get("skills"):
+            heap = (m["heap_bytes_per_deck"] - m["description_bytes"]) / m["skills"]
+            cells.append(("loaded deck per skill, Rust API heap (counting allocator, exact; beyond description bytes)",
+                          f"{heap:,.0f} B ({m['heap_bytes_per_deck'] / 2**20:.1f} MiB per deck; its load: "
+                          f"{m['load_allocations'] / m['skills']:,.0f} allocations per loaded skill, heap peak "
+                          f"{m['load_heap_peak_bytes'] / 2**20:.1f} MiB)"))
+        if not (m and m.get("retained_kib_per_deck") is not None) and f"memory-{lang}" in res.get("skipped", {}):
             cells.append((f"loaded deck per skill, {label}", f"skipped: {res['skipped'][f'memory-{lang}']}"))
     if cells:
         lines = ["| per skill | measured |", "|---|---:|"] + [f"| {a} | {b} |" for a, b in cells]

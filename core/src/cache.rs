@@ -75,6 +75,9 @@ impl Stamp {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Fingerprint {
     bases: Vec<PathBuf>,
+    /// Paths kept whole ([`EntryPath::Absolute`] indexes here): few, so the common entry
+    /// does not carry a `PathBuf`'s width.
+    absolute: Vec<PathBuf>,
     entries: Vec<Entry>,
     /// The base-relative paths, each NUL-terminated, back to back: a check walks them in
     /// order from one buffer (a buffer per path scattered them over the heap), and hands
@@ -85,20 +88,77 @@ pub struct Fingerprint {
     exists: Vec<(PathBuf, bool)>,
 }
 
+/// One recorded path and its stamp, packed: a reloadable deck keeps one per walked
+/// directory and file (~30,000 at 10,000 skills), and `Option<Stamp>` alone is 64 bytes
+/// (its `i128` wants 16-byte alignment). This is 56.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Entry {
     path: EntryPath,
-    stamp: Option<Stamp>,
+    stamp: PackedStamp,
+    /// The path existed (`stamp` holds its stamp); else `stamp` is all zeroes.
+    present: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum EntryPath {
-    Absolute(PathBuf),
+    /// `absolute[index]`.
+    Absolute(u32),
     /// Below `bases[base]`, at offset `start` of `relative` (an empty string: the base).
-    Under {
-        base: u32,
-        start: u32,
-    },
+    Under { base: u32, start: u32 },
+}
+
+/// A [`Stamp`] in 8-byte-aligned words, the same values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct PackedStamp {
+    size: u64,
+    mtime_lo: u64,
+    mtime_hi: i64,
+    inode: u64,
+    device: u64,
+}
+
+impl PackedStamp {
+    fn pack(stamp: Option<Stamp>) -> (PackedStamp, bool) {
+        let s = stamp.unwrap_or(Stamp {
+            size: 0,
+            mtime_ns: 0,
+            inode: 0,
+            device: 0,
+        });
+        let packed = PackedStamp {
+            size: s.size,
+            // The i128's two halves, exact: joined again in `unpack`.
+            mtime_lo: s.mtime_ns as u64,
+            mtime_hi: (s.mtime_ns >> 64) as i64,
+            inode: s.inode,
+            device: s.device,
+        };
+        (packed, stamp.is_some())
+    }
+
+    fn unpack(self, present: bool) -> Option<Stamp> {
+        present.then(|| Stamp {
+            size: self.size,
+            mtime_ns: (i128::from(self.mtime_hi) << 64) | i128::from(self.mtime_lo),
+            inode: self.inode,
+            device: self.device,
+        })
+    }
+}
+
+impl Entry {
+    fn new(path: EntryPath, stamp: Option<Stamp>) -> Entry {
+        let (stamp, present) = PackedStamp::pack(stamp);
+        Entry {
+            path,
+            stamp,
+            present,
+        }
+    }
+
+    fn stamp(&self) -> Option<Stamp> {
+        self.stamp.unpack(self.present)
+    }
 }
 
 /// What a check found: the entries whose stamp differs now, by push index.
@@ -118,10 +178,23 @@ impl Changes {
 
 impl Fingerprint {
     pub fn push(&mut self, path: PathBuf, stamp: Option<Stamp>) {
-        self.entries.push(Entry {
-            path: EntryPath::Absolute(path),
-            stamp,
-        });
+        // Past 4 billion whole paths the index cannot be packed; such a fingerprint is not
+        // possible in memory anyway, but the entry is still never lost: it stays unchecked
+        // as "changed" through a missing path.
+        let index = u32::try_from(self.absolute.len()).unwrap_or(u32::MAX);
+        self.absolute.push(path);
+        self.entries
+            .push(Entry::new(EntryPath::Absolute(index), stamp));
+    }
+
+    /// Give back the spare capacity of a finished fingerprint: a deck keeps its
+    /// fingerprints for its whole life, and grown vectors are up to twice their length.
+    pub fn shrink_to_fit(&mut self) {
+        self.bases.shrink_to_fit();
+        self.absolute.shrink_to_fit();
+        self.entries.shrink_to_fit();
+        self.relative.shrink_to_fit();
+        self.exists.shrink_to_fit();
     }
 
     /// Record `path`, found below `base` (a walked root), relative to it.
@@ -155,10 +228,8 @@ impl Fingerprint {
         }
         self.relative.extend_from_slice(bytes);
         self.relative.push(0);
-        self.entries.push(Entry {
-            path: EntryPath::Under { base: index, start },
-            stamp,
-        });
+        self.entries
+            .push(Entry::new(EntryPath::Under { base: index, start }, stamp));
     }
 
     /// Record `path` (found below `base`). Only unix checks from an open base; elsewhere
@@ -176,7 +247,7 @@ impl Fingerprint {
     /// Record that entry `index` (a push index) now has `stamp`.
     pub fn update(&mut self, index: usize, stamp: Option<Stamp>) {
         if let Some(entry) = self.entries.get_mut(index) {
-            entry.stamp = stamp;
+            *entry = Entry::new(entry.path, stamp);
         }
     }
 
@@ -202,15 +273,18 @@ impl Fingerprint {
         let mut bases = OpenBases::new(&self.bases);
         let mut changed = Vec::new();
         for (index, entry) in self.entries[range.clone()].iter().enumerate() {
-            let now = match &entry.path {
-                EntryPath::Absolute(path) => Stamp::read(path),
+            let now = match entry.path {
+                EntryPath::Absolute(at) => self
+                    .absolute
+                    .get(at as usize)
+                    .and_then(|path| Stamp::read(path)),
                 EntryPath::Under { base, start } => self
                     .relative
-                    .get(*start as usize..)
+                    .get(start as usize..)
                     .and_then(|rest| std::ffi::CStr::from_bytes_until_nul(rest).ok())
-                    .and_then(|rel| bases.stamp(*base as usize, rel)),
+                    .and_then(|rel| bases.stamp(base as usize, rel)),
             };
-            if now != entry.stamp {
+            if now != entry.stamp() {
                 changed.push(range.start + index);
             }
         }
@@ -333,61 +407,89 @@ impl<'a> OpenBases<'a> {
 #[derive(Clone, Debug, Default)]
 pub struct ParseCache {
     // Shared entries: a cache hit costs a reference count, not a deep copy of the manifest.
-    // Keyed by the path's bytes (the walk builds every path the same way); hashing a `Path`
-    // walks its components, a measurable cost at one lookup per file.
-    map: HashMap<std::ffi::OsString, std::sync::Arc<CachedParse>>,
+    map: HashMap<Key, std::sync::Arc<CachedParse>>,
 }
 
-/// One cached read: a [`Parsed`] taken apart so that its manifest is stored once, shared by
-/// every catalog built from this read (a `Parsed` keeps its manifest inline, and an emptied
-/// one still costs its ~1 KB of fields per file).
+/// A cache key: the walked path, hashed and compared by its bytes (the walk builds every
+/// path the same way; hashing a `Path` walks its components, a measurable cost at one
+/// lookup per file). It shares its buffer with the entry's `location` when they are the
+/// same path, as they are unless a profile resolves links: one copy of each path per
+/// cached file instead of two.
+#[derive(Clone, Debug)]
+struct Key(std::sync::Arc<Path>);
+
+impl Key {
+    fn bytes(&self) -> &[u8] {
+        self.0.as_os_str().as_encoded_bytes()
+    }
+}
+
+impl PartialEq for Key {
+    fn eq(&self, other: &Key) -> bool {
+        self.bytes() == other.bytes()
+    }
+}
+
+impl Eq for Key {}
+
+impl std::hash::Hash for Key {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        // As `[u8]` hashes, so lookups by `&[u8]` (the `Borrow` below) find the entry.
+        self.bytes().hash(state);
+    }
+}
+
+impl std::borrow::Borrow<[u8]> for Key {
+    fn borrow(&self) -> &[u8] {
+        self.bytes()
+    }
+}
+
+/// One cached read: what naming a file and building its candidate need, and no more. A
+/// reloadable deck keeps one per walked file (shadowed ones too), so everything here is
+/// memory held per file for the deck's life:
+/// - the manifest, shared with every catalog built from this read;
+/// - only the keys naming reads (`name`, `description`, the profile's field rules), not
+///   every key of the frontmatter;
+/// - the lenient validation at `location`, not the parse's own diagnostics and strict
+///   notes (those are inside `checked` already, or only needed for strict validation,
+///   which reads the file again).
 #[derive(Clone, Debug)]
 pub struct CachedParse {
     pub stamp: Stamp,
     pub manifest: std::sync::Arc<crate::manifest::Manifest>,
-    pub diagnostics: Vec<crate::diagnostic::Diagnostic>,
-    pub body_line: Option<u32>,
-    pub keys: Vec<crate::parse::KeyInfo>,
-    pub strict_notes: Vec<crate::diagnostic::Diagnostic>,
+    pub keys: Box<[crate::parse::KeyInfo]>,
     /// The file starts with a UTF-8 byte-order mark.
     pub bom: bool,
     /// Where the skill is reported (the walked path, or its real path for profiles that
-    /// resolve links) and the lenient validation of `parsed` at that location.
-    pub location: PathBuf,
+    /// resolve links) and the lenient validation of the parse at that location.
+    pub location: std::sync::Arc<Path>,
     pub checked: Vec<crate::diagnostic::Diagnostic>,
 }
 
 impl CachedParse {
     /// Store `parsed` (read when the file had `stamp`), found at `location` with the lenient
-    /// validation `checked`.
+    /// validation `checked`, keeping the keys `keep_key` accepts.
     pub fn new(
         stamp: Stamp,
         parsed: Parsed,
         bom: bool,
-        location: PathBuf,
+        location: std::sync::Arc<Path>,
         checked: Vec<crate::diagnostic::Diagnostic>,
+        keep_key: impl Fn(&str) -> bool,
     ) -> CachedParse {
+        let mut keys = parsed.keys;
+        keys.retain(|k| keep_key(&k.key));
+        // Kept for the deck's life: no spare capacity from pushing diagnostics one by one.
+        let mut checked = checked;
+        checked.shrink_to_fit();
         CachedParse {
             stamp,
             manifest: std::sync::Arc::new(parsed.manifest),
-            diagnostics: parsed.diagnostics,
-            body_line: parsed.body_line,
-            keys: parsed.keys,
-            strict_notes: parsed.strict_notes,
+            keys: keys.into_boxed_slice(),
             bom,
             location,
             checked,
-        }
-    }
-
-    /// The parse as [`crate::parse::read_frontmatter`] returned it.
-    pub fn parsed(&self) -> Parsed {
-        Parsed {
-            manifest: crate::manifest::Manifest::clone(&self.manifest),
-            diagnostics: self.diagnostics.clone(),
-            body_line: self.body_line,
-            keys: self.keys.clone(),
-            strict_notes: self.strict_notes.clone(),
         }
     }
 }
@@ -401,16 +503,23 @@ impl ParseCache {
     }
 
     pub fn get(&self, path: &Path, stamp: &Stamp) -> Option<&std::sync::Arc<CachedParse>> {
-        self.map.get(path.as_os_str()).filter(|c| c.stamp == *stamp)
+        self.entry(path).filter(|c| c.stamp == *stamp)
     }
 
     /// The entry of `path`, whatever its stamp.
     pub fn entry(&self, path: &Path) -> Option<&std::sync::Arc<CachedParse>> {
-        self.map.get(path.as_os_str())
+        self.map.get(path.as_os_str().as_encoded_bytes())
     }
 
-    pub fn insert(&mut self, path: PathBuf, entry: std::sync::Arc<CachedParse>) {
-        self.map.insert(path.into_os_string(), entry);
+    /// Cache `entry` as the read of the walked file `path`.
+    pub fn insert(&mut self, path: &Path, entry: std::sync::Arc<CachedParse>) {
+        let bytes = path.as_os_str().as_encoded_bytes();
+        let key = if entry.location.as_os_str().as_encoded_bytes() == bytes {
+            Key(std::sync::Arc::clone(&entry.location))
+        } else {
+            Key(std::sync::Arc::from(path))
+        };
+        self.map.insert(key, entry);
     }
 
     #[cfg(test)]
@@ -500,6 +609,33 @@ mod tests {
         std::fs::write(&expected[17], "longer").unwrap();
         std::fs::write(&expected[42], "longer").unwrap();
         assert_eq!(check_all(&[&fp])[0].entries, [17, 42]);
+    }
+
+    #[test]
+    fn packed_stamps_keep_every_value() {
+        for mtime_ns in [
+            0,
+            -1,
+            1,
+            i128::MIN,
+            i128::MAX,
+            1_764_000_000_123_456_789,
+            -5_000_000_000,
+        ] {
+            let stamp = Stamp {
+                size: u64::MAX,
+                mtime_ns,
+                inode: 7,
+                device: u64::MAX - 1,
+            };
+            assert_eq!(
+                Entry::new(EntryPath::Absolute(0), Some(stamp)).stamp(),
+                Some(stamp)
+            );
+        }
+        assert_eq!(Entry::new(EntryPath::Absolute(0), None).stamp(), None);
+        // The point of packing: a deck keeps one entry per walked directory and file.
+        assert!(std::mem::size_of::<Entry>() <= 56);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 pub mod corpus;
 pub mod floor;
+pub mod heap;
 pub mod layout;
 pub mod realworld;
 pub mod rng;

@@ -126,7 +126,7 @@ pub fn collect(
             (None, Some(entry)) => {
                 let named = candidate(profile, &roots[read.root], read.found, &entry, &plugins);
                 if keep {
-                    next.insert(read.found.path.clone(), entry);
+                    next.insert(&read.found.path, entry);
                 }
                 named
             }
@@ -255,21 +255,25 @@ pub(crate) fn read_one<'a>(
         // Vanished between the walk and now, or a dangling link: nothing to load.
         return read;
     };
-    let location = if profile.canonical_locations {
+    let location: Arc<Path> = if profile.canonical_locations {
         match (found.path.parent(), found.path.file_name()) {
             (Some(dir), Some(file)) => std::fs::canonicalize(dir)
-                .map(|d| d.join(file))
-                .unwrap_or_else(|_| found.path.clone()),
-            _ => found.path.clone(),
+                .map(|d| Arc::from(d.join(file)))
+                .unwrap_or_else(|_| Arc::from(found.path.as_path())),
+            _ => Arc::from(found.path.as_path()),
         }
     } else {
-        found.path.clone()
+        Arc::from(found.path.as_path())
     };
     if let Some(hit) = cache.get(&found.path, &stamp) {
         let mut entry = hit.clone();
         if entry.location != location {
+            // Seen at another real path (a link moved): validate again there. The cache keeps
+            // no full parse, so the unchanged file (same stamp) is read again; the manifest
+            // stays the shared one.
+            let parsed = fresh_parse(found, None, &meta, profile);
             let mut moved = CachedParse::clone(&entry);
-            moved.checked = validate::check(&moved.parsed(), &location, false);
+            moved.checked = validate::check(&parsed, &location, false);
             moved.location = location;
             entry = Arc::new(moved);
         }
@@ -277,7 +281,29 @@ pub(crate) fn read_one<'a>(
         return read;
     }
     let bom = profile.reject_bom && starts_with_bom(&found.path);
-    let mut parsed = parse::read_frontmatter_dialect(&found.path, file, &meta, &profile.parse);
+    let parsed = fresh_parse(found, file, &meta, profile);
+    // Lenient validation: what a host would refuse is an error, the rest are warnings.
+    let checked = validate::check(&parsed, &location, false);
+    read.entry = Some(Arc::new(CachedParse::new(
+        stamp,
+        parsed,
+        bom,
+        location,
+        checked,
+        |key| naming_reads(profile, key),
+    )));
+    read
+}
+
+/// The frontmatter of `found` as `profile` reads it, with the body check of profiles that
+/// require one.
+fn fresh_parse(
+    found: &WalkedFile,
+    file: Option<std::fs::File>,
+    meta: &std::fs::Metadata,
+    profile: &Profile,
+) -> parse::Parsed {
+    let mut parsed = parse::read_frontmatter_dialect(&found.path, file, meta, &profile.parse);
     if profile.require_body && parsed.is_ok() && body_blank(&found.path, &profile.parse) {
         parsed.diagnostics.push(
             Diagnostic::error(
@@ -302,12 +328,16 @@ pub(crate) fn read_one<'a>(
             parsed.manifest.fallback_line = parse::fallback_line(&String::from_utf8_lossy(&bytes));
         }
     }
-    // Lenient validation: what a host would refuse is an error, the rest are warnings.
-    let checked = validate::check(&parsed, &location, false);
-    read.entry = Some(Arc::new(CachedParse::new(
-        stamp, parsed, bom, location, checked,
-    )));
-    read
+    parsed
+}
+
+/// The keys whose kind and position naming a file looks at ([`candidate_with`],
+/// [`root_refusal`]): the only ones a cache entry keeps.
+fn naming_reads(profile: &Profile, key: &str) -> bool {
+    key == "name"
+        || key == "description"
+        || profile.field_rules.contains_key(key)
+        || profile.refuse_root.fields.contains_key(key)
 }
 
 /// Open a file the walk listed as regular, without blocking should it have been replaced by
@@ -368,7 +398,7 @@ fn candidate_with(
     checked: Option<Vec<Diagnostic>>,
     plugins: &Mutex<Plugins>,
 ) -> Result<Option<Candidate>, Vec<Diagnostic>> {
-    let location = entry.location.clone();
+    let location = entry.location.to_path_buf();
     let base_dir = location
         .parent()
         .map(Path::to_path_buf)

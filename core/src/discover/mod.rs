@@ -246,6 +246,7 @@ pub fn layout_for(
         plugin_dirs.extend(out.plugin_dirs);
         walked.push((index, out.files));
     }
+    fingerprint.shrink_to_fit();
     WalkLayout {
         roots: all_roots,
         walked,
@@ -333,6 +334,9 @@ pub fn finish_for(
     for (path, stamp) in plugins.probed {
         probes.push(path, stamp);
     }
+    // A reloadable deck keeps both for its life.
+    files.shrink_to_fit();
+    probes.shrink_to_fit();
     let mut diagnostics = layout.diagnostics.clone();
     diagnostics.extend(plugins.diagnostics);
     diagnostics.extend(collected.diagnostics);

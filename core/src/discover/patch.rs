@@ -98,7 +98,7 @@ pub fn patch(
     }
     let mut stamps = Vec::with_capacity(fresh.len());
     for (index, path, stamp, entry) in fresh {
-        cache.insert(path, entry);
+        cache.insert(&path, entry);
         stamps.push((index, Some(stamp)));
     }
     Some(Patched { catalog, stamps })

@@ -88,10 +88,12 @@ fn lax_bool(value: &Value) -> bool {
     match value {
         Value::Bool(_) => true,
         Value::Number(n) => n.as_f64().is_some_and(|f| f == 0.0 || f == 1.0),
-        Value::String(s) => matches!(
-            s.to_ascii_lowercase().as_str(),
-            "true" | "false" | "yes" | "no" | "on" | "off" | "t" | "f" | "y" | "n" | "1" | "0"
-        ),
+        // Compared in place: lowercasing a copy allocated once per text value of every key.
+        Value::String(s) => [
+            "true", "false", "yes", "no", "on", "off", "t", "f", "y", "n", "1", "0",
+        ]
+        .iter()
+        .any(|word| s.eq_ignore_ascii_case(word)),
         _ => false,
     }
 }
@@ -581,6 +583,16 @@ mod tests {
         assert_eq!(fold("maxThinkingTokens"), "maxthinkingtokens");
         assert!(is_known("When-To-Use"));
         assert!(!is_known("author"));
+    }
+
+    #[test]
+    fn lax_bools_in_any_case() {
+        for text in ["TRUE", "No", "oN", "t", "Y", "1", "0", "false"] {
+            assert!(lax_bool(&Value::String(text.into())), "{text}");
+        }
+        for text in ["", "truee", "2", "yes!", "ja"] {
+            assert!(!lax_bool(&Value::String(text.into())), "{text}");
+        }
     }
 
     #[test]

@@ -73,8 +73,14 @@ impl Rules<'_> {
     }
 }
 
-fn nfkc(s: &str) -> String {
-    s.nfkc().collect()
+/// ASCII text is its own NFKC form (every ASCII character is its own decomposition and
+/// composes with nothing), so most names skip the normaliser and its allocation.
+fn nfkc(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.is_ascii() {
+        std::borrow::Cow::Borrowed(s)
+    } else {
+        std::borrow::Cow::Owned(s.nfkc().collect())
+    }
 }
 
 /// Check the frontmatter of the SKILL.md at `skill_md`. Returns the rule findings only (the
@@ -159,7 +165,12 @@ pub fn skill_name_problem(name: &str) -> Option<String> {
             "`{name}` is {chars} characters; the limit is {MAX_NAME_CHARS}"
         ));
     }
-    if name.to_lowercase() != name {
+    let lowercase = if name.is_ascii() {
+        !name.bytes().any(|b| b.is_ascii_uppercase())
+    } else {
+        name.to_lowercase() == *name
+    };
+    if !lowercase {
         return Some(format!("`{name}` must be lowercase"));
     }
     if name.starts_with('-') || name.ends_with('-') {
@@ -211,7 +222,12 @@ fn name(r: &mut Rules, skill_md: &Path) {
             "shorten the name (and rename the directory to match)",
         );
     }
-    if name.to_lowercase() != name {
+    let lowercase = if name.is_ascii() {
+        !name.bytes().any(|b| b.is_ascii_uppercase())
+    } else {
+        name.to_lowercase() == *name
+    };
+    if !lowercase {
         r.push(
             spec,
             "name-not-lowercase",
@@ -381,4 +397,24 @@ pub fn mode_parse_diagnostics(parsed: &Parsed, strict: bool) -> Vec<Diagnostic> 
         out.extend(parsed.strict_notes.iter().cloned());
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use unicode_normalization::UnicodeNormalization;
+
+    #[test]
+    fn ascii_skips_the_normaliser_with_the_same_result() {
+        let every_ascii: String = (0u8..=127).map(char::from).collect();
+        assert_eq!(
+            super::nfkc(&every_ascii),
+            every_ascii.nfkc().collect::<String>()
+        );
+        assert!(matches!(
+            super::nfkc(&every_ascii),
+            std::borrow::Cow::Borrowed(_)
+        ));
+        // Not ASCII: normalised (the fullwidth letter and the ligature fold).
+        assert_eq!(super::nfkc("ｐdf-ﬁle"), "pdf-file");
+    }
 }

@@ -10,10 +10,13 @@
 
 use skilldeck::{Deck, DeckOptions, RenderOptions};
 use skilldeck_bench::layout::Layout;
-use skilldeck_bench::rss;
 use skilldeck_bench::stats::{median, time_ms, Args};
+use skilldeck_bench::{heap, rss};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
+
+#[global_allocator]
+static HEAP: skilldeck_bench::heap::Counting = skilldeck_bench::heap::Counting;
 
 fn options(layout: &Layout) -> DeckOptions {
     layout.deck_options()
@@ -92,18 +95,32 @@ impl Drop for Toucher {
 /// has already left its temporaries' pages in the allocator, so the later loads reuse
 /// them and the difference is what a loaded deck keeps, not what loading it touched.
 /// The same method runs in the Python and Node timers (bench/peers), so the three compare.
-fn retained_kib_per_deck(layout: &Layout) -> Option<f64> {
-    let before = rss::current_kib()?;
-    let held: Vec<_> = (0..2)
-        .map(|_| {
-            let deck = Deck::new(options(layout)).unwrap_or_else(|e| fail("Deck::new", &e));
-            let catalog = deck.load().unwrap_or_else(|e| fail("load", &e));
-            (deck, catalog)
-        })
-        .collect();
-    let after = rss::current_kib()?;
-    drop(held);
-    Some(after.saturating_sub(before) as f64 / 2.0)
+/// Also returns the heap bytes one more loaded deck holds (the counting allocator: exact,
+/// whatever the machine's load), the heap peak of its load above what was live before, and
+/// the allocations its load made.
+fn retained_kib_per_deck(layout: &Layout) -> (Option<f64>, usize, usize, u64) {
+    let before = rss::current_kib();
+    let (heap_before, allocs_before) = (heap::live(), heap::allocations());
+    heap::reset_peak();
+    let first = {
+        let deck = Deck::new(options(layout)).unwrap_or_else(|e| fail("Deck::new", &e));
+        let catalog = deck.load().unwrap_or_else(|e| fail("load", &e));
+        (deck, catalog)
+    };
+    let heap_held = heap::live().saturating_sub(heap_before);
+    let load_peak = heap::peak().saturating_sub(heap_before);
+    let load_allocs = heap::allocations() - allocs_before;
+    let second = {
+        let deck = Deck::new(options(layout)).unwrap_or_else(|e| fail("Deck::new", &e));
+        let catalog = deck.load().unwrap_or_else(|e| fail("load", &e));
+        (deck, catalog)
+    };
+    let after = rss::current_kib();
+    drop((first, second));
+    let rss = before
+        .zip(after)
+        .map(|(b, a)| a.saturating_sub(b) as f64 / 2.0);
+    (rss, heap_held, load_peak, load_allocs)
 }
 
 fn main() {
@@ -136,11 +153,15 @@ fn main() {
             .iter()
             .map(|s| s.manifest.description.as_deref().map_or(0, str::len))
             .sum();
+        let (rss, heap_bytes, load_peak, load_allocs) = retained_kib_per_deck(&layout);
         println!(
             "{}",
             serde_json::json!({
                 "skills": catalog.skills.len(),
-                "retained_kib_per_deck": retained_kib_per_deck(&layout),
+                "retained_kib_per_deck": rss,
+                "heap_bytes_per_deck": heap_bytes,
+                "load_heap_peak_bytes": load_peak,
+                "load_allocations": load_allocs,
                 "description_bytes": description_bytes,
             })
         );
