@@ -10,7 +10,7 @@ extension SkillError {
         case .ParseError(let code, _, _), .ValidationError(let code, _, _),
              .NotFoundError(let code, _, _), .PermissionDeniedError(let code, _, _),
              .IoError(let code, _, _), .InvalidOptionsError(let code, _, _),
-             .InstallError(let code, _, _), .RunError(let code, _, _),
+             .InstallError(let code, _, _), .RunError(let code, _, _), .RemoteError(let code, _, _),
              .InvalidInputError(let code, _, _, _), .InternalError(let code, _, _):
             return code
         }
@@ -22,7 +22,7 @@ extension SkillError {
         case .ParseError(_, let path, _), .ValidationError(_, let path, _),
              .NotFoundError(_, let path, _), .PermissionDeniedError(_, let path, _),
              .IoError(_, let path, _), .InvalidOptionsError(_, let path, _),
-             .InstallError(_, let path, _), .RunError(_, let path, _),
+             .InstallError(_, let path, _), .RunError(_, let path, _), .RemoteError(_, let path, _),
              .InvalidInputError(_, let path, _, _), .InternalError(_, let path, _):
             return path
         }
@@ -34,7 +34,7 @@ extension SkillError {
         case .ParseError(_, _, let detail), .ValidationError(_, _, let detail),
              .NotFoundError(_, _, let detail), .PermissionDeniedError(_, _, let detail),
              .IoError(_, _, let detail), .InvalidOptionsError(_, _, let detail),
-             .InstallError(_, _, let detail), .RunError(_, _, let detail),
+             .InstallError(_, _, let detail), .RunError(_, _, let detail), .RemoteError(_, _, let detail),
              .InvalidInputError(_, _, let detail, _), .InternalError(_, _, let detail):
             return detail
         }

@@ -15,6 +15,7 @@ val SkillException.code: String
         is SkillException.InvalidOptionsException -> code
         is SkillException.InstallException -> code
         is SkillException.RunException -> code
+        is SkillException.RemoteException -> code
         is SkillException.InvalidInputException -> code
         is SkillException.InternalException -> code
     }
@@ -30,6 +31,7 @@ val SkillException.path: String?
         is SkillException.InvalidOptionsException -> path
         is SkillException.InstallException -> path
         is SkillException.RunException -> path
+        is SkillException.RemoteException -> path
         is SkillException.InvalidInputException -> path
         is SkillException.InternalException -> path
     }
@@ -45,6 +47,7 @@ val SkillException.detail: String
         is SkillException.InvalidOptionsException -> detail
         is SkillException.InstallException -> detail
         is SkillException.RunException -> detail
+        is SkillException.RemoteException -> detail
         is SkillException.InvalidInputException -> detail
         is SkillException.InternalException -> detail
     }
