@@ -340,6 +340,26 @@ fn naming_reads(profile: &Profile, key: &str) -> bool {
         || profile.refuse_root.fields.contains_key(key)
 }
 
+/// Whether `pattern` matches all of `name`; a pattern that does not compile matches nothing.
+fn whole_match(pattern: &str, name: &str) -> bool {
+    thread_local! {
+        // Compiling the profile's pattern costs far more than matching a name, and it was
+        // done once per file; each walker thread now compiles a pattern once.
+        static COMPILED: std::cell::RefCell<HashMap<String, Option<regex::Regex>>> =
+            std::cell::RefCell::new(HashMap::new());
+    }
+    COMPILED.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        let re = cache
+            .entry(pattern.to_owned())
+            .or_insert_with(|| regex::Regex::new(pattern).ok());
+        re.as_ref().is_some_and(|re| {
+            re.find(name)
+                .is_some_and(|m| m.start() == 0 && m.end() == name.len())
+        })
+    })
+}
+
 /// Open a file the walk listed as regular, without blocking should it have been replaced by
 /// a FIFO since; `None` when it cannot be opened (the `stat` path then reports why).
 fn open_regular(path: &Path) -> Option<std::fs::File> {
@@ -518,11 +538,7 @@ fn candidate_with(
             }
         }
         if let (Some(pattern), Some(name)) = (&profile.name_pattern, manifest.name.as_deref()) {
-            let matches = regex::Regex::new(pattern).map(|re| {
-                re.find(name)
-                    .is_some_and(|m| m.start() == 0 && m.end() == name.len())
-            });
-            if !matches.unwrap_or(false) {
+            if !whole_match(pattern, name) {
                 diagnostics.push(
                     Diagnostic::error(
                         "invalid-name",
@@ -915,6 +931,18 @@ fn strip_tags(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn name_patterns_match_whole_names_and_a_broken_one_matches_nothing() {
+        let pattern = "[a-z]+(-[a-z]+)*";
+        assert!(whole_match(pattern, "pdf-tools"));
+        // Found inside the name but not the whole of it.
+        assert!(!whole_match(pattern, "PDF-tools"));
+        assert!(!whole_match(pattern, "pdf-"));
+        // The second call takes the compiled pattern from the cache: same answers.
+        assert!(whole_match(pattern, "pdf-tools"));
+        assert!(!whole_match("(unclosed", "unclosed"));
+    }
 
     #[test]
     fn descriptions_lose_tags_and_are_cut_in_utf16_units() {
