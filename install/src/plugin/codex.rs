@@ -295,13 +295,7 @@ pub fn plugin_install(
         ),
     })?;
     let catalogue = marketplace::read_marketplace(&root)?;
-    let item = catalogue
-        .plugins
-        .iter()
-        .find(|p| p.name == plugin)
-        .ok_or_else(|| InstallError::NoSuchSkill {
-            message: format!("marketplace `{market}` lists no plugin `{plugin}`"),
-        })?;
+    let item = catalogue.entry(market, plugin)?;
     let PluginSource::Relative { path } = &item.source else {
         return Err(bad(
             id,

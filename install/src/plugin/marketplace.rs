@@ -329,6 +329,18 @@ pub fn parse_marketplace(text: &str, path: &Path) -> Result<Marketplace> {
     })
 }
 
+impl Marketplace {
+    /// The entry listing `plugin`, or the error naming the marketplace that lacks it.
+    pub(crate) fn entry(&self, market: &str, plugin: &str) -> Result<&MarketplaceEntry> {
+        self.plugins
+            .iter()
+            .find(|p| p.name == plugin)
+            .ok_or_else(|| InstallError::NoSuchSkill {
+                message: format!("marketplace `{market}` lists no plugin `{plugin}`"),
+            })
+    }
+}
+
 /// Read `<root>/.claude-plugin/marketplace.json`.
 pub fn read_marketplace(root: &Path) -> Result<Marketplace> {
     // A marketplace fetched from a URL is kept as the catalogue file itself.
