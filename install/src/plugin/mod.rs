@@ -7,6 +7,7 @@
 //! - [`claude`]: Claude Code's files (`known_marketplaces.json`, `installed_plugins.json`,
 //!   the plugin cache, `enabledPlugins`) and its marketplace policy;
 //! - [`codex`]: Codex's files (`config.toml`'s `marketplaces`/`plugins`, its plugin cache);
+//! - [`codex_git`]: Codex's marketplace sources and git marketplace clones;
 //! - [`copilot`]: GitHub Copilot CLI's files (`settings.json`'s `extraKnownMarketplaces`/
 //!   `enabledPlugins`, `config.json`'s `installedPlugins`, `installed-plugins/_direct`);
 //! - [`orphans`]: Claude Code's delayed deletion of cache versions nobody uses;
@@ -15,6 +16,7 @@
 
 pub mod claude;
 pub mod codex;
+pub mod codex_git;
 pub mod copilot;
 pub mod manifest;
 pub mod marketplace;

@@ -142,13 +142,6 @@ impl PluginContext {
     }
 }
 
-fn codex_unsupported(what: &str) -> InstallError {
-    InstallError::BadSource {
-        source_spec: "codex".into(),
-        message: format!("`{what}` is not written for Codex; install the plugin again (Codex's `plugin add` replaces it)"),
-    }
-}
-
 // ---- reports ----
 
 /// A marketplace as `marketplace add` / `list` / `update` report it.
@@ -588,7 +581,13 @@ pub fn marketplace_add(
 ) -> Result<MarketplaceInfo> {
     let layout = pctx.layout();
     if pctx.host == PluginHost::Codex {
-        return codex::marketplace_add(&pctx.codex()?, spec, &pctx.project_dir);
+        return codex::marketplace_add(
+            &pctx.codex()?,
+            spec,
+            &pctx.project_dir,
+            pctx.home_dir.as_deref(),
+            progress,
+        );
     }
     if pctx.host == PluginHost::CopilotCli {
         return copilot::marketplace_add(&pctx.copilot()?, spec, &pctx.project_dir);
@@ -692,14 +691,15 @@ pub fn marketplace_list(pctx: &PluginContext) -> Result<Vec<MarketplaceInfo>> {
 }
 
 /// `marketplace update [NAME]`: re-fetch git marketplaces (all when `name` is `None`) and
-/// re-read local ones; refresh `lastUpdated`.
+/// re-read local ones; refresh `lastUpdated`. Codex: its `marketplace upgrade` (git
+/// marketplaces only; their plugins are copied again), see [`codex::marketplace_update`].
 pub fn marketplace_update(
     pctx: &PluginContext,
     name: Option<&str>,
     progress: Option<&ProgressFn<'_>>,
 ) -> Result<Vec<MarketplaceUpdate>> {
     if pctx.host == PluginHost::Codex {
-        return Err(codex_unsupported("marketplace update"));
+        return codex::marketplace_update(&pctx.codex()?, name, &pctx.limits, progress);
     }
     if pctx.host == PluginHost::CopilotCli {
         return copilot::marketplace_update(&pctx.copilot()?, name);
@@ -1478,7 +1478,8 @@ pub fn plugin_set_enabled(
 
 /// `plugin update [PLUGIN]`: refresh each installed plugin's marketplace (git marketplaces are
 /// fetched again; plugins installed from a SOURCE are copied again from it), then reinstall the
-/// plugins whose files, commit or version changed.
+/// plugins whose files, commit or version changed. Codex has no such command: each plugin is
+/// copied again from its marketplace's current files ([`codex::plugin_update`]).
 pub fn plugin_update(
     pctx: &PluginContext,
     spec: Option<&str>,
@@ -1487,7 +1488,7 @@ pub fn plugin_update(
 ) -> Result<PluginUpdateReport> {
     writable(scope)?;
     if pctx.host == PluginHost::Codex {
-        return Err(codex_unsupported("plugin update"));
+        return codex::plugin_update(&pctx.codex()?, spec, scope, &pctx.limits, progress);
     }
     if pctx.host == PluginHost::CopilotCli {
         return copilot::plugin_update(&pctx.copilot()?, spec, scope, &pctx.limits, progress);
