@@ -10,6 +10,7 @@
 //! - [`codex_git`]: Codex's marketplace sources and git marketplace clones;
 //! - [`copilot`]: GitHub Copilot CLI's files (`settings.json`'s `extraKnownMarketplaces`/
 //!   `enabledPlugins`, `config.json`'s `installedPlugins`, `installed-plugins/_direct`);
+//! - [`url_headers`]: the HTTP headers a `url` marketplace is downloaded with;
 //! - [`orphans`]: Claude Code's delayed deletion of cache versions nobody uses;
 //! - [`ops`]: the operations (`marketplace add|list|update|remove`,
 //!   `plugin install|list|enable|disable|update|uninstall`).
@@ -23,6 +24,7 @@ pub mod marketplace;
 pub mod npm;
 pub mod ops;
 pub mod orphans;
+pub mod url_headers;
 
 use serde::{Deserialize, Serialize};
 
