@@ -616,7 +616,7 @@ pub fn marketplace_add(
         );
     }
     if pctx.host == PluginHost::CopilotCli {
-        return copilot::marketplace_add(&pctx.copilot()?, spec, &pctx.project_dir);
+        return copilot::marketplace_add(&pctx.copilot()?, spec, &pctx.project_dir, progress);
     }
     let source = MarketplaceSource::parse(spec, &pctx.project_dir, pctx.home_dir.as_deref())?;
     let policy = Policy::read(&pctx.managed_settings)?;
@@ -743,7 +743,7 @@ pub fn marketplace_update(
         return codex::marketplace_update(&pctx.codex()?, name, &pctx.limits, progress);
     }
     if pctx.host == PluginHost::CopilotCli {
-        return copilot::marketplace_update(&pctx.copilot()?, name);
+        return copilot::marketplace_update(&pctx.copilot()?, name, progress);
     }
     let layout = pctx.layout();
     let mut known = read_known(&layout)?;
