@@ -963,3 +963,110 @@ fn url_marketplace_is_kept_as_a_file_like_claude_code_and_serves_remote_plugins(
     marketplace_remove(&env.ctx, "webm").unwrap();
     assert!(!cached.exists());
 }
+
+/// Claude Code 2.1.332's headers for a `url` marketplace (`install/src/plugin/url_headers.rs`):
+/// a declaration in the user's settings gives them, sent as written; routing headers from the
+/// project are dropped; a redirect within the origin keeps them, one to another origin drops
+/// them; an update uses the same declaration.
+#[test]
+fn url_marketplace_headers_follow_claude_code() {
+    let server = Server::start();
+    let other = Server::start();
+    let listing = json!({"name": "webm", "owner": {"name": "W"}, "plugins": []}).to_string();
+    server.serve("/m.json", listing.clone());
+    server.redirect("/moved.json", "/m.json");
+    other.serve("/m.json", listing);
+    // Another origin over plain http to a loopback host: Claude Code refuses that redirect.
+    server.redirect("/away.json", &other.url("/m.json"));
+    let env = Env::new();
+    let url = server.url("/moved.json");
+    let user_settings = env.claude("settings.json");
+    std::fs::create_dir_all(user_settings.parent().unwrap()).unwrap();
+    std::fs::write(
+        &user_settings,
+        json!({"extraKnownMarketplaces": {"webm": {"source": {"source": "url", "url": url,
+            "headers": {"Authorization": "Bearer ${NOT_EXPANDED}", "X-Forwarded-For": "10.0.0.1",
+                        "User-Agent": "mine", "X-Bad": "a\nb"}}}}})
+        .to_string(),
+    )
+    .unwrap();
+    let info = marketplace_add(&env.ctx, &url, None).unwrap();
+    assert_eq!(info.name, "webm");
+    let heads = server.requests_for("/m.json");
+    assert_eq!(heads.len(), 1, "{heads:?}");
+    let head = heads[0].to_ascii_lowercase();
+    for (sent, why) in [
+        ("authorization: bearer ${not_expanded}", "sent as written"),
+        (
+            "x-forwarded-for: 10.0.0.1",
+            "user settings are an operator's",
+        ),
+        ("user-agent: skilldeck/", "skilldeck's own user agent"),
+    ] {
+        assert!(head.contains(sent), "{why}: {head}");
+    }
+    assert!(
+        !head.contains("user-agent: mine") && !head.contains("x-bad"),
+        "{head}"
+    );
+    assert!(server.requests_for("/moved.json")[0]
+        .to_ascii_lowercase()
+        .contains("authorization: bearer"));
+    // The declaration keeps its headers: add does not rewrite it.
+    let settings = env.json(&user_settings);
+    assert_eq!(
+        settings["extraKnownMarketplaces"]["webm"]["source"]["headers"]["Authorization"],
+        "Bearer ${NOT_EXPANDED}"
+    );
+    let known = env.json(&env.claude("plugins/known_marketplaces.json"));
+    assert_eq!(
+        known["webm"]["source"],
+        json!({"source": "url", "url": url})
+    );
+    // An update finds the same declaration.
+    marketplace_update(&env.ctx, Some("webm"), None).unwrap();
+    assert_eq!(server.requests_for("/m.json").len(), 2);
+    assert!(server.requests_for("/m.json")[1]
+        .to_ascii_lowercase()
+        .contains("authorization: bearer"));
+
+    // Declared only by the project: the routing header is dropped.
+    let env = Env::new();
+    let url = server.url("/m.json");
+    let project_settings = env.ctx.project_dir.join(".claude/settings.json");
+    std::fs::create_dir_all(project_settings.parent().unwrap()).unwrap();
+    std::fs::write(
+        &project_settings,
+        json!({"extraKnownMarketplaces": {"p": {"source": {"source": "url", "url": url,
+            "headers": {"X-Token": "t", "X-Forwarded-For": "10.0.0.1"}}}}})
+        .to_string(),
+    )
+    .unwrap();
+    marketplace_add(&env.ctx, &url, None).unwrap();
+    let head = server
+        .requests_for("/m.json")
+        .last()
+        .unwrap()
+        .to_ascii_lowercase();
+    assert!(
+        head.contains("x-token: t") && !head.contains("x-forwarded-for"),
+        "{head}"
+    );
+
+    // A redirect to another origin: refused here (http, loopback), and the headers never
+    // reach the other server.
+    let env = Env::new();
+    let url = server.url("/away.json");
+    std::fs::create_dir_all(env.claude("")).unwrap();
+    std::fs::write(
+        env.claude("settings.json"),
+        json!({"extraKnownMarketplaces": {"webm": {"source": {"source": "url", "url": url,
+            "headers": {"X-Token": "secret"}}}}})
+        .to_string(),
+    )
+    .unwrap();
+    let err = marketplace_add(&env.ctx, &url, None).unwrap_err();
+    assert_eq!(err.code(), "HTTP_ERROR");
+    assert!(err.to_string().contains("another origin"), "{err}");
+    assert!(other.requests_for("/m.json").is_empty());
+}

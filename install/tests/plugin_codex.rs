@@ -4,11 +4,12 @@
 
 mod common;
 
-use common::{skill_md, write_tree};
+use common::{commit, file_url, git, git_repo, skill_md, write_tree};
 use serde_json::{json, Map, Value};
 use skilldeck_install::{
-    marketplace_add, marketplace_list, plugin_install, plugin_list, plugin_set_enabled,
-    plugin_uninstall, Context, PluginContext, PluginHost, PluginInstallRequest, PluginScope,
+    marketplace_add, marketplace_list, marketplace_remove, marketplace_update, plugin_install,
+    plugin_list, plugin_set_enabled, plugin_uninstall, plugin_update, Context, PluginContext,
+    PluginHost, PluginInstallRequest, PluginScope,
 };
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -256,6 +257,178 @@ fn codex_refusals_leave_nothing_behind() {
     .unwrap_err();
     assert!(err.to_string().contains("user's config.toml only"), "{err}");
     assert!(!env.codex().join("plugins/cache/acme/tools").exists());
-    let err = marketplace_add(&env.ctx, "https://example.com/m.git", None).unwrap_err();
-    assert_eq!(err.code(), "BAD_SOURCE");
+    for refused in ["a/b/c", "./market#v1", "./nothing-here"] {
+        let err = marketplace_add(&env.ctx, refused, None).unwrap_err();
+        assert_eq!(err.code(), "BAD_SOURCE", "{refused}");
+    }
+    // The marketplace of Env is local: Codex's upgrade only fetches git marketplaces.
+    assert!(marketplace_update(&env.ctx, None, None).unwrap().is_empty());
+    let err = marketplace_update(&env.ctx, Some("acme"), None).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("not configured as a Git marketplace"),
+        "{err}"
+    );
+}
+
+/// The marketplace `tests/oracle/codex-0.169.0/git-record.sh` gave Codex, as a repository
+/// (returned: the work tree and the bare repository cloned from it).
+fn git_market(root: &Path) -> (PathBuf, PathBuf) {
+    let work = root.join("gitmarket");
+    git_repo(
+        &work,
+        &[
+            (
+                ".claude-plugin/marketplace.json",
+                r#"{"name": "acme", "owner": {"name": "Acme"}, "plugins": [
+ {"name": "tools", "source": "./plugins/tools", "description": "PDF and CSV"},
+ {"name": "inline", "source": "./plugins/inline", "strict": false, "version": "0.3.0"}
+]}"#,
+            ),
+            (
+                "plugins/tools/.claude-plugin/plugin.json",
+                r#"{"name": "tools", "version": "1.0.0"}"#,
+            ),
+            (
+                "plugins/tools/skills/pdf/SKILL.md",
+                "---\nname: pdf\ndescription: d\n---\nbody\n",
+            ),
+            (
+                "plugins/inline/skills/notes/SKILL.md",
+                "---\nname: notes\ndescription: d\n---\nbody\n",
+            ),
+        ],
+    );
+    let bare = root.join("gitmarket.git");
+    git(
+        root,
+        &["clone", "-q", "--bare", "gitmarket", "gitmarket.git"],
+    );
+    (work, bare)
+}
+
+/// Every file under $CODEX_HOME but config.toml, nothing inside a `.git`.
+fn all_files(env: &Env) -> Vec<String> {
+    let mut out = Vec::new();
+    walk(&env.codex(), &env.codex(), &mut out);
+    out.retain(|f| f != "config.toml" && !f.split('/').any(|p| p == ".git"));
+    out.sort();
+    out
+}
+
+/// A recorded file list without the lock files Codex keeps beside its clones (not
+/// reproduced: skilldeck does not lock).
+fn recorded_files(name: &str) -> Vec<String> {
+    let mut out = lines(&oracle(name));
+    out.retain(|f| !f.starts_with(".tmp/marketplaces/.staging"));
+    out
+}
+
+#[test]
+fn git_marketplace_matches_codex() {
+    let env = Env::new();
+    let (work, bare) = git_market(&env.root);
+    let url = file_url(&bare);
+    let config = |name: &str| toml_json(&oracle(name).replace("$SOURCE", &url));
+    let read_config =
+        || toml_json(&std::fs::read_to_string(env.codex().join("config.toml")).unwrap());
+    let info = marketplace_add(&env.ctx, &url, None).unwrap();
+    assert_eq!(info.name, "acme");
+    assert_eq!(info.plugins, ["tools", "inline"]);
+    let clone = env.codex().join(".tmp/marketplaces/acme");
+    assert_eq!(info.install_location, clone.to_string_lossy());
+    env.install("tools@acme").unwrap();
+    env.install("inline@acme").unwrap();
+    assert_eq!(read_config(), config("git-config.toml"));
+    assert_eq!(all_files(&env), recorded_files("git-files.txt"));
+    assert!(clone.join(".git").is_dir(), "Codex keeps the clone's .git");
+    // The same source again is "already added"; another one under the name is refused.
+    marketplace_add(&env.ctx, &url, None).unwrap();
+    let err = marketplace_add(&env.ctx, &format!("{url}#main"), None).unwrap_err();
+    assert!(err.to_string().contains("different source"), "{err}");
+
+    // The first upgrade fetches again and writes the install metadata.
+    let first = git(&work, &["rev-parse", "HEAD"]);
+    let up = marketplace_update(&env.ctx, None, None).unwrap();
+    assert_eq!(up.len(), 1);
+    assert_eq!(up[0].to_commit.as_deref(), Some(first.as_str()));
+    let metadata = |rev: &str| {
+        oracle("git-install-metadata.json")
+            .replace("$SOURCE", &url)
+            .replace("$REVISION", rev)
+    };
+    let written =
+        || std::fs::read_to_string(clone.join(".codex-marketplace-install.json")).unwrap();
+    assert_eq!(written(), metadata(&first));
+
+    // A new commit: the clone is replaced and the configured plugins are installed again.
+    commit(
+        &work,
+        &[
+            (
+                "plugins/tools/.claude-plugin/plugin.json",
+                r#"{"name": "tools", "version": "1.1.0"}"#,
+            ),
+            (
+                "plugins/inline/skills/notes/SKILL.md",
+                "---\nname: notes\ndescription: d\n---\nbody\nmore\n",
+            ),
+        ],
+        "two",
+    );
+    git(&work, &["push", "-q", bare.to_str().unwrap(), "main"]);
+    let second = git(&work, &["rev-parse", "HEAD"]);
+    let up = marketplace_update(&env.ctx, Some("acme"), None).unwrap();
+    assert_eq!(up[0].from_commit.as_deref(), Some(first.as_str()));
+    assert_eq!(up[0].to_commit.as_deref(), Some(second.as_str()));
+    assert_eq!(written(), metadata(&second));
+    assert_eq!(
+        all_files(&env),
+        recorded_files("git-files-after-upgrade.txt")
+    );
+    assert_eq!(read_config(), config("git-config-after-upgrade.toml"));
+    let notes = env
+        .codex()
+        .join("plugins/cache/acme/inline/0.3.0/skills/notes/SKILL.md");
+    assert!(std::fs::read_to_string(notes).unwrap().ends_with("more\n"));
+    assert_eq!(env.codex_ids(), ["inline:notes", "tools:pdf"]);
+    // Nothing new: the clone stays.
+    let up = marketplace_update(&env.ctx, None, None).unwrap();
+    assert_eq!(up[0].from_commit, up[0].to_commit);
+
+    marketplace_remove(&env.ctx, "acme").unwrap();
+    assert_eq!(read_config(), config("git-config-after-remove.toml"));
+    assert_eq!(
+        all_files(&env),
+        recorded_files("git-files-after-remove.txt")
+    );
+}
+
+#[test]
+fn plugin_update_installs_again_and_keeps_enabled() {
+    let env = Env::new();
+    marketplace_add(&env.ctx, "../market", None).unwrap();
+    env.install("inline@acme").unwrap();
+    env.install("tools@acme").unwrap();
+    plugin_set_enabled(&env.ctx, "inline", PluginScope::User, false).unwrap();
+    let same = plugin_update(&env.ctx, None, PluginScope::User, None).unwrap();
+    assert_eq!(same.up_to_date, ["inline@acme", "tools@acme"]);
+    assert!(same.changes.is_empty());
+    std::fs::write(
+        env.market.join("plugins/inline/skills/notes/SKILL.md"),
+        skill_md("notes") + "more\n",
+    )
+    .unwrap();
+    let report = plugin_update(&env.ctx, Some("inline"), PluginScope::User, None).unwrap();
+    assert_eq!(report.changes.len(), 1);
+    assert_eq!(report.changes[0].id, "inline@acme");
+    assert_ne!(
+        report.changes[0].from_digest.as_deref(),
+        Some(report.changes[0].to_digest.as_str())
+    );
+    let listed = plugin_list(&env.ctx, None).unwrap();
+    let inline = listed.iter().find(|p| p.id == "inline@acme").unwrap();
+    assert!(!inline.enabled, "an update keeps the plugin disabled");
+    let err = plugin_update(&env.ctx, None, PluginScope::Project, None).unwrap_err();
+    assert!(err.to_string().contains("user's config.toml only"), "{err}");
 }

@@ -4,12 +4,12 @@
 
 mod common;
 
-use common::{skill_md, write_tree};
+use common::{commit, file_url, git, git_repo, skill_md, write_tree};
 use serde_json::{json, Value};
 use skilldeck_install::{
-    marketplace_add, marketplace_list, marketplace_remove, plugin_install, plugin_list,
-    plugin_set_enabled, plugin_uninstall, plugin_update, Context, PluginContext, PluginHost,
-    PluginInstallRequest, PluginScope,
+    marketplace_add, marketplace_list, marketplace_remove, marketplace_update, plugin_install,
+    plugin_list, plugin_set_enabled, plugin_uninstall, plugin_update, Context, PluginContext,
+    PluginHost, PluginInstallRequest, PluginScope,
 };
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -288,4 +288,274 @@ fn copilot_cli_refusals_leave_settings_untouched() {
     std::fs::create_dir_all(env.root.join("direct/tools")).unwrap();
     let info = plugin_set_enabled(&env.ctx, "tools", PluginScope::User, false).unwrap();
     assert_eq!(info.id, "tools@acme");
+}
+
+/// The repository `tests/oracle/copilot-cli-1.0.102/git-record*.sh` gave Copilot CLI, and its
+/// bare clone (work tree, bare).
+fn git_market(root: &Path) -> (PathBuf, PathBuf) {
+    let work = root.join("gitmarket");
+    git_repo(
+        &work,
+        &[
+            (
+                ".claude-plugin/marketplace.json",
+                r#"{"name": "acme", "owner": {"name": "Acme"}, "plugins": [
+ {"name": "tools", "source": "./plugins/tools", "description": "PDF and CSV"},
+ {"name": "inline", "source": "./plugins/inline", "strict": false, "version": "0.3.0"}
+]}"#,
+            ),
+            (
+                "plugins/tools/.claude-plugin/plugin.json",
+                r#"{"name": "tools", "version": "1.0.0"}"#,
+            ),
+            (
+                "plugins/tools/skills/pdf/SKILL.md",
+                "---\nname: pdf\ndescription: d\n---\nbody\n",
+            ),
+            (
+                "plugins/inline/skills/notes/SKILL.md",
+                "---\nname: notes\ndescription: d\n---\nbody\n",
+            ),
+        ],
+    );
+    git(
+        root,
+        &["clone", "-q", "--bare", "gitmarket", "gitmarket.git"],
+    );
+    (work, root.join("gitmarket.git"))
+}
+
+/// What the git recordings are compared with: the clone's directory name as `$CLONE`, the
+/// URL as `$SOURCE`; the recorded `source_sha` is left out (not reproduced).
+struct GitCase {
+    env: Env,
+    work: PathBuf,
+    bare: PathBuf,
+    url: String,
+    clone_name: String,
+}
+
+impl GitCase {
+    fn new() -> GitCase {
+        let env = Env::new();
+        let (work, bare) = git_market(&env.root);
+        let url = file_url(&bare);
+        let clone_name: String = url
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+            .collect();
+        GitCase {
+            env,
+            work,
+            bare,
+            url,
+            clone_name,
+        }
+    }
+
+    fn read(&self, name: &str) -> Value {
+        let text = std::fs::read_to_string(self.env.copilot().join(name)).unwrap();
+        masked(
+            &text
+                .replace(&self.url, "$SOURCE")
+                .replace(self.env.copilot().to_str().unwrap(), "$COPILOT"),
+        )
+    }
+
+    fn oracle(&self, name: &str) -> Value {
+        let mut v = oracle(name);
+        if let Some(list) = v.get_mut("installedPlugins").and_then(Value::as_array_mut) {
+            for e in list {
+                e.as_object_mut().unwrap().shift_remove("source_sha");
+            }
+        }
+        v
+    }
+
+    fn files(&self) -> Vec<String> {
+        let home = self.env.copilot();
+        let mut out = Vec::new();
+        walk(&home, &home, &mut out);
+        out.retain(|f| !f.split('/').any(|p| p == ".git"));
+        let mut out: Vec<String> = out
+            .into_iter()
+            .map(|f| f.replace(&self.clone_name, "$CLONE"))
+            .collect();
+        out.sort();
+        out
+    }
+
+    fn recorded_files(&self, name: &str) -> Vec<String> {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/oracle/copilot-cli-1.0.102")
+            .join(name);
+        let mut out: Vec<String> = std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect();
+        out.sort();
+        out
+    }
+}
+
+fn walk(base: &Path, dir: &Path, out: &mut Vec<String>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            walk(base, &path, out);
+        } else {
+            out.push(
+                path.strip_prefix(base)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned(),
+            );
+        }
+    }
+}
+
+#[test]
+fn git_marketplace_install_and_uninstall_match_copilot_cli() {
+    let case = GitCase::new();
+    let env = &case.env;
+    let info = marketplace_add(&env.ctx, &case.url, None).unwrap();
+    assert_eq!(info.name, "acme");
+    assert_eq!(info.plugins, ["tools", "inline"]);
+    assert_eq!(
+        case.read("settings.json"),
+        case.oracle("git-settings-add.json")
+    );
+    assert_eq!(case.files(), case.recorded_files("git-files-add.txt"));
+    let clone = env
+        .copilot()
+        .join(".cache/copilot/marketplaces")
+        .join(&case.clone_name);
+    assert!(
+        clone.join(".git/shallow").is_file(),
+        "a shallow clone, as the host's"
+    );
+    let freshness: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            env.copilot()
+                .join(".cache/copilot/marketplaces/freshness.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    assert!(freshness[clone.to_str().unwrap()].is_f64());
+
+    let tools = env.install("tools@acme").unwrap();
+    assert_eq!(
+        tools.plugin.install_path,
+        env.copilot()
+            .join("installed-plugins/acme/tools")
+            .to_string_lossy()
+    );
+    env.install("inline@acme").unwrap();
+    assert_eq!(
+        case.read("settings.json"),
+        case.oracle("git-settings-install.json")
+    );
+    assert_eq!(
+        case.read("config.json"),
+        case.oracle("git-config-install.json")
+    );
+    assert_eq!(case.files(), case.recorded_files("git-files-install.txt"));
+    let listed: Vec<String> = plugin_list(&env.ctx, None)
+        .unwrap()
+        .into_iter()
+        .map(|p| p.id)
+        .collect();
+    assert_eq!(listed, ["tools@acme", "inline@acme"]);
+    // The copilot-cli profile reads the copies through config.json's installedPlugins.
+    assert_eq!(env.copilot_ids(), ["pdf", "notes"]);
+
+    plugin_uninstall(&env.ctx, "tools@acme", PluginScope::User).unwrap();
+    assert_eq!(
+        case.read("settings.json"),
+        case.oracle("git-settings-uninstall.json")
+    );
+    assert_eq!(
+        case.read("config.json"),
+        case.oracle("git-config-uninstall.json")
+    );
+    assert_eq!(case.files(), case.recorded_files("git-files-uninstall.txt"));
+    // Refused while `inline` is installed, as the host refuses without --force.
+    let err = marketplace_remove(&env.ctx, "acme").unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("Installed plugins from this marketplace: inline"),
+        "{err}"
+    );
+}
+
+#[test]
+fn git_marketplace_enable_update_and_remove_match_copilot_cli() {
+    let case = GitCase::new();
+    let env = &case.env;
+    marketplace_add(&env.ctx, &case.url, None).unwrap();
+    let err = marketplace_add(&env.ctx, &case.url, None).unwrap_err();
+    assert!(err.to_string().contains("already registered"), "{err}");
+    env.install("tools@acme").unwrap();
+    plugin_set_enabled(&env.ctx, "tools@acme", PluginScope::User, false).unwrap();
+    assert_eq!(
+        case.read("settings.json"),
+        case.oracle("git-settings-disable.json")
+    );
+    assert_eq!(
+        case.read("config.json"),
+        case.oracle("git-config-disable.json")
+    );
+    plugin_set_enabled(&env.ctx, "tools", PluginScope::User, true).unwrap();
+    assert_eq!(
+        case.read("settings.json"),
+        case.oracle("git-settings-enable.json")
+    );
+    assert_eq!(
+        case.read("config.json"),
+        case.oracle("git-config-enable.json")
+    );
+
+    commit(
+        &case.work,
+        &[(
+            "plugins/tools/.claude-plugin/plugin.json",
+            r#"{"name": "tools", "version": "1.1.0"}"#,
+        )],
+        "two",
+    );
+    git(
+        &case.work,
+        &["push", "-q", case.bare.to_str().unwrap(), "main"],
+    );
+    let head = git(&case.work, &["rev-parse", "HEAD"]);
+    let up = marketplace_update(&env.ctx, Some("acme"), None).unwrap();
+    assert_eq!(up[0].to_commit.as_deref(), Some(head.as_str()));
+    assert_ne!(up[0].from_commit, up[0].to_commit);
+    // The marketplace moved; the installed copy did not.
+    assert_eq!(
+        case.read("config.json"),
+        case.oracle("git-config-enable.json")
+    );
+    assert_eq!(case.files(), case.recorded_files("git-files-mupdate.txt"));
+    let report = plugin_update(&env.ctx, Some("tools@acme"), PluginScope::User, None).unwrap();
+    assert_eq!(report.changes.len(), 1);
+    assert_eq!(report.changes[0].to_version.as_deref(), Some("1.1.0"));
+    assert_eq!(
+        case.read("config.json"),
+        case.oracle("git-config-pupdate.json")
+    );
+
+    plugin_uninstall(&env.ctx, "tools@acme", PluginScope::User).unwrap();
+    marketplace_remove(&env.ctx, "acme").unwrap();
+    assert_eq!(
+        case.read("settings.json"),
+        case.oracle("git-settings-mremove.json")
+    );
+    assert_eq!(
+        case.read("config.json"),
+        case.oracle("git-config-mremove.json")
+    );
+    assert_eq!(case.files(), case.recorded_files("git-files-mremove.txt"));
 }

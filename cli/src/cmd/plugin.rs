@@ -26,8 +26,8 @@ pub struct Common {
     #[arg(long, value_name = "BYTES", default_value_t = 16 * 1024 * 1024, global = true)]
     pub max_bytes: u64,
     /// Whose files to write: Claude Code's (default), Codex's ($CODEX_HOME/config.toml and
-    /// plugins/cache) or Copilot CLI's ($COPILOT_HOME/settings.json and config.json); the
-    /// last two: local marketplaces, user scope only.
+    /// plugins/cache; git marketplaces in .tmp/marketplaces) or Copilot CLI's
+    /// ($COPILOT_HOME/settings.json and config.json); the last two: user scope only.
     #[arg(long, value_enum, default_value = "claude-code", global = true)]
     pub host: HostArg,
     /// Print JSON instead of human output.

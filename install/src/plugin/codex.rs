@@ -12,15 +12,22 @@
 //!   (`developerName` from `author.name`, `category`) when the entry has those.
 //!
 //! Codex has no scopes (plugins live in the user's config only) and no enable/disable command;
-//! `enabled` is the key it reads. Only local marketplaces with relative plugin sources are
-//! written here: Codex clones git marketplaces itself, which cannot be recorded offline.
+//! `enabled` is the key it reads. Git marketplaces (`source_type = "git"`, cloned to
+//! `.tmp/marketplaces/<name>`) and `marketplace update` (Codex's `marketplace upgrade`) are
+//! in [`crate::plugin::codex_git`]. Codex has no `plugin update`: here it installs each plugin
+//! again from its marketplace's current files, as the cache refresh after Codex's own
+//! marketplace upgrade does (config.toml untouched). Only relative plugin sources are
+//! installed (Codex fetches remote plugin sources itself).
 //! The config is edited with `toml_edit`, as Codex does, so comments and other tables stay.
 
 use crate::error::{InstallError, Result};
+use crate::git;
+use crate::plugin::codex_git::{self, CodexSource, InstallMetadata};
 use crate::plugin::manifest;
 use crate::plugin::marketplace::{self, PluginSource};
-use crate::plugin::ops::{MarketplaceInfo, MarketplaceRemoveReport, PluginInfo};
+use crate::plugin::ops::{MarketplaceInfo, MarketplaceRemoveReport, MarketplaceUpdate, PluginInfo};
 use crate::plugin::ops::{PluginInstallReport, PluginUninstallReport};
+use crate::plugin::ops::{PluginUpdateChange, PluginUpdateReport};
 use crate::plugin::PluginScope;
 use crate::{report, stage, Limits, ProgressFn};
 use serde_json::{json, Map, Value};
@@ -45,6 +52,14 @@ impl CodexLayout {
     /// `<home>/config.toml`.
     pub fn config(&self) -> PathBuf {
         self.home.join("config.toml")
+    }
+    /// `<home>/.tmp/marketplaces`: the clones of git marketplaces.
+    pub fn clones(&self) -> PathBuf {
+        self.home.join(".tmp").join("marketplaces")
+    }
+    /// `<home>/.tmp/marketplaces/<name>`: one git marketplace's clone.
+    pub fn marketplace_clone(&self, name: &str) -> PathBuf {
+        self.clones().join(name)
     }
     /// `<home>/plugins/cache/<marketplace>/<plugin>`: every version of one plugin.
     pub fn plugin_base(&self, marketplace: &str, plugin: &str) -> PathBuf {
@@ -114,66 +129,160 @@ fn section<'d>(doc: &'d mut DocumentMut, key: &str, path: &Path) -> Result<&'d m
         })
 }
 
-/// The local directory of a configured marketplace.
-fn marketplace_root(doc: &DocumentMut, name: &str) -> Option<PathBuf> {
+/// A configured marketplace as config.toml records it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Configured {
+    Local(PathBuf),
+    Git {
+        url: String,
+        git_ref: Option<String>,
+    },
+}
+
+fn configured(doc: &DocumentMut, name: &str) -> Option<Configured> {
     let t = doc.get("marketplaces")?.get(name)?;
+    let source = t.get("source").and_then(Item::as_str)?;
     match t.get("source_type").and_then(Item::as_str) {
-        Some("local") => t.get("source").and_then(Item::as_str).map(PathBuf::from),
+        Some("local") => Some(Configured::Local(PathBuf::from(source))),
+        Some("git") => Some(Configured::Git {
+            url: source.to_string(),
+            git_ref: t.get("ref").and_then(Item::as_str).map(String::from),
+        }),
         _ => None,
     }
 }
 
-fn marketplace_info(name: &str, root: &Path) -> MarketplaceInfo {
-    let (plugins, error) = match marketplace::read_marketplace(root) {
+/// Where a configured marketplace's files are: a local one in place, a git one in its clone.
+fn marketplace_root(layout: &CodexLayout, doc: &DocumentMut, name: &str) -> Option<PathBuf> {
+    match configured(doc, name)? {
+        Configured::Local(dir) => Some(dir),
+        Configured::Git { .. } => Some(layout.marketplace_clone(name)),
+    }
+}
+
+fn marketplace_info(layout: &CodexLayout, name: &str, how: &Configured) -> MarketplaceInfo {
+    let (root, source, commit) = match how {
+        Configured::Local(dir) => (
+            dir.clone(),
+            json!({"sourceType": "local", "source": dir.to_string_lossy()}),
+            None,
+        ),
+        Configured::Git { url, git_ref } => {
+            let clone = layout.marketplace_clone(name);
+            let mut source = json!({"sourceType": "git", "source": url});
+            if let Some(r) = git_ref {
+                source["ref"] = Value::String(r.clone());
+            }
+            let commit = git::head(&clone);
+            (clone, source, commit)
+        }
+    };
+    let (plugins, error) = match marketplace::read_marketplace(&root) {
         Ok(m) => (m.plugins.into_iter().map(|p| p.name).collect(), None),
         Err(e) => (Vec::new(), Some(e.to_string())),
     };
     MarketplaceInfo {
         name: name.to_string(),
-        source: json!({"sourceType": "local", "source": root.to_string_lossy()}),
+        source,
         install_location: root.to_string_lossy().into_owned(),
         last_updated: String::new(),
-        commit: None,
+        commit,
         plugins,
         error,
     }
 }
 
-/// `codex plugin marketplace add DIR`: record a local marketplace (read in place).
-pub fn marketplace_add(layout: &CodexLayout, spec: &str, cwd: &Path) -> Result<MarketplaceInfo> {
-    let dir = cwd.join(spec);
-    let root = std::fs::canonicalize(&dir).map_err(|_| {
-        bad(
-            spec,
-            "Codex marketplaces are written here from a local directory only (Codex clones git marketplaces itself); give the directory holding .claude-plugin/marketplace.json",
-        )
-    })?;
-    let market = marketplace::read_marketplace(&root)?;
+/// `[marketplaces.<name>]` as Codex writes it (`ref` only when given).
+fn marketplace_table(how: &Configured) -> Table {
+    let mut entry = Table::new();
+    match how {
+        Configured::Local(dir) => {
+            entry.insert("source_type", toml_edit::value("local"));
+            entry.insert("source", toml_edit::value(dir.to_string_lossy().as_ref()));
+        }
+        Configured::Git { url, git_ref } => {
+            entry.insert("source_type", toml_edit::value("git"));
+            entry.insert("source", toml_edit::value(url.as_str()));
+            if let Some(r) = git_ref {
+                entry.insert("ref", toml_edit::value(r.as_str()));
+            }
+        }
+    }
+    entry
+}
+
+fn describe(how: &Configured) -> String {
+    match how {
+        Configured::Local(dir) => dir.display().to_string(),
+        Configured::Git { url, git_ref: None } => url.clone(),
+        Configured::Git {
+            url,
+            git_ref: Some(r),
+        } => format!("{url}#{r}"),
+    }
+}
+
+/// `codex plugin marketplace add SOURCE`: a local directory is recorded and read in place; a
+/// git repository is cloned to `.tmp/marketplaces/<name>` first. The same source again is
+/// "already added" (nothing changes); another source under a configured name is refused.
+pub fn marketplace_add(
+    layout: &CodexLayout,
+    spec: &str,
+    cwd: &Path,
+    home: Option<&Path>,
+    progress: Option<&ProgressFn<'_>>,
+) -> Result<MarketplaceInfo> {
+    let source = codex_git::parse_source(spec, cwd, home)?;
+    let (how, staged, market) = match source {
+        CodexSource::Local(root) => {
+            let market = marketplace::read_marketplace(&root)?;
+            (Configured::Local(root), None, market)
+        }
+        CodexSource::Git { url, git_ref } => {
+            report(progress, "fetch", format!("git clone {url}"));
+            let staged = codex_git::stage_clone(&layout.clones(), &url, git_ref.as_deref())?;
+            let market = staged.marketplace.clone();
+            (Configured::Git { url, git_ref }, Some(staged), market)
+        }
+    };
     if let Some(problem) = segment_problem(&market.name, "marketplace name") {
         return Err(bad(spec, problem));
     }
     let mut doc = read_config(layout)?;
-    if let Some(existing) = marketplace_root(&doc, &market.name) {
-        if existing != root {
+    let name = market.name.clone();
+    if let Some(existing) = configured(&doc, &name) {
+        if existing != how {
             return Err(bad(
                 spec,
                 format!(
-                    "a marketplace named `{}` is already added from {}; remove it first (skilldeck marketplace remove {} --host codex)",
-                    market.name,
-                    existing.display(),
-                    market.name
+                    "marketplace `{name}` is already added from a different source ({}); remove it before adding this source (skilldeck marketplace remove {name} --host codex)",
+                    describe(&existing)
                 ),
             ));
         }
+        let root = marketplace_root(layout, &doc, &name).unwrap_or_default();
+        if marketplace::read_marketplace(&root).is_ok() {
+            return Ok(marketplace_info(layout, &name, &how));
+        }
+    }
+    let target = layout.marketplace_clone(&name);
+    if let Some(staged) = &staged {
+        report(progress, "install", format!("marketplace {name}"));
+        codex_git::place(staged, &target)?;
     }
     let path = layout.config();
-    let markets = section(&mut doc, "marketplaces", &path)?;
-    let mut entry = Table::new();
-    entry.insert("source_type", toml_edit::value("local"));
-    entry.insert("source", toml_edit::value(root.to_string_lossy().as_ref()));
-    markets.insert(&market.name, Item::Table(entry));
-    write_config(layout, &doc)?;
-    Ok(marketplace_info(&market.name, &root))
+    let written = section(&mut doc, "marketplaces", &path)
+        .map(|markets| {
+            markets.insert(&name, Item::Table(marketplace_table(&how)));
+        })
+        .and_then(|()| write_config(layout, &doc));
+    if let Err(err) = written {
+        if staged.is_some() {
+            let _ = std::fs::remove_dir_all(&target);
+        }
+        return Err(err);
+    }
+    Ok(marketplace_info(layout, &name, &how))
 }
 
 /// The configured marketplaces.
@@ -182,18 +291,20 @@ pub fn marketplace_list(layout: &CodexLayout) -> Result<Vec<MarketplaceInfo>> {
     let mut out = Vec::new();
     if let Some(t) = doc.get("marketplaces").and_then(Item::as_table) {
         for (name, _) in t.iter() {
-            if let Some(root) = marketplace_root(&doc, name) {
-                out.push(marketplace_info(name, &root));
+            if let Some(how) = configured(&doc, name) {
+                out.push(marketplace_info(layout, name, &how));
             }
         }
     }
     Ok(out)
 }
 
-/// `codex plugin marketplace remove NAME`: drop the marketplace's table; its installed
-/// plugins stay (Codex loads plugins from the cache without their marketplace).
+/// `codex plugin marketplace remove NAME`: drop the marketplace's table and a git
+/// marketplace's clone; its installed plugins stay (Codex loads plugins from the cache
+/// without their marketplace).
 pub fn marketplace_remove(layout: &CodexLayout, name: &str) -> Result<MarketplaceRemoveReport> {
     let mut doc = read_config(layout)?;
+    let how = configured(&doc, name);
     let removed = doc
         .get_mut("marketplaces")
         .and_then(Item::as_table_mut)
@@ -207,10 +318,127 @@ pub fn marketplace_remove(layout: &CodexLayout, name: &str) -> Result<Marketplac
         });
     }
     write_config(layout, &doc)?;
+    if let Some(Configured::Git { .. }) = how {
+        let clone = layout.marketplace_clone(name);
+        if clone.exists() {
+            std::fs::remove_dir_all(&clone).map_err(|e| InstallError::io(&clone, e))?;
+        }
+    }
     Ok(MarketplaceRemoveReport {
         name: name.to_string(),
         uninstalled: Vec::new(),
     })
+}
+
+/// `codex plugin marketplace upgrade [NAME]`: fetch each git marketplace (only `name` when
+/// given) again. A clone whose `.codex-marketplace-install.json` names the fetched revision
+/// stays; otherwise the new clone replaces it, with that file written, and every configured
+/// plugin of the marketplace is installed again into the cache. Local marketplaces are read
+/// in place and are not listed. Stops at the first failure.
+pub fn marketplace_update(
+    layout: &CodexLayout,
+    name: Option<&str>,
+    limits: &Limits,
+    progress: Option<&ProgressFn<'_>>,
+) -> Result<Vec<MarketplaceUpdate>> {
+    let doc = read_config(layout)?;
+    let mut gits: Vec<(String, String, Option<String>)> = doc
+        .get("marketplaces")
+        .and_then(Item::as_table)
+        .map(|t| {
+            t.iter()
+                .filter_map(|(n, _)| match configured(&doc, n) {
+                    Some(Configured::Git { url, git_ref }) => Some((n.to_string(), url, git_ref)),
+                    _ => None,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    gits.sort();
+    if let Some(n) = name {
+        if !gits.iter().any(|(g, _, _)| g == n) {
+            return Err(InstallError::NoSuchSkill {
+                message: format!(
+                    "marketplace `{n}` is not configured as a Git marketplace in {}; see skilldeck marketplace list --host codex",
+                    layout.config().display()
+                ),
+            });
+        }
+    }
+    let mut out = Vec::new();
+    for (market, url, git_ref) in gits {
+        if name.is_some_and(|n| n != market) {
+            continue;
+        }
+        let clone = layout.marketplace_clone(&market);
+        let before = InstallMetadata::read(&clone);
+        let from_commit = git::head(&clone);
+        report(progress, "fetch", format!("git clone {url}"));
+        let staged = codex_git::stage_clone(&layout.clones(), &url, git_ref.as_deref())?;
+        let metadata = InstallMetadata::new(&url, git_ref.as_deref(), &staged.revision);
+        if before.as_ref() == Some(&metadata) && marketplace::read_marketplace(&clone).is_ok() {
+            out.push(MarketplaceUpdate {
+                name: market,
+                to_commit: from_commit.clone(),
+                from_commit,
+            });
+            continue;
+        }
+        if staged.marketplace.name != market {
+            return Err(InstallError::InvalidManifest {
+                path: PathBuf::from(marketplace::MARKETPLACE_FILE),
+                message: format!(
+                    "upgraded marketplace name `{}` does not match configured marketplace `{market}`; remove it and add it again",
+                    staged.marketplace.name
+                ),
+            });
+        }
+        metadata.write(&staged.root())?;
+        codex_git::place(&staged, &clone)?;
+        for id in configured_plugins(&doc, &market) {
+            reinstall(layout, &id, limits, progress)?;
+        }
+        out.push(MarketplaceUpdate {
+            name: market,
+            from_commit,
+            to_commit: Some(staged.revision.clone()),
+        });
+    }
+    Ok(out)
+}
+
+/// The `[plugins]` ids of one marketplace, in config order.
+fn configured_plugins(doc: &DocumentMut, market: &str) -> Vec<String> {
+    doc.get("plugins")
+        .and_then(Item::as_table)
+        .map(|t| {
+            t.iter()
+                .map(|(id, _)| id.to_string())
+                .filter(|id| id.rsplit_once('@').is_some_and(|(_, m)| m == market))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Install `id` again into the cache from its marketplace's current files, leaving
+/// config.toml alone; updates pass the default audit threshold (critical findings refused).
+fn reinstall(
+    layout: &CodexLayout,
+    id: &str,
+    limits: &Limits,
+    progress: Option<&ProgressFn<'_>>,
+) -> Result<PluginInstallReport> {
+    let (plugin, market) = split(id)?;
+    let doc = read_config(layout)?;
+    install_cache(
+        layout,
+        &doc,
+        plugin,
+        market,
+        limits,
+        skilldeck::AuditSeverity::High,
+        progress,
+    )
 }
 
 fn split(id: &str) -> Result<(&str, &str)> {
@@ -276,7 +504,8 @@ fn synthesized(entry: &Map<String, Value>) -> Value {
     Value::Object(out)
 }
 
-/// `codex plugin add PLUGIN@MARKETPLACE`.
+/// `codex plugin add PLUGIN@MARKETPLACE`: the plugin into the cache and
+/// `[plugins."<id>"] enabled = true`.
 pub fn plugin_install(
     layout: &CodexLayout,
     id: &str,
@@ -288,9 +517,63 @@ pub fn plugin_install(
     user_only(scope)?;
     let (plugin, market) = split(id)?;
     let mut doc = read_config(layout)?;
-    let root = marketplace_root(&doc, market).ok_or_else(|| InstallError::NoSuchSkill {
+    let current = doc.clone();
+    let path = layout.config();
+    let mut enable =
+        || set_plugin_enabled(&mut doc, id, true, &path).and_then(|()| write_config(layout, &doc));
+    install_cache_then(
+        layout,
+        &current,
+        plugin,
+        market,
+        limits,
+        max_severity,
+        progress,
+        &mut enable,
+    )
+}
+
+/// [`install_cache_then`] with nothing to write after the cache.
+fn install_cache(
+    layout: &CodexLayout,
+    doc: &DocumentMut,
+    plugin: &str,
+    market: &str,
+    limits: &Limits,
+    max_severity: skilldeck::AuditSeverity,
+    progress: Option<&ProgressFn<'_>>,
+) -> Result<PluginInstallReport> {
+    install_cache_then(
+        layout,
+        doc,
+        plugin,
+        market,
+        limits,
+        max_severity,
+        progress,
+        &mut || Ok(()),
+    )
+}
+
+/// Copy `plugin` of `market` (as `doc` configures it) into `plugins/cache/<m>/<p>/<version>`,
+/// replacing every older version, then run `finish`; when `finish` fails the old cache
+/// directory is put back.
+#[allow(clippy::too_many_arguments)]
+fn install_cache_then(
+    layout: &CodexLayout,
+    doc: &DocumentMut,
+    plugin: &str,
+    market: &str,
+    limits: &Limits,
+    max_severity: skilldeck::AuditSeverity,
+    progress: Option<&ProgressFn<'_>>,
+    finish: &mut dyn FnMut() -> Result<()>,
+) -> Result<PluginInstallReport> {
+    let id = format!("{plugin}@{market}");
+    let id = id.as_str();
+    let root = marketplace_root(layout, doc, market).ok_or_else(|| InstallError::NoSuchSkill {
         message: format!(
-            "no local Codex marketplace `{market}` in {}; add it first (skilldeck marketplace add DIR --host codex)",
+            "no Codex marketplace `{market}` in {}; add it first (skilldeck marketplace add SOURCE --host codex)",
             layout.config().display()
         ),
     })?;
@@ -299,7 +582,7 @@ pub fn plugin_install(
     let PluginSource::Relative { path } = &item.source else {
         return Err(bad(
             id,
-            "only plugins at a path inside a local marketplace are written for Codex (Codex fetches remote plugin sources itself)",
+            "only plugins at a path inside their marketplace are written for Codex (Codex fetches remote plugin sources itself)",
         ));
     };
     let dir = manifest::contained(&root, path).map_err(|_| {
@@ -400,10 +683,7 @@ pub fn plugin_install(
         }
         return Err(InstallError::io(&base, e));
     }
-    let path = layout.config();
-    let written =
-        set_plugin_enabled(&mut doc, id, true, &path).and_then(|()| write_config(layout, &doc));
-    if let Err(e) = written {
+    if let Err(e) = finish() {
         let _ = std::fs::remove_dir_all(&base);
         if had_old {
             let _ = std::fs::rename(&aside, &base);
@@ -581,4 +861,66 @@ pub fn plugin_uninstall(
         scope: PluginScope::User,
         removed_path: removed,
     })
+}
+
+/// `plugin update [PLUGIN]` for Codex, which has no such command: each plugin (all of
+/// config.toml's `[plugins]` when `spec` is `None`) is installed again from its marketplace's
+/// current files, what `codex plugin add` would copy, keeping its `enabled`. A git
+/// marketplace is not fetched here: `marketplace update` does that (and reinstalls its
+/// plugins itself, as Codex's upgrade does).
+pub fn plugin_update(
+    layout: &CodexLayout,
+    spec: Option<&str>,
+    scope: PluginScope,
+    limits: &Limits,
+    progress: Option<&ProgressFn<'_>>,
+) -> Result<PluginUpdateReport> {
+    user_only(scope)?;
+    let doc = read_config(layout)?;
+    let ids = match spec {
+        Some(s) => vec![resolve(&doc, s)?],
+        None => doc
+            .get("plugins")
+            .and_then(Item::as_table)
+            .map(|t| t.iter().map(|(k, _)| k.to_string()).collect())
+            .unwrap_or_default(),
+    };
+    let mut out = PluginUpdateReport::default();
+    for id in ids {
+        let Some((plugin, market)) = id.rsplit_once('@') else {
+            out.warnings
+                .push(format!("`{id}` is not PLUGIN@MARKETPLACE; skipped"));
+            continue;
+        };
+        if spec.is_none() && configured(&doc, market).is_none() {
+            out.warnings.push(format!(
+                "`{id}`: marketplace `{market}` is not configured any more; skipped"
+            ));
+            continue;
+        }
+        let base = layout.plugin_base(market, plugin);
+        let from_version = active_version(&base);
+        let from_digest = from_version
+            .as_ref()
+            .and_then(|v| skilldeck::hash_tree(&base.join(v)).ok())
+            .map(|t| t.digest);
+        let done = reinstall(layout, &id, limits, progress)?;
+        out.warnings.extend(done.warnings);
+        let to_digest = done.plugin.digest.unwrap_or_default();
+        if from_digest.as_deref() == Some(to_digest.as_str()) && from_version == done.plugin.version
+        {
+            out.up_to_date.push(id);
+        } else {
+            out.changes.push(PluginUpdateChange {
+                id,
+                from_version,
+                to_version: done.plugin.version,
+                from_commit: None,
+                to_commit: None,
+                from_digest,
+                to_digest,
+            });
+        }
+    }
+    Ok(out)
 }

@@ -12,11 +12,14 @@
 //!   `installed-plugins/_direct/<name>/`; `update` copies it again, `uninstall` deletes the
 //!   copy and the entry, `enable`/`disable` set `enabled`.
 //!
-//! User scope only (Copilot CLI has no plugin scopes). Git and GitHub marketplaces are clones
-//! the host makes in its own cache and could not be recorded offline: they are refused here.
+//! User scope only (Copilot CLI has no plugin scopes). Git and GitHub marketplaces (a clone
+//! in the host's cache, their plugins copied to `installed-plugins/<m>/<p>`) are in
+//! [`crate::plugin::copilot_git`].
 
 use crate::error::{InstallError, Result};
+use crate::git;
 use crate::plugin::claude::{to_json_text, write_atomic};
+use crate::plugin::copilot_git::{self, RemoteSource};
 use crate::plugin::manifest::{self, PluginSkill};
 use crate::plugin::marketplace::{self, Marketplace, PluginSource};
 use crate::plugin::ops::{
@@ -173,11 +176,24 @@ fn marketplace_root(settings: &Map<String, Value>, name: &str) -> Option<PathBuf
         .flatten()
 }
 
-fn marketplace_info(name: &str, entry: &Value) -> MarketplaceInfo {
+/// The remote source of marketplace `name` in settings, when it is a git or GitHub one.
+fn remote_of(settings: &Map<String, Value>, name: &str) -> Option<RemoteSource> {
+    RemoteSource::from_entry(settings.get("extraKnownMarketplaces")?.get(name)?)
+}
+
+fn marketplace_info(layout: &CopilotLayout, name: &str, entry: &Value) -> MarketplaceInfo {
     let source = entry.get("source").cloned().unwrap_or(Value::Null);
-    let dir = (source.get("source").and_then(Value::as_str) == Some("directory"))
-        .then(|| source.get("path").and_then(Value::as_str).map(String::from))
-        .flatten();
+    let remote = RemoteSource::from_entry(entry);
+    let dir = match &remote {
+        Some(r) => Some(
+            copilot_git::clone_dir(&layout.home, r)
+                .to_string_lossy()
+                .into_owned(),
+        ),
+        None => (source.get("source").and_then(Value::as_str) == Some("directory"))
+            .then(|| source.get("path").and_then(Value::as_str).map(String::from))
+            .flatten(),
+    };
     let (plugins, error) = match &dir {
         Some(d) => match read_catalogue(Path::new(d)) {
             Ok(m) => (m.plugins.into_iter().map(|p| p.name).collect(), None),
@@ -185,31 +201,44 @@ fn marketplace_info(name: &str, entry: &Value) -> MarketplaceInfo {
         },
         None => (
             Vec::new(),
-            Some("not a directory marketplace: Copilot CLI clones it itself; not read here".into()),
+            Some("a marketplace source kind skilldeck does not read for Copilot CLI".into()),
         ),
     };
+    let commit = remote
+        .is_some()
+        .then(|| dir.as_deref().and_then(|d| git::head(Path::new(d))))
+        .flatten();
     MarketplaceInfo {
         name: name.to_string(),
         source,
         install_location: dir.unwrap_or_default(),
         last_updated: String::new(),
-        commit: None,
+        commit,
         plugins,
         error,
     }
 }
 
-/// `copilot plugin marketplace add DIR`: record a local directory marketplace (read in place).
-pub fn marketplace_add(layout: &CopilotLayout, spec: &str, cwd: &Path) -> Result<MarketplaceInfo> {
-    let root = std::fs::canonicalize(cwd.join(spec))
+/// `copilot plugin marketplace add DIR|URL|owner/repo`: record a local directory marketplace
+/// (read in place), or clone a remote one ([`copilot_git`]).
+pub fn marketplace_add(
+    layout: &CopilotLayout,
+    spec: &str,
+    cwd: &Path,
+    progress: Option<&ProgressFn<'_>>,
+) -> Result<MarketplaceInfo> {
+    let local = std::fs::canonicalize(cwd.join(spec))
         .ok()
-        .filter(|p| p.is_dir())
-        .ok_or_else(|| {
+        .filter(|p| p.is_dir());
+    let Some(root) = local else {
+        let remote = RemoteSource::parse(spec).ok_or_else(|| {
             bad(
                 spec,
-                "Copilot CLI marketplaces are written here from a local directory only (it clones git marketplaces itself); give the directory holding .claude-plugin/marketplace.json",
+                "give the directory holding .claude-plugin/marketplace.json, a git URL or owner/repo",
             )
         })?;
+        return add_remote(layout, spec, &remote, progress);
+    };
     let market = read_catalogue(&root)?;
     let path = layout.settings();
     let mut settings = read_object(&path)?;
@@ -230,7 +259,53 @@ pub fn marketplace_add(layout: &CopilotLayout, spec: &str, cwd: &Path) -> Result
     object_at(&mut settings, "extraKnownMarketplaces", &path)?.insert(market.name.clone(), entry);
     write_atomic(&path, &to_json_text(&settings))?;
     let entry = settings["extraKnownMarketplaces"][&market.name].clone();
-    Ok(marketplace_info(&market.name, &entry))
+    Ok(marketplace_info(layout, &market.name, &entry))
+}
+
+/// Clone a remote marketplace into the host's cache and register it; a registered name is
+/// refused, as the host refuses it ("already registered").
+fn add_remote(
+    layout: &CopilotLayout,
+    spec: &str,
+    remote: &RemoteSource,
+    progress: Option<&ProgressFn<'_>>,
+) -> Result<MarketplaceInfo> {
+    let path = layout.settings();
+    let mut settings = read_object(&path)?;
+    report(
+        progress,
+        "fetch",
+        format!("git clone {}", remote.clone_url()),
+    );
+    let staged = copilot_git::fetch(&layout.home, remote, read_catalogue)?;
+    let name = staged.marketplace.name.clone();
+    let taken = settings
+        .get("extraKnownMarketplaces")
+        .and_then(|m| m.get(&name))
+        .is_some();
+    if taken {
+        return Err(bad(
+            spec,
+            format!(
+                "Marketplace \"{name}\" already registered; remove it first (skilldeck marketplace remove {name} --host copilot-cli)"
+            ),
+        ));
+    }
+    let target = copilot_git::clone_dir(&layout.home, remote);
+    staged.place(&target)?;
+    let written = object_at(&mut settings, "extraKnownMarketplaces", &path)
+        .map(|m| {
+            m.insert(name.clone(), remote.to_entry());
+        })
+        .and_then(|()| write_atomic(&path, &to_json_text(&settings)))
+        .and_then(|()| copilot_git::record_freshness(&layout.home, &target));
+    if let Err(err) = written {
+        let _ = std::fs::remove_dir_all(&target);
+        return Err(err);
+    }
+    let mut info = marketplace_info(layout, &name, &remote.to_entry());
+    info.commit = Some(staged.commit.clone());
+    Ok(info)
 }
 
 /// The marketplaces of settings.json.
@@ -239,31 +314,65 @@ pub fn marketplace_list(layout: &CopilotLayout) -> Result<Vec<MarketplaceInfo>> 
     Ok(settings
         .get("extraKnownMarketplaces")
         .and_then(Value::as_object)
-        .map(|m| m.iter().map(|(n, e)| marketplace_info(n, e)).collect())
+        .map(|m| {
+            m.iter()
+                .map(|(n, e)| marketplace_info(layout, n, e))
+                .collect()
+        })
         .unwrap_or_default())
 }
 
-/// `marketplace update`: a directory marketplace is read live, so there is nothing to fetch;
-/// each is reported with no commit.
+/// `marketplace update [NAME]`: a git or GitHub marketplace is fetched again (its clone
+/// replaced, `freshness.json` updated, installed plugins left alone); a directory marketplace
+/// is read live, so there is nothing to fetch and it is reported with no commit.
 pub fn marketplace_update(
     layout: &CopilotLayout,
     name: Option<&str>,
+    progress: Option<&ProgressFn<'_>>,
 ) -> Result<Vec<MarketplaceUpdate>> {
+    let settings = read_object(&layout.settings())?;
     let all = marketplace_list(layout)?;
     if let Some(n) = name {
         if !all.iter().any(|m| m.name == n) {
             return Err(not_registered(n));
         }
     }
-    Ok(all
-        .into_iter()
-        .filter(|m| name.is_none_or(|n| n == m.name))
-        .map(|m| MarketplaceUpdate {
+    let mut out = Vec::new();
+    for m in all.into_iter().filter(|m| name.is_none_or(|n| n == m.name)) {
+        let Some(remote) = remote_of(&settings, &m.name) else {
+            out.push(MarketplaceUpdate {
+                name: m.name,
+                from_commit: None,
+                to_commit: None,
+            });
+            continue;
+        };
+        let target = copilot_git::clone_dir(&layout.home, &remote);
+        let from_commit = git::head(&target);
+        report(
+            progress,
+            "fetch",
+            format!("git clone {}", remote.clone_url()),
+        );
+        let staged = copilot_git::fetch(&layout.home, &remote, read_catalogue)?;
+        if staged.marketplace.name != m.name {
+            return Err(InstallError::InvalidManifest {
+                path: target,
+                message: format!(
+                    "marketplace `{}` now calls itself `{}`; remove it and add it again",
+                    m.name, staged.marketplace.name
+                ),
+            });
+        }
+        staged.place(&target)?;
+        copilot_git::record_freshness(&layout.home, &target)?;
+        out.push(MarketplaceUpdate {
             name: m.name,
-            from_commit: None,
-            to_commit: None,
-        })
-        .collect())
+            from_commit,
+            to_commit: Some(staged.commit.clone()),
+        });
+    }
+    Ok(out)
 }
 
 fn not_registered(name: &str) -> InstallError {
@@ -275,10 +384,33 @@ fn not_registered(name: &str) -> InstallError {
 }
 
 /// `copilot plugin marketplace remove NAME`: drop it from `extraKnownMarketplaces`; its
-/// `enabledPlugins` entries stay, as the host leaves them.
+/// `enabledPlugins` entries stay, as the host leaves them. A git or GitHub marketplace's
+/// clone is deleted, and it is refused while one of its plugins is installed (the host
+/// wants `--force` then).
 pub fn marketplace_remove(layout: &CopilotLayout, name: &str) -> Result<MarketplaceRemoveReport> {
     let path = layout.settings();
     let mut settings = read_object(&path)?;
+    let remote = remote_of(&settings, name);
+    if remote.is_some() {
+        let config = read_object(&layout.config())?;
+        let installed: Vec<String> = config
+            .get("installedPlugins")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter(|e| e.get("marketplace").and_then(Value::as_str) == Some(name))
+            .filter_map(|e| e.get("name").and_then(Value::as_str).map(String::from))
+            .collect();
+        if !installed.is_empty() {
+            return Err(bad(
+                name,
+                format!(
+                    "Cannot remove marketplace \"{name}\". Installed plugins from this marketplace: {}; uninstall them first (skilldeck plugin uninstall PLUGIN@{name} --host copilot-cli)",
+                    installed.join(", ")
+                ),
+            ));
+        }
+    }
     let removed = settings
         .get_mut("extraKnownMarketplaces")
         .and_then(Value::as_object_mut)
@@ -287,6 +419,12 @@ pub fn marketplace_remove(layout: &CopilotLayout, name: &str) -> Result<Marketpl
         return Err(not_registered(name));
     }
     write_atomic(&path, &to_json_text(&settings))?;
+    if let Some(remote) = remote {
+        let clone = copilot_git::clone_dir(&layout.home, &remote);
+        if clone.exists() {
+            std::fs::remove_dir_all(&clone).map_err(|e| InstallError::io(&clone, e))?;
+        }
+    }
     Ok(MarketplaceRemoveReport {
         name: name.to_string(),
         uninstalled: Vec::new(),
@@ -423,9 +561,13 @@ pub fn plugin_install(
     let Some((plugin, market)) = by_id else {
         return install_direct(layout, spec, cwd, limits, threshold, progress);
     };
+    if let Some(remote) = remote_of(&settings, market) {
+        let clone = copilot_git::clone_dir(&layout.home, &remote);
+        return install_copy(layout, plugin, market, &clone, limits, threshold, progress);
+    }
     let root = marketplace_root(&settings, market).ok_or_else(|| InstallError::NoSuchSkill {
         message: format!(
-            "no directory marketplace `{market}` in {}; add it first (skilldeck marketplace add DIR --host copilot-cli)",
+            "no marketplace `{market}` in {}; add it first (skilldeck marketplace add SOURCE --host copilot-cli)",
             settings_path.display()
         ),
     })?;
@@ -473,6 +615,140 @@ pub fn plugin_install(
         warnings: Vec::new(),
         audit: findings,
     })
+}
+
+/// Install `plugin` of the git marketplace cloned at `clone`: copy it to
+/// `installed-plugins/<market>/<plugin>`, write its `installedPlugins` entry afresh (last) and
+/// enable it in `enabledPlugins`.
+fn install_copy(
+    layout: &CopilotLayout,
+    plugin: &str,
+    market: &str,
+    clone: &Path,
+    limits: &Limits,
+    threshold: skilldeck::AuditSeverity,
+    progress: Option<&ProgressFn<'_>>,
+) -> Result<PluginInstallReport> {
+    let id = format!("{plugin}@{market}");
+    let catalogue = read_catalogue(clone)?;
+    let item = catalogue.entry(market, plugin)?;
+    let PluginSource::Relative { path } = &item.source else {
+        return Err(bad(
+            &id,
+            "only plugins at a path inside their marketplace are written for Copilot CLI (it fetches remote plugin sources itself)",
+        ));
+    };
+    let src = inside(clone, path).map_err(|_| {
+        bad(
+            path,
+            format!("Plugin path escapes marketplace directory: {path}"),
+        )
+    })?;
+    if !src.is_dir() {
+        return Err(bad(path, format!("{} is not a directory", src.display())));
+    }
+    let own = read_manifest(&src)?;
+    let parent = layout.home.join("installed-plugins").join(market);
+    std::fs::create_dir_all(&parent).map_err(|e| InstallError::io(&parent, e))?;
+    report(progress, "stage", id.clone());
+    let stage_dir = tempfile::Builder::new()
+        .prefix(".plugin-install-")
+        .tempdir_in(&parent)
+        .map_err(|e| InstallError::io(&parent, e))?;
+    let staged = stage_dir.path().join(plugin);
+    let warnings = stage::copy_skill(&src, &staged, limits)?;
+    let findings = audit_dir(&staged, &id, market, threshold)?;
+    let skills = plugin_skills(&staged, own.as_ref())?;
+    let tree = skilldeck::hash_tree(&staged)?;
+    let target = parent.join(plugin);
+    let aside = stage_dir.path().join(".previous");
+    let had_old = target.exists();
+    if had_old {
+        std::fs::rename(&target, &aside).map_err(|e| InstallError::io(&target, e))?;
+    }
+    if let Err(e) = std::fs::rename(&staged, &target) {
+        if had_old {
+            let _ = std::fs::rename(&aside, &target);
+        }
+        return Err(InstallError::io(&target, e));
+    }
+    let version = version_of(own.as_ref(), Some(&item.raw));
+    let entry = json!({
+        "name": plugin,
+        "marketplace": market,
+        "version": version,
+        "installed_at": crate::plugin::ops::now_iso(),
+        "cache_path": target.to_string_lossy(),
+        "enabled": true,
+    });
+    let settings_path = layout.settings();
+    let written = (|| {
+        let mut config = read_object(&layout.config())?;
+        let list = installed_list(&mut config, layout)?;
+        list.retain(|e| !is_copy(e, plugin, market));
+        list.push(entry.clone());
+        let mut settings = read_object(&settings_path)?;
+        object_at(&mut settings, "enabledPlugins", &settings_path)?
+            .insert(id.clone(), Value::Bool(true));
+        write_config(layout, &config)?;
+        write_atomic(&settings_path, &to_json_text(&settings))
+    })();
+    if let Err(e) = written {
+        let _ = std::fs::remove_dir_all(&target);
+        if had_old {
+            let _ = std::fs::rename(&aside, &target);
+        }
+        return Err(e);
+    }
+    Ok(PluginInstallReport {
+        plugin: PluginInfo {
+            id: id.clone(),
+            name: plugin.to_string(),
+            marketplace: market.to_string(),
+            scope: PluginScope::User,
+            enabled: true,
+            version,
+            install_path: target.to_string_lossy().into_owned(),
+            git_commit_sha: git::head(clone),
+            skills: skills.iter().map(|s| s.name.clone()).collect(),
+            digest: Some(tree.digest.clone()),
+            modified: false,
+        },
+        skill_dirs: skills,
+        files: tree.files,
+        warnings,
+        audit: findings,
+    })
+}
+
+/// config.json's `installedPlugins` list, made when missing.
+fn installed_list<'c>(
+    config: &'c mut Map<String, Value>,
+    layout: &CopilotLayout,
+) -> Result<&'c mut Vec<Value>> {
+    config
+        .entry("installedPlugins")
+        .or_insert_with(|| Value::Array(Vec::new()))
+        .as_array_mut()
+        .ok_or_else(|| InstallError::InvalidManifest {
+            path: layout.config(),
+            message: "`installedPlugins` must be a list; fix config.json".into(),
+        })
+}
+
+/// An `installedPlugins` entry of a plugin copied from marketplace `market`.
+fn is_copy(entry: &Value, name: &str, market: &str) -> bool {
+    !market.is_empty()
+        && entry.get("name").and_then(Value::as_str) == Some(name)
+        && entry.get("marketplace").and_then(Value::as_str) == Some(market)
+}
+
+/// Whether `config` holds a copy of `name@market`.
+fn has_copy(config: &Map<String, Value>, name: &str, market: &str) -> bool {
+    config
+        .get("installedPlugins")
+        .and_then(Value::as_array)
+        .is_some_and(|l| l.iter().any(|e| is_copy(e, name, market)))
 }
 
 /// A direct install: copy the plugin directory to `installed-plugins/_direct/<name>` and
@@ -813,6 +1089,19 @@ pub fn plugin_set_enabled(
         let mut settings = read_object(&path)?;
         object_at(&mut settings, "enabledPlugins", &path)?.insert(info.id.clone(), Value::Bool(on));
         write_atomic(&path, &to_json_text(&settings))?;
+        // A plugin copied from a git marketplace has `enabled` in its entry too (recorded).
+        let mut config = read_object(&layout.config())?;
+        if has_copy(&config, &info.name, &info.marketplace) {
+            for e in installed_list(&mut config, layout)?
+                .iter_mut()
+                .filter(|e| is_copy(e, &info.name, &info.marketplace))
+            {
+                if let Some(obj) = e.as_object_mut() {
+                    obj.insert("enabled".into(), Value::Bool(on));
+                }
+            }
+            write_config(layout, &config)?;
+        }
     }
     info.enabled = on;
     Ok(info)
@@ -827,6 +1116,33 @@ pub fn plugin_uninstall(
 ) -> Result<PluginUninstallReport> {
     user_only(scope)?;
     let info = resolve(layout, spec)?;
+    let mut config = read_object(&layout.config())?;
+    if has_copy(&config, &info.name, &info.marketplace) {
+        // A git marketplace's plugin: the copy, its entry and its enabledPlugins key go.
+        installed_list(&mut config, layout)?.retain(|e| !is_copy(e, &info.name, &info.marketplace));
+        write_config(layout, &config)?;
+        let path = layout.settings();
+        let mut settings = read_object(&path)?;
+        if let Some(map) = settings
+            .get_mut("enabledPlugins")
+            .and_then(Value::as_object_mut)
+        {
+            map.shift_remove(&info.id);
+        }
+        write_atomic(&path, &to_json_text(&settings))?;
+        let dir = PathBuf::from(&info.install_path);
+        let removed = (dir.starts_with(layout.home.join("installed-plugins")) && dir.is_dir())
+            .then(|| {
+                std::fs::remove_dir_all(&dir).map_err(|e| InstallError::io(&dir, e))?;
+                Ok::<_, InstallError>(info.install_path.clone())
+            })
+            .transpose()?;
+        return Ok(PluginUninstallReport {
+            id: info.id,
+            scope,
+            removed_path: removed,
+        });
+    }
     if !info.marketplace.is_empty() {
         plugin_set_enabled(layout, &info.id, scope, false)?;
         return Ok(PluginUninstallReport {
@@ -876,7 +1192,44 @@ pub fn plugin_update(
     };
     let config = read_object(&layout.config())?;
     let mut out = PluginUpdateReport::default();
+    let settings = read_object(&layout.settings())?;
     for info in targets {
+        let remote = remote_of(&settings, &info.marketplace)
+            .filter(|_| has_copy(&config, &info.name, &info.marketplace));
+        if let Some(remote) = remote {
+            // Copied again from the marketplace's clone, as the host's update does (fetch the
+            // clone first with `marketplace update`).
+            let before = skilldeck::hash_tree(Path::new(&info.install_path))
+                .ok()
+                .map(|t| t.digest);
+            let clone = copilot_git::clone_dir(&layout.home, &remote);
+            let done = install_copy(
+                layout,
+                &info.name,
+                &info.marketplace,
+                &clone,
+                limits,
+                skilldeck::AuditSeverity::High,
+                progress,
+            )?;
+            let to_digest = done.plugin.digest.clone().unwrap_or_default();
+            if before.as_deref() == Some(to_digest.as_str()) && info.version == done.plugin.version
+            {
+                out.up_to_date.push(info.id);
+            } else {
+                out.changes.push(PluginUpdateChange {
+                    id: info.id,
+                    from_version: info.version,
+                    to_version: done.plugin.version,
+                    from_commit: None,
+                    to_commit: done.plugin.git_commit_sha,
+                    from_digest: before,
+                    to_digest,
+                });
+            }
+            out.warnings.extend(done.warnings);
+            continue;
+        }
         if !info.marketplace.is_empty() {
             out.up_to_date.push(info.id);
             continue;

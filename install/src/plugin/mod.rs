@@ -7,20 +7,26 @@
 //! - [`claude`]: Claude Code's files (`known_marketplaces.json`, `installed_plugins.json`,
 //!   the plugin cache, `enabledPlugins`) and its marketplace policy;
 //! - [`codex`]: Codex's files (`config.toml`'s `marketplaces`/`plugins`, its plugin cache);
+//! - [`codex_git`]: Codex's marketplace sources and git marketplace clones;
 //! - [`copilot`]: GitHub Copilot CLI's files (`settings.json`'s `extraKnownMarketplaces`/
 //!   `enabledPlugins`, `config.json`'s `installedPlugins`, `installed-plugins/_direct`);
+//! - [`url_headers`]: the HTTP headers a `url` marketplace is downloaded with;
+//! - [`copilot_git`]: Copilot CLI's git marketplace clones and the plugins copied from them;
 //! - [`orphans`]: Claude Code's delayed deletion of cache versions nobody uses;
 //! - [`ops`]: the operations (`marketplace add|list|update|remove`,
 //!   `plugin install|list|enable|disable|update|uninstall`).
 
 pub mod claude;
 pub mod codex;
+pub mod codex_git;
 pub mod copilot;
+pub mod copilot_git;
 pub mod manifest;
 pub mod marketplace;
 pub mod npm;
 pub mod ops;
 pub mod orphans;
+pub mod url_headers;
 
 use serde::{Deserialize, Serialize};
 

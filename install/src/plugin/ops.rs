@@ -15,7 +15,7 @@ use crate::plugin::codex::{self, CodexLayout};
 use crate::plugin::copilot::{self, CopilotLayout};
 use crate::plugin::manifest::{self, PluginSkill};
 use crate::plugin::marketplace::{self, Marketplace, PluginSource, MARKETPLACE_FILE};
-use crate::plugin::{npm, orphans};
+use crate::plugin::{npm, orphans, url_headers};
 use crate::plugin::{PluginHost, PluginScope};
 use crate::source::Source;
 use crate::{git, http, report, stage, Context, Limits, ProgressFn};
@@ -139,13 +139,6 @@ impl PluginContext {
             .unwrap_or_else(|_| self.project_dir.clone())
             .to_string_lossy()
             .into_owned()
-    }
-}
-
-fn codex_unsupported(what: &str) -> InstallError {
-    InstallError::BadSource {
-        source_spec: "codex".into(),
-        message: format!("`{what}` is not written for Codex; install the plugin again (Codex's `plugin add` replaces it)"),
     }
 }
 
@@ -431,10 +424,27 @@ struct FetchedMarketplace {
     commit: Option<String>,
 }
 
+/// The settings Claude Code looks for marketplace declarations in, in its order (managed and
+/// user settings are an operator's; the project's are not).
+fn declaration_tiers(pctx: &PluginContext) -> Vec<url_headers::SettingsTier> {
+    let layout = pctx.layout();
+    let tier = |path: PathBuf, operator: bool| url_headers::SettingsTier { path, operator };
+    vec![
+        tier(pctx.managed_settings.clone(), true),
+        tier(layout.settings(PluginScope::User), true),
+        tier(layout.settings(PluginScope::Project), false),
+        tier(layout.settings(PluginScope::Local), false),
+    ]
+}
+
+/// Fetch a marketplace. `name` and `state` (its `known_marketplaces.json` source) choose a
+/// `url` marketplace's headers ([`url_headers::choose`]).
 fn fetch_marketplace(
     pctx: &PluginContext,
     source: &MarketplaceSource,
     spec: &str,
+    name: Option<&str>,
+    state: Option<&Value>,
     progress: Option<&ProgressFn<'_>>,
 ) -> Result<FetchedMarketplace> {
     let layout = pctx.layout();
@@ -503,7 +513,16 @@ fn fetch_marketplace(
             // Claude Code keeps the downloaded catalogue as the file `marketplaces/<name>`
             // (its installLocation), re-serialised with two-space indentation.
             report(progress, "fetch", format!("GET {url}"));
-            let body = http::get(url, pctx.limits.max_download_bytes, pctx.limits.timeout)?;
+            let chosen = url_headers::choose(&declaration_tiers(pctx), url, name, state)?;
+            for why in &chosen.dropped {
+                report(progress, "warning", format!("{url}: header dropped: {why}"));
+            }
+            let body = http::get_with_headers(
+                url,
+                &chosen.headers,
+                pctx.limits.max_download_bytes,
+                pctx.limits.timeout,
+            )?;
             let text = String::from_utf8_lossy(&body).into_owned();
             let marketplace = marketplace::parse_marketplace(&text, Path::new(url))?;
             let parent = layout.plugins_dir().join("marketplaces");
@@ -588,15 +607,21 @@ pub fn marketplace_add(
 ) -> Result<MarketplaceInfo> {
     let layout = pctx.layout();
     if pctx.host == PluginHost::Codex {
-        return codex::marketplace_add(&pctx.codex()?, spec, &pctx.project_dir);
+        return codex::marketplace_add(
+            &pctx.codex()?,
+            spec,
+            &pctx.project_dir,
+            pctx.home_dir.as_deref(),
+            progress,
+        );
     }
     if pctx.host == PluginHost::CopilotCli {
-        return copilot::marketplace_add(&pctx.copilot()?, spec, &pctx.project_dir);
+        return copilot::marketplace_add(&pctx.copilot()?, spec, &pctx.project_dir, progress);
     }
     let source = MarketplaceSource::parse(spec, &pctx.project_dir, pctx.home_dir.as_deref())?;
     let policy = Policy::read(&pctx.managed_settings)?;
     policy.check(&source)?;
-    let fetched = fetch_marketplace(pctx, &source, spec, progress)?;
+    let fetched = fetch_marketplace(pctx, &source, spec, None, None, progress)?;
     let name = fetched.marketplace.name.clone();
     if let Some(problem) = claude::reserved_name_problem(&name, &source) {
         return Err(InstallError::Policy { message: problem });
@@ -654,7 +679,7 @@ fn commit_marketplace(
             .get("extraKnownMarketplaces")
             .and_then(|m| m.get(name))
             .and_then(|m| m.get("source"));
-        if declared != known.get(name).map(|k| &k.source) {
+        if !same_declaration(declared, known.get(name).map(|k| &k.source)) {
             let source = known.get(name).map(|k| k.source.clone());
             claude::set_declared_marketplace(&mut settings, name, source.as_ref());
             rewrites.write(&user_settings, &to_json_text(&settings))?;
@@ -679,6 +704,21 @@ fn commit_marketplace(
     Ok(info)
 }
 
+/// Whether the user's declaration already says `known`: equal, or (so a declaration's
+/// `headers`/`headersHelper` are never overwritten) both `url` sources of the same URL.
+fn same_declaration(declared: Option<&Value>, known: Option<&Value>) -> bool {
+    let url_of = |v: Option<&Value>| {
+        v.filter(|v| v.get("source").and_then(Value::as_str) == Some("url"))
+            .and_then(|v| v.get("url"))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    match (url_of(declared), url_of(known)) {
+        (Some(a), Some(b)) => url_headers::same_url(&a, &b),
+        _ => declared == known,
+    }
+}
+
 /// `marketplace list`.
 pub fn marketplace_list(pctx: &PluginContext) -> Result<Vec<MarketplaceInfo>> {
     if pctx.host == PluginHost::Codex {
@@ -692,17 +732,18 @@ pub fn marketplace_list(pctx: &PluginContext) -> Result<Vec<MarketplaceInfo>> {
 }
 
 /// `marketplace update [NAME]`: re-fetch git marketplaces (all when `name` is `None`) and
-/// re-read local ones; refresh `lastUpdated`.
+/// re-read local ones; refresh `lastUpdated`. Codex: its `marketplace upgrade` (git
+/// marketplaces only; their plugins are copied again), see [`codex::marketplace_update`].
 pub fn marketplace_update(
     pctx: &PluginContext,
     name: Option<&str>,
     progress: Option<&ProgressFn<'_>>,
 ) -> Result<Vec<MarketplaceUpdate>> {
     if pctx.host == PluginHost::Codex {
-        return Err(codex_unsupported("marketplace update"));
+        return codex::marketplace_update(&pctx.codex()?, name, &pctx.limits, progress);
     }
     if pctx.host == PluginHost::CopilotCli {
-        return copilot::marketplace_update(&pctx.copilot()?, name);
+        return copilot::marketplace_update(&pctx.copilot()?, name, progress);
     }
     let layout = pctx.layout();
     let mut known = read_known(&layout)?;
@@ -725,7 +766,8 @@ pub fn marketplace_update(
         };
         policy.check(&source)?;
         let from_commit = git::head(Path::new(&entry.install_location));
-        let fetched = fetch_marketplace(pctx, &source, &n, progress)?;
+        let fetched =
+            fetch_marketplace(pctx, &source, &n, Some(&n), Some(&entry.source), progress)?;
         if fetched.marketplace.name != n {
             return Err(InstallError::InvalidManifest {
                 path: PathBuf::from(MARKETPLACE_FILE),
@@ -1478,7 +1520,8 @@ pub fn plugin_set_enabled(
 
 /// `plugin update [PLUGIN]`: refresh each installed plugin's marketplace (git marketplaces are
 /// fetched again; plugins installed from a SOURCE are copied again from it), then reinstall the
-/// plugins whose files, commit or version changed.
+/// plugins whose files, commit or version changed. Codex has no such command: each plugin is
+/// copied again from its marketplace's current files ([`codex::plugin_update`]).
 pub fn plugin_update(
     pctx: &PluginContext,
     spec: Option<&str>,
@@ -1487,7 +1530,7 @@ pub fn plugin_update(
 ) -> Result<PluginUpdateReport> {
     writable(scope)?;
     if pctx.host == PluginHost::Codex {
-        return Err(codex_unsupported("plugin update"));
+        return codex::plugin_update(&pctx.codex()?, spec, scope, &pctx.limits, progress);
     }
     if pctx.host == PluginHost::CopilotCli {
         return copilot::plugin_update(&pctx.copilot()?, spec, scope, &pctx.limits, progress);

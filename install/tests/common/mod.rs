@@ -62,11 +62,15 @@ pub fn file_url(path: &Path) -> String {
     format!("file://{}", path.display())
 }
 
-/// A loopback HTTP server answering GET for the paths in its table (404 otherwise).
+/// A loopback HTTP server answering GET for the paths in its table (404 otherwise), or a
+/// 302 for the paths given to [`Server::redirect`].
 pub struct Server {
     pub base: String,
     routes: Arc<Mutex<HashMap<String, Vec<u8>>>>,
+    redirects: Arc<Mutex<HashMap<String, String>>>,
     pub hits: Arc<Mutex<Vec<String>>>,
+    /// Each request's head (request line and headers), in arrival order.
+    pub requests: Arc<Mutex<Vec<String>>>,
 }
 
 impl Server {
@@ -74,8 +78,11 @@ impl Server {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         let routes: Arc<Mutex<HashMap<String, Vec<u8>>>> = Arc::default();
+        let redirects: Arc<Mutex<HashMap<String, String>>> = Arc::default();
         let hits: Arc<Mutex<Vec<String>>> = Arc::default();
+        let requests: Arc<Mutex<Vec<String>>> = Arc::default();
         let (r, h) = (routes.clone(), hits.clone());
+        let (rd, rq) = (redirects.clone(), requests.clone());
         std::thread::spawn(move || {
             for stream in listener.incoming() {
                 let Ok(mut stream) = stream else { continue };
@@ -90,8 +97,15 @@ impl Server {
                 let request = String::from_utf8_lossy(&buf);
                 let path = request.split_whitespace().nth(1).unwrap_or("/").to_string();
                 h.lock().unwrap().push(path.clone());
+                rq.lock().unwrap().push(request.to_string());
                 let body = r.lock().unwrap().get(&path).cloned();
-                let response = match body {
+                let moved = rd.lock().unwrap().get(&path).cloned();
+                let response = match (body, moved) {
+                    (_, Some(location)) => format!(
+                        "HTTP/1.1 302 Found\r\nLocation: {location}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                    )
+                    .into_bytes(),
+                    (body, None) => match body {
                     Some(body) => {
                         let mut head = format!(
                             "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
@@ -105,11 +119,38 @@ impl Server {
                         b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
                             .to_vec()
                     }
+                    },
                 };
                 let _ = stream.write_all(&response);
             }
         });
-        Server { base, routes, hits }
+        Server {
+            base,
+            routes,
+            redirects,
+            hits,
+            requests,
+        }
+    }
+
+    /// Answer GET `path` with a 302 to `location`.
+    pub fn redirect(&self, path: &str, location: &str) {
+        self.redirects
+            .lock()
+            .unwrap()
+            .insert(path.to_string(), location.to_string());
+    }
+
+    /// The heads of the requests for `path`.
+    pub fn requests_for(&self, path: &str) -> Vec<String> {
+        let line = format!("GET {path} ");
+        self.requests
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|r| r.starts_with(&line))
+            .cloned()
+            .collect()
     }
 
     pub fn serve(&self, path: &str, body: impl Into<Vec<u8>>) {
