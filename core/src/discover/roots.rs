@@ -41,6 +41,8 @@ pub struct Root {
     /// The plugin every skill of this root belongs to, when a plugin registry named it
     /// (no marker lookup then).
     pub plugin: Option<String>,
+    /// Markdown files that are skills by themselves in this root (the profile's `[loose]`).
+    pub loose: Option<Arc<super::profile::Loose>>,
 }
 
 /// The expanded roots plus what the cache must watch to notice that the expansion itself
@@ -238,6 +240,7 @@ pub fn expand(profile: &Profile, inputs: &Inputs, nested: bool, host_settings: b
                 nested_marker: Some(n.marker.clone()),
                 plugin_markers: profile.plugin_markers.clone().into(),
                 plugin: None,
+                loose: None,
             });
         }
     }
@@ -301,6 +304,7 @@ fn root_for(profile: &Profile, source: &Source, path: PathBuf) -> Root {
         nested_marker: None,
         plugin_markers: profile.plugin_markers.clone().into(),
         plugin: None,
+        loose: profile.loose.clone().map(Arc::new),
     }
 }
 
@@ -315,6 +319,7 @@ pub fn extra_root(profile: &Profile, path: PathBuf, scope: Scope, pattern: Optio
         nested_marker: None,
         plugin_markers: profile.plugin_markers.clone().into(),
         plugin: None,
+        loose: None,
     }
 }
 
