@@ -181,7 +181,7 @@ pub struct Source {
 /// `managed.json`). Every directory directly inside a source path (not a link to one) whose
 /// `file` reads as a JSON object or list gives the root `<directory>/<skills>`; a missing
 /// marker, one that is not JSON, or a JSON number, text or null marks nothing. The roots come
-/// in name order.
+/// in name order (`order`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MarkedDirs {
@@ -189,6 +189,22 @@ pub struct MarkedDirs {
     pub file: String,
     /// The skills directory inside each marked directory, e.g. `skills`.
     pub skills: String,
+    /// How the directory names are ordered.
+    #[serde(default)]
+    pub order: NameOrder,
+}
+
+/// How a host orders the names of the directories it lists.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NameOrder {
+    /// By the bytes of the names.
+    #[default]
+    Bytes,
+    /// JavaScript's `localeCompare` without a locale (CLDR root collation: punctuation, then
+    /// digits, then letters, case and accents counting only between otherwise equal names);
+    /// the measured subset is described in `core/src/discover/collate.rs`.
+    LocaleCompare,
 }
 
 /// Markdown files that are skills by themselves, found in the same roots as the pattern's

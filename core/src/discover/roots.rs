@@ -1,7 +1,7 @@
 //! Roots: a profile's path templates expanded against the deck's inputs into concrete
 //! directories, in precedence order.
 
-use super::profile::{Each, MarkedDirs, NoRepository, Profile, Source, WalkRules};
+use super::profile::{Each, MarkedDirs, NameOrder, NoRepository, Profile, Source, WalkRules};
 use super::repo;
 use crate::catalog::{Scope, SkillKind};
 use crate::diagnostic::Diagnostic;
@@ -269,7 +269,13 @@ fn marked_dirs(
         .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
         .map(|e| e.path())
         .collect();
-    dirs.sort();
+    match marked.order {
+        NameOrder::Bytes => dirs.sort(),
+        NameOrder::LocaleCompare => dirs.sort_by(|a, b| {
+            let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
+            super::collate::compare(&name(a).unwrap_or_default(), &name(b).unwrap_or_default())
+        }),
+    }
     let (marked_dirs, unmarked): (Vec<PathBuf>, Vec<PathBuf>) = dirs.into_iter().partition(|dir| {
         let marker = dir.join(&marked.file);
         stamped.push((marker.clone(), stamp(&marker)));
