@@ -1226,7 +1226,9 @@ def record(vector: Path, case: dict, results: list[dict], descriptions: bool = F
         if "error" in result:
             case["expected"] = {"error": {"code": result["error"]["code"]}}
         else:
-            case["expected"] = {"text": result["text"]}
+            kept = {k: v for k, v in case.get("expected", {}).items() if k == "resources"}
+            # `resources` is written from the order of the files in the host's text.
+            case["expected"] = {"text": result["text"], **kept}
         (vector / "case.json").write_text(dump_json(case) + "\n")
         return True
     if "text" in result:
