@@ -324,6 +324,10 @@ fn enablement(skill: &Skill, status: &mut Status, options: &DeckOptions, host: &
 }
 
 fn invocation(skill: &Skill, status: &mut Status) {
+    if let Some(unlisted) = skill.manifest.unlisted {
+        status.model_invocable = false;
+        status.reasons.push(unlisted.reason().to_string());
+    }
     if skill.manifest.claude_code.disable_model_invocation == Some(true) {
         status.model_invocable = false;
         status

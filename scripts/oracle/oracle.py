@@ -694,14 +694,23 @@ class Catch(logging.Handler):
         self.records.append(record.getMessage())
 
 catch = Catch()
-from openhands.sdk.skills.skill import Skill, load_project_skills, load_user_skills
+from openhands.sdk.skills.skill import (
+    USER_SKILLS_DIRS, Skill, _find_git_repo_root, load_project_skills, load_user_skills,
+)
 # Every message of the skills package reaches the `openhands` logger (or the root logger,
 # when the SDK turned propagation off on the way): one handler on the first that hears it.
 logging.getLogger("openhands.sdk.skills").addHandler(catch)
 logging.getLogger("openhands.sdk.skills").setLevel(logging.WARNING)
 logging.getLogger("openhands.sdk.skills").propagate = False
 
-third_party = set(Skill.PATH_TO_THIRD_PARTY_SKILL_NAME)
+def skill_dirs(project):
+    # The roots load_project_skills and load_user_skills read: a skill found elsewhere is
+    # one of the third-party instruction files of the work dir or git root (AGENTS.md,
+    # .cursorrules, ... and the nested ones, which become path rules), not reproduced.
+    git = _find_git_repo_root(project)
+    bases = [project] + ([git] if git is not None and git != project else [])
+    dirs = [b / sub for b in bases for sub in (".agents/skills", ".openhands/skills", ".openhands/microagents")]
+    return dirs + list(USER_SKILLS_DIRS)
 
 def listing(project, user):
     catch.records.clear()
@@ -709,14 +718,19 @@ def listing(project, user):
     scopes = [("project", load_project_skills(project))]
     if user:
         scopes.append(("user", load_user_skills()))
+    roots = skill_dirs(project)
     for scope, loaded in scopes:
         for s in loaded:
             if s.name in seen:
                 continue
             seen.add(s.name)
+            # AgentContext._partition_skills: listed in <available_skills> unless always on
+            # (a legacy file without trigger) or model invocation is off (path rules).
+            listed = (s.is_agentskills_format or s.trigger is not None) and not s.disable_model_invocation
             skills.append({"name": s.name, "description": s.description, "location": s.source,
                            "scope": scope, "agentskills": s.is_agentskills_format,
-                           "third_party": Path(s.source or "").name.lower() in third_party})
+                           "type": s.get_skill_type(), "listed": listed,
+                           "third_party": not any(Path(s.source or "").is_relative_to(d) for d in roots)})
     errors = []
     for message in catch.records:
         m = re.match(r"Failed to load (?:skill|third-party skill) from (.+?): (.*)$", message, re.S)
@@ -758,12 +772,14 @@ def openhands_listing(answer: dict) -> dict:
     skills = []
     for s in answer["skills"]:
         if s["third_party"]:
-            # AGENTS.md, .cursorrules, claude.md, ... in the cwd or git root: instructions,
-            # not skills; not reproduced (ORACLES.md).
+            # AGENTS.md, .cursorrules, claude.md, ... in the cwd or git root (and below the
+            # cwd: path rules): instructions outside the skill roots, not reproduced
+            # (ORACLES.md). The same names inside a skill root are legacy skills, kept.
             continue
         skill = {"name": s["name"], "location": s["location"], "scope": s["scope"]}
         if s["description"] is not None:
             skill["description"] = s["description"]
+        skill["model_invocable"] = s["listed"]
         skills.append(skill)
     # Kept in the host's order: roots in precedence order; within a root the legacy files
     # without triggers, then those with triggers, then the SKILL.md skills, each in path order.
@@ -788,10 +804,18 @@ from pathlib import Path
 from openhands.sdk.context.agent_context import AgentContext
 from openhands.sdk.skills.skill import Skill, load_project_skills, load_user_skills, to_prompt
 
-third_party = set(Skill.PATH_TO_THIRD_PARTY_SKILL_NAME)
+from openhands.sdk.skills.skill import USER_SKILLS_DIRS, _find_git_repo_root
+
+# Third-party instruction files outside the skill roots (AGENTS.md, ... of the work dir and
+# git root, nested ones as path rules) are not reproduced: left out as in OPENHANDS_DRIVER.
+cwd = Path.cwd()
+git = _find_git_repo_root(cwd)
+bases = [cwd] + ([git] if git is not None and git != cwd else [])
+roots = [b / sub for b in bases for sub in (".agents/skills", ".openhands/skills", ".openhands/microagents")]
+roots += list(USER_SKILLS_DIRS)
 skills, seen = [], set()
-for s in [*load_project_skills(Path.cwd()), *load_user_skills()]:
-    if s.name in seen or Path(s.source or "").name.lower() in third_party:
+for s in [*load_project_skills(cwd), *load_user_skills()]:
+    if s.name in seen or not any(Path(s.source or "").is_relative_to(d) for d in roots):
         continue
     seen.add(s.name)
     skills.append(s)
@@ -818,7 +842,8 @@ def run_openhands_prompt(tree: Path, deck: dict) -> dict:
         "wins, then AgentContext(skills=...)._resolve_dynamic_data().available_skills_prompt "
         "(to_prompt in openhands/sdk/skills/skill.py)",
         "text": answer["text"],
-        "included": sorted(answer["included"]),
+        # In the host's order, which is the order of the text (skilldeck's report too).
+        "included": answer["included"],
     }
 
 
@@ -1093,6 +1118,10 @@ def compare(case: dict, result: dict) -> list[str]:
         exp_enabled = exp.get("status", {}).get("enabled")
         if host_enabled is not None and exp_enabled is not None and exp_enabled != host_enabled:
             problems.append(f"skills[{i}].status.enabled: vector {exp_enabled}, host {host_enabled}")
+        host_listed = result["skills"][i].get("model_invocable")
+        exp_listed = exp.get("status", {}).get("model_invocable", True)
+        if host_listed is not None and exp_listed != host_listed:
+            problems.append(f"skills[{i}].status.model_invocable: vector {exp_listed}, host {host_listed}")
         host_scope = result["skills"][i].get("scope")
         if host_scope and "scope" in exp and exp["scope"] != host_scope:
             problems.append(f"skills[{i}].scope: vector {exp['scope']!r}, host {host_scope!r}")
@@ -1197,7 +1226,9 @@ def record(vector: Path, case: dict, results: list[dict], descriptions: bool = F
         if "error" in result:
             case["expected"] = {"error": {"code": result["error"]["code"]}}
         else:
-            case["expected"] = {"text": result["text"]}
+            kept = {k: v for k, v in case.get("expected", {}).items() if k == "resources"}
+            # `resources` is written from the order of the files in the host's text.
+            case["expected"] = {"text": result["text"], **kept}
         (vector / "case.json").write_text(dump_json(case) + "\n")
         return True
     if "text" in result:
@@ -1221,6 +1252,9 @@ def record(vector: Path, case: dict, results: list[dict], descriptions: bool = F
         if descriptions and s.get("description") is not None and not decoded_elsewhere(s):
             # Left out when the host has none: the catalog writes a missing one as "".
             entry["description"] = s["description"]
+        if s.get("model_invocable") is False:
+            # Loaded but never offered to the model (OpenHands: always-on and path rules).
+            entry["status"] = {"model_invocable": False}
         for key, value in old.get(s["location"], {}).items():
             entry.setdefault(key, value)
         skills.append(entry)

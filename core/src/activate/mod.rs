@@ -26,6 +26,7 @@
 mod copilot_cli;
 mod goose;
 mod openhands;
+mod resource_order;
 
 pub mod expand;
 pub mod substitute;
@@ -34,6 +35,7 @@ use crate::catalog::Skill;
 use crate::error::Result;
 use crate::render::text::file_url;
 use expand::Expansions;
+use resource_order::ResourceOrder;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -98,6 +100,18 @@ impl ActivationFormat {
         ActivationFormat::Openhands,
         ActivationFormat::Goose,
     ];
+
+    /// The order the host lists a skill's files in, which [`Activation::resources`] follows.
+    pub(crate) fn resource_order(self) -> ResourceOrder {
+        match self {
+            ActivationFormat::CopilotCli => ResourceOrder::Components,
+            ActivationFormat::Gemini => ResourceOrder::FolderTree,
+            ActivationFormat::Goose => ResourceOrder::Directory,
+            // Mistral Vibe sorts its sample as Python strings; the others list no files, or
+            // are skilldeck's own.
+            _ => ResourceOrder::Text,
+        }
+    }
 
     /// The public name (the serde name, the CLI's `--format` value).
     pub fn as_str(self) -> &'static str {
@@ -196,7 +210,10 @@ pub struct Activation {
     pub body: String,
     #[serde(serialize_with = "crate::serde_path::lossy")]
     pub base_dir: PathBuf,
-    /// Resource files (relative to `base_dir`, sorted, SKILL.md excluded). For a skill
+    /// Resource files (relative to `base_dir`, SKILL.md excluded), in the order the format's
+    /// host lists files ([`ActivationFormat::resource_order`]: by text for most, by path
+    /// components for `copilot-cli`, as a folder tree for `gemini`, in directory order for
+    /// `goose`). For a skill
     /// from an MCP server, the URIs of its files at that server (the cache in `base_dir`
     /// holds only what was read).
     pub resources: Vec<String>,
@@ -300,7 +317,7 @@ pub fn activate_with(
     if let Some(reader) = expansions.reader {
         body = expand::read_files(&body, &skill.base_dir, project_dir, reader);
     }
-    let resources = resources(&skill.base_dir);
+    let resources = resources(&skill.base_dir, options.format.resource_order());
     let text = match options.format {
         ActivationFormat::Raw => body.clone(),
         ActivationFormat::Opencode => opencode(skill, &body, &resources),
@@ -474,32 +491,6 @@ struct FolderNode {
     more_sub_folders: bool,
 }
 
-/// ASCII punctuation in ICU root collation order (as `localeCompare` sorts it).
-const ICU_PUNCTUATION: &str = " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$";
-
-/// The sort key standing in for JavaScript's `localeCompare` (ICU root collation) on
-/// file names: ASCII punctuation in ICU's order, then other symbols, digits, letters;
-/// letters compare case-insensitively (lower case first on a tie). Digits compare one by
-/// one (`z10` before `z9`), as ICU does.
-fn locale_key(name: &str) -> (Vec<(u8, u32)>, Vec<bool>) {
-    let primary = name
-        .chars()
-        .map(|c| {
-            if let Some(i) = ICU_PUNCTUATION.find(c) {
-                (0, i as u32)
-            } else if c.is_alphabetic() {
-                (3, c.to_lowercase().next().unwrap_or(c) as u32)
-            } else if c.is_numeric() {
-                (2, c as u32)
-            } else {
-                (1, c as u32)
-            }
-        })
-        .collect();
-    let tertiary = name.chars().map(char::is_uppercase).collect();
-    (primary, tertiary)
-}
-
 /// Gemini CLI's `getFolderStructure` (`packages/core/src/utils/getFolderStructure.ts`) with
 /// its defaults: breadth first, entries in locale order, files before folders, at most 200
 /// items, the ignored folders shown as `name/...`, symbolic links left out.
@@ -535,7 +526,7 @@ fn folder_structure(dir: &Path) -> String {
                 Some((e.file_name().to_string_lossy().into_owned(), kind))
             })
             .collect();
-        entries.sort_by_cached_key(|(name, _)| locale_key(name));
+        entries.sort_by(|(a, _), (b, _)| crate::discover::collate::compare(a, b));
         for (name, kind) in &entries {
             if !kind.is_file() {
                 continue;
@@ -657,51 +648,52 @@ fn opencode(skill: &Skill, body: &str, resources: &[String]) -> String {
     .join("\n")
 }
 
-/// Files below the skill directory, relative, `/`-separated, sorted; SKILL.md files, `.git`
-/// and `node_modules` excluded. Symlinked directories are not followed (a link could
+/// Files below the skill directory, relative, `/`-separated, in `order`; SKILL.md files,
+/// `.git` and `node_modules` excluded. Symlinked directories are not followed (a link could
 /// point anywhere); bounded in depth and count.
-pub fn resources(base_dir: &Path) -> Vec<String> {
+fn resources(base_dir: &Path, order: ResourceOrder) -> Vec<String> {
     let mut out = Vec::new();
-    let mut stack = vec![(base_dir.to_path_buf(), 0usize)];
-    while let Some((dir, depth)) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
+    collect_resources(base_dir, base_dir, 0, &mut out);
+    order.apply(&mut out);
+    out
+}
+
+/// Depth first in directory order, a folder's files where the folder comes.
+fn collect_resources(base_dir: &Path, dir: &Path, depth: usize, out: &mut Vec<String>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if out.len() >= MAX_RESOURCES {
+            return;
+        }
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let Ok(kind) = entry.file_type() else {
             continue;
         };
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            let Ok(kind) = entry.file_type() else {
-                continue;
-            };
-            let path = entry.path();
-            if kind.is_symlink() && path.is_dir() {
-                continue;
+        let path = entry.path();
+        if kind.is_symlink() && path.is_dir() {
+            continue;
+        }
+        if kind.is_dir() {
+            if depth < MAX_DEPTH && name != ".git" && name != "node_modules" {
+                collect_resources(base_dir, &path, depth + 1, out);
             }
-            if kind.is_dir() {
-                if depth < MAX_DEPTH && name != ".git" && name != "node_modules" {
-                    stack.push((path, depth + 1));
-                }
-                continue;
-            }
-            // Like OpenCode, every SKILL.md (nested skills' too) is left out of the list.
-            if name.eq_ignore_ascii_case("SKILL.md") {
-                continue;
-            }
-            if let Ok(rel) = path.strip_prefix(base_dir) {
-                let parts: Vec<String> = rel
-                    .components()
-                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                    .collect();
-                out.push(parts.join("/"));
-            }
-            if out.len() >= MAX_RESOURCES {
-                out.sort();
-                return out;
-            }
+            continue;
+        }
+        // Like OpenCode, every SKILL.md (nested skills' too) is left out of the list.
+        if name.eq_ignore_ascii_case("SKILL.md") {
+            continue;
+        }
+        if let Ok(rel) = path.strip_prefix(base_dir) {
+            let parts: Vec<String> = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            out.push(parts.join("/"));
         }
     }
-    out.sort();
-    out
 }
 
 #[cfg(test)]
@@ -775,7 +767,7 @@ mod tests {
             "b", "A", "a", "_x", "1", "B.md", "a.txt", "ab", "a-b", "Z", "z10", "z9", ".hidden",
             "~t",
         ];
-        names.sort_by_cached_key(|n| locale_key(n));
+        names.sort_by(|a, b| crate::discover::collate::compare(a, b));
         assert_eq!(
             names,
             [

@@ -33,6 +33,9 @@ pub struct Candidate {
     pub diagnostics: Vec<Diagnostic>,
     /// Nested skills directory below the project (`apps/web`), used to qualify a clashing id.
     pub nested_prefix: Option<String>,
+    /// Its place among its root's skills when the root has loose files
+    /// (`loose::GROUP_*`); resolve orders each root by it.
+    pub group: u8,
 }
 
 /// A walked file with its stamp and (cached or fresh) frontmatter.
@@ -325,7 +328,8 @@ fn fresh_parse(
     {
         // The prefix reader stops at the closing fence; the line is in the body.
         if let Ok(bytes) = std::fs::read(&found.path) {
-            parsed.manifest.fallback_line = parse::fallback_line(&String::from_utf8_lossy(&bytes));
+            parsed.manifest.fallback_line =
+                parse::fallback_line(&String::from_utf8_lossy(&bytes)).map(Box::new);
         }
     }
     parsed
@@ -338,6 +342,10 @@ fn naming_reads(profile: &Profile, key: &str) -> bool {
         || key == "description"
         || profile.field_rules.contains_key(key)
         || profile.refuse_root.fields.contains_key(key)
+        || profile
+            .loose
+            .as_ref()
+            .is_some_and(|l| l.field_rules.contains_key(key))
 }
 
 /// Whether `pattern` matches all of `name`; a pattern that does not compile matches nothing.
@@ -425,6 +433,17 @@ fn candidate_with(
         .unwrap_or_else(|| root.path.clone());
     let mut diagnostics = checked.unwrap_or_else(|| entry.checked.clone());
     let mut manifest = Arc::clone(&entry.manifest);
+    let loose = root.loose.as_deref().filter(|_| found.loose);
+    if let Some(name) = loose.and_then(|l| super::loose::whole_name(l, &found.rel)) {
+        return whole_file(profile, root, name, location, base_dir, diagnostics);
+    }
+    if loose.is_some() {
+        // Named by its path, so the checks of a name against its directory say nothing.
+        diagnostics.retain(|d| d.code != "missing-name" && !d.code.starts_with("name-"));
+    }
+    // The profile's name rules are the host's checks of SKILL.md names; a loose file's name
+    // is taken as it is.
+    let name_rules = loose.is_none();
 
     let nested_prefix = match &root.nested_marker {
         Some(marker) => match nested_prefix(&found.rel, marker) {
@@ -503,7 +522,8 @@ fn candidate_with(
                 );
             }
         }
-        for (key, rule) in &profile.field_rules {
+        let loose_rules = loose.map(|l| &l.field_rules).into_iter().flatten();
+        for (key, rule) in profile.field_rules.iter().chain(loose_rules) {
             let Some(info) = entry.keys.iter().rev().find(|k| &k.key == key) else {
                 continue;
             };
@@ -523,7 +543,9 @@ fn candidate_with(
                 }
             }
         }
-        if let (Some(max), Some(name)) = (profile.max_name_chars, manifest.name.as_deref()) {
+        if let (Some(max), Some(name), true) =
+            (profile.max_name_chars, manifest.name.as_deref(), name_rules)
+        {
             let chars = name.trim().chars().count();
             if chars > max {
                 diagnostics.retain(|d| d.code != "name-too-long");
@@ -537,7 +559,9 @@ fn candidate_with(
                 );
             }
         }
-        if let (Some(pattern), Some(name)) = (&profile.name_pattern, manifest.name.as_deref()) {
+        if let (Some(pattern), Some(name), true) =
+            (&profile.name_pattern, manifest.name.as_deref(), name_rules)
+        {
             if !whole_match(pattern, name) {
                 diagnostics.push(
                     Diagnostic::error(
@@ -568,12 +592,14 @@ fn candidate_with(
                 );
             }
         }
-        if let (Some(allowed), Some(name)) = (&profile.name_chars, manifest.name.as_deref()) {
+        if let (Some(allowed), Some(name), true) =
+            (&profile.name_chars, manifest.name.as_deref(), name_rules)
+        {
             if !allowed.allows(name) {
                 diagnostics.push(invalid_name_chars(profile, name, &location));
             }
         }
-        if let Some(name) = manifest.name.as_deref() {
+        if let (Some(name), true) = (manifest.name.as_deref(), name_rules) {
             if profile.reserved_names.iter().any(|r| r == name) {
                 diagnostics.push(
                     Diagnostic::error(
@@ -601,7 +627,7 @@ fn candidate_with(
         }
         // After a refused file's own error, "no name" would only repeat it.
         let refused = diagnostics.iter().any(Diagnostic::is_error);
-        if profile.require_name && manifest.name.is_none() && !refused {
+        if profile.require_name && manifest.name.is_none() && !refused && name_rules {
             diagnostics.retain(|d| d.code != "missing-name");
             diagnostics.push(
                 Diagnostic::error(
@@ -623,7 +649,7 @@ fn candidate_with(
                 .with_hint("add `description: what it does and when to use it` to the frontmatter"),
             );
         }
-        if profile.name_matches_directory {
+        if profile.name_matches_directory && name_rules {
             if let Some(d) =
                 directory_mismatch(profile, manifest.name.as_deref(), &base_dir, &location)
             {
@@ -660,6 +686,10 @@ fn candidate_with(
         .unwrap_or_default();
     let name = match (root.kind, profile.naming) {
         (SkillKind::Command, _) => command_name(&found.rel),
+        (SkillKind::Skill, _) if loose.is_some() => match manifest.name.as_deref() {
+            Some(n) if !n.is_empty() => n.to_string(),
+            _ => super::loose::name_from_path(&found.rel),
+        },
         (SkillKind::Skill, Naming::Directory) => dir_name.clone(),
         (SkillKind::Skill, Naming::Frontmatter) => match manifest.name.as_deref() {
             Some(n) if !n.trim().is_empty() => n.to_string(),
@@ -695,18 +725,28 @@ fn candidate_with(
             }
         }
     }
-    if let (Some(allowed), SkillKind::Skill, None) =
-        (&profile.name_chars, root.kind, manifest.name.as_deref())
-    {
+    if let (Some(allowed), SkillKind::Skill, None, true) = (
+        &profile.name_chars,
+        root.kind,
+        manifest.name.as_deref(),
+        name_rules,
+    ) {
         // The directory name stands in for a missing one and must pass the same check.
         if !allowed.allows(&name) {
             return Err(vec![invalid_name_chars(profile, &name, &location)]);
         }
     }
-    let name = match (&profile.name_replace, root.kind) {
-        (Some(replace), SkillKind::Skill) => replace.apply(&name),
+    let name = match (&profile.name_replace, root.kind, name_rules) {
+        (Some(replace), SkillKind::Skill, true) => replace.apply(&name),
         _ => name,
     };
+    let group = match loose {
+        Some(l) => super::loose::group(l, &manifest),
+        None => super::loose::GROUP_PATTERN,
+    };
+    if let Some(why) = super::loose::unlisted(profile, group, &manifest) {
+        Arc::make_mut(&mut manifest).unlisted = Some(why);
+    }
     if name.is_empty() {
         return Err(vec![Diagnostic::error(
             "unnamed-skill",
@@ -739,6 +779,69 @@ fn candidate_with(
         manifest,
         diagnostics: dedup(diagnostics),
         nested_prefix,
+        group,
+    }))
+}
+
+/// The errors of reading a file, as opposed to reading its frontmatter.
+const READ_ERRORS: [&str; 5] = [
+    "permission-denied",
+    "io-error",
+    "not-a-file",
+    "file-too-large",
+    "invalid-utf8",
+];
+
+/// A loose file taken whole under a fixed name (`[loose] whole`): its frontmatter is not
+/// read, so only a failure to read the file stops it (and may empty the root, as a
+/// `[refuse_root]` code).
+fn whole_file(
+    profile: &Profile,
+    root: &Root,
+    name: &str,
+    location: PathBuf,
+    base_dir: PathBuf,
+    mut diagnostics: Vec<Diagnostic>,
+) -> Result<Option<Candidate>, Vec<Diagnostic>> {
+    diagnostics.retain(|d| d.is_error() && READ_ERRORS.contains(&d.code.as_str()));
+    if let Some(d) = diagnostics
+        .iter()
+        .find(|d| profile.refuse_root.codes.contains(&d.code))
+    {
+        let why = format!("of `{}`", d.code);
+        diagnostics.push(
+            Diagnostic::error(
+                REFUSES_ROOT,
+                format!(
+                    "profile `{}` loads no skill from {} because this file fails: {why}",
+                    profile.name,
+                    root.path.display()
+                ),
+            )
+            .with_path(&location)
+            .with_hint("fix this file: until then the host ignores every skill in that directory"),
+        );
+    }
+    if !diagnostics.is_empty() {
+        return Err(diagnostics);
+    }
+    let manifest = Manifest {
+        unlisted: Some(crate::manifest::Unlisted::AlwaysOn),
+        ..Manifest::default()
+    };
+    Ok(Some(Candidate {
+        scope: root.scope,
+        kind: root.kind,
+        source: root.path.clone(),
+        location,
+        base_dir,
+        name: name.to_string(),
+        id: name.to_string(),
+        plugin: root.plugin.clone(),
+        manifest: Arc::new(manifest),
+        diagnostics,
+        nested_prefix: None,
+        group: super::loose::GROUP_ALWAYS_ON,
     }))
 }
 

@@ -10,6 +10,8 @@
 //! - [`resolve`]: name clashes and order.
 
 pub mod candidates;
+pub mod collate;
+pub mod loose;
 pub mod patch;
 pub mod plugin;
 pub mod profile;

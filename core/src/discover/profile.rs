@@ -181,7 +181,7 @@ pub struct Source {
 /// `managed.json`). Every directory directly inside a source path (not a link to one) whose
 /// `file` reads as a JSON object or list gives the root `<directory>/<skills>`; a missing
 /// marker, one that is not JSON, or a JSON number, text or null marks nothing. The roots come
-/// in name order.
+/// in name order (`order`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MarkedDirs {
@@ -189,6 +189,72 @@ pub struct MarkedDirs {
     pub file: String,
     /// The skills directory inside each marked directory, e.g. `skills`.
     pub skills: String,
+    /// How the directory names are ordered.
+    #[serde(default)]
+    pub order: NameOrder,
+}
+
+/// How a host orders the names of the directories it lists.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NameOrder {
+    /// By the bytes of the names.
+    #[default]
+    Bytes,
+    /// JavaScript's `localeCompare` without a locale (CLDR root collation: punctuation, then
+    /// digits, then letters, case and accents counting only between otherwise equal names);
+    /// the measured subset is described in `core/src/discover/collate.rs`.
+    LocaleCompare,
+}
+
+/// Markdown files that are skills by themselves, found in the same roots as the pattern's
+/// skills (`[loose]`; OpenHands' legacy skills and microagents). Such a file is named by its
+/// path relative to the root without its last suffix (`tools/git.md` → `tools/git`), unless
+/// its frontmatter has a `name`; the profile's name checks (`name_pattern`,
+/// `max_name_chars`, `name_matches_directory`, ...) do not apply to it.
+///
+/// Within one root the loose files that are always on come first, then the other loose
+/// files, then the pattern's matches, each group in path order. With `clash = "first-wins"`
+/// the first root and group holding a name win, and a name repeated within that group is
+/// settled as a Python dict settles a key written twice: the later file wins and takes the
+/// earlier one's place.
+/// A loose file that is always on is loaded but never listed to the model: the host puts its
+/// whole body in the system prompt instead.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Loose {
+    /// Glob relative to each root, e.g. `**/*.md` (`*` does not cross `/`, `**` does).
+    pub pattern: String,
+    /// File names that are never loose skills (exact case), e.g. `README.md`.
+    #[serde(default)]
+    pub exclude: Vec<String>,
+    /// File names that are never loose skills, in any case, e.g. `skill.md`.
+    #[serde(default)]
+    pub exclude_any_case: Vec<String>,
+    /// A file inside a directory of the root that holds a match of the root's pattern (a
+    /// skill directory) is not a loose skill.
+    #[serde(default)]
+    pub skip_skill_dirs: bool,
+    /// Look for loose files inside symlinked directories (Python's `rglob` does not enter
+    /// them; a linked file is still found).
+    #[serde(default)]
+    pub follow_links: bool,
+    /// File names (any case) whose file is taken whole, frontmatter unread, as an always-on
+    /// skill of a fixed name, e.g. `"agents.md" = "agents"`.
+    #[serde(default)]
+    pub whole: BTreeMap<String, String>,
+    /// Keys whose value, when set and not empty (as Python tests truth), makes a loose file
+    /// on demand rather than always on, e.g. `triggers`. `paths` counts as set when it names
+    /// at least one glob.
+    #[serde(default)]
+    pub on_demand: Vec<String>,
+    /// Keys that make a loose file on demand whatever their value, e.g. `inputs`.
+    #[serde(default)]
+    pub on_demand_if_present: Vec<String>,
+    /// Keys whose value must have a type in a loose file, besides `field_rules`, e.g.
+    /// `mcp_tools = "map-or-null"`.
+    #[serde(default)]
+    pub field_rules: BTreeMap<String, FieldRule>,
 }
 
 /// Which reader a plugin registry file needs.
@@ -560,6 +626,14 @@ pub struct Profile {
     /// A `description` longer than this many characters is refused.
     #[serde(default)]
     pub max_description_chars: Option<usize>,
+    /// A skill whose `paths` names at least one glob is a path rule: the host injects it
+    /// when a matching file is touched and never lists it to the model (OpenHands' path
+    /// triggers switch model invocation off).
+    #[serde(default)]
+    pub path_rules_unlisted: bool,
+    /// Markdown files that are skills by themselves, in every root of `sources` (`[loose]`).
+    #[serde(default)]
+    pub loose: Option<Loose>,
     /// Every `<...>` tag (a `<`, at least one character that is not `>`, then `>`) is
     /// removed from the description before it is used (VS Code: `sanitizeAgentSkillText`).
     #[serde(default)]

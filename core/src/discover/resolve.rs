@@ -21,6 +21,11 @@ pub fn resolve(
     if profile.order == Order::PrecedencePathBytes {
         sort_roots_by_path_bytes(&mut candidates);
     }
+    let loose = profile.loose.is_some();
+    if loose {
+        sort_roots_by_group(&mut candidates);
+    }
+    let in_place = loose && profile.clash == Clash::FirstWins;
     // Group regular candidates by id, in order of first appearance (precedence order).
     let mut groups: Vec<Vec<usize>> = Vec::new();
     let mut nested: Vec<usize> = Vec::new();
@@ -53,7 +58,11 @@ pub fn resolve(
             winners.extend(group);
             continue;
         }
-        let pick = winner_index(profile, &candidates, &group);
+        let pick = if in_place {
+            replaced_in_place(&mut candidates, &group)
+        } else {
+            winner_index(profile, &candidates, &group)
+        };
         let winner = group.swap_remove(pick);
         for pos in group {
             let (loser, win) = (&candidates[pos], &candidates[winner]);
@@ -144,6 +153,37 @@ pub fn resolve(
     (skills, shadowed.into_iter().map(|(_, s)| s).collect())
 }
 
+/// Puts each run of candidates from one root in group order (`loose::GROUP_*`: always-on
+/// loose files, other loose files, pattern matches), keeping path order within a group.
+fn sort_roots_by_group(candidates: &mut [Candidate]) {
+    let mut start = 0;
+    while start < candidates.len() {
+        let source = &candidates[start].source;
+        let len = candidates[start..]
+            .iter()
+            .take_while(|c| &c.source == source)
+            .count();
+        candidates[start..start + len].sort_by_key(|c| c.group);
+        start += len;
+    }
+}
+
+/// The winner among the candidates of one name (`group`, in order) in a profile with loose
+/// files: the host fills one dict per group of a root and keeps the first dict holding the
+/// name, so the last file of the first (root, group) wins, in the first one's place: the
+/// two candidates trade places, and the winner is then the first of `group`.
+fn replaced_in_place(candidates: &mut [Candidate], group: &[usize]) -> usize {
+    let first = &candidates[group[0]];
+    let last = group
+        .iter()
+        .rposition(|&p| candidates[p].source == first.source && candidates[p].group == first.group)
+        .unwrap_or(0);
+    if last != 0 {
+        candidates.swap(group[0], group[last]);
+    }
+    0
+}
+
 /// Re-sorts each run of candidates from one root by the bytes of their path strings; the
 /// walk gives them in path-component order, and the roots stay in precedence order.
 fn sort_roots_by_path_bytes(candidates: &mut [Candidate]) {
@@ -188,6 +228,9 @@ fn reason(profile: &Profile, loser: &Candidate, winner: &Candidate) -> String {
     } else {
         "earlier"
     };
+    if winner.source == loser.source && winner.group == loser.group && profile.loose.is_some() {
+        return "same name in the same group of this root; the later file replaces the earlier one in its place".to_string();
+    }
     if winner.source == loser.source {
         format!("same name in the same root; the {order} path wins")
     } else {
@@ -255,6 +298,7 @@ mod tests {
             manifest: Default::default(),
             diagnostics: vec![],
             nested_prefix: None,
+            group: crate::discover::loose::GROUP_PATTERN,
         }
     }
 

@@ -1,7 +1,7 @@
 //! Roots: a profile's path templates expanded against the deck's inputs into concrete
 //! directories, in precedence order.
 
-use super::profile::{Each, MarkedDirs, NoRepository, Profile, Source, WalkRules};
+use super::profile::{Each, MarkedDirs, NameOrder, NoRepository, Profile, Source, WalkRules};
 use super::repo;
 use crate::catalog::{Scope, SkillKind};
 use crate::diagnostic::Diagnostic;
@@ -41,6 +41,8 @@ pub struct Root {
     /// The plugin every skill of this root belongs to, when a plugin registry named it
     /// (no marker lookup then).
     pub plugin: Option<String>,
+    /// Markdown files that are skills by themselves in this root (the profile's `[loose]`).
+    pub loose: Option<Arc<super::profile::Loose>>,
 }
 
 /// The expanded roots plus what the cache must watch to notice that the expansion itself
@@ -238,6 +240,7 @@ pub fn expand(profile: &Profile, inputs: &Inputs, nested: bool, host_settings: b
                 nested_marker: Some(n.marker.clone()),
                 plugin_markers: profile.plugin_markers.clone().into(),
                 plugin: None,
+                loose: None,
             });
         }
     }
@@ -266,7 +269,13 @@ fn marked_dirs(
         .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
         .map(|e| e.path())
         .collect();
-    dirs.sort();
+    match marked.order {
+        NameOrder::Bytes => dirs.sort(),
+        NameOrder::LocaleCompare => dirs.sort_by(|a, b| {
+            let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
+            super::collate::compare(&name(a).unwrap_or_default(), &name(b).unwrap_or_default())
+        }),
+    }
     let (marked_dirs, unmarked): (Vec<PathBuf>, Vec<PathBuf>) = dirs.into_iter().partition(|dir| {
         let marker = dir.join(&marked.file);
         stamped.push((marker.clone(), stamp(&marker)));
@@ -301,6 +310,7 @@ fn root_for(profile: &Profile, source: &Source, path: PathBuf) -> Root {
         nested_marker: None,
         plugin_markers: profile.plugin_markers.clone().into(),
         plugin: None,
+        loose: profile.loose.clone().map(Arc::new),
     }
 }
 
@@ -315,6 +325,7 @@ pub fn extra_root(profile: &Profile, path: PathBuf, scope: Scope, pattern: Optio
         nested_marker: None,
         plugin_markers: profile.plugin_markers.clone().into(),
         plugin: None,
+        loose: None,
     }
 }
 

@@ -26,6 +26,8 @@ pub struct WalkedFile {
     /// The directory listing said it is a regular file (so it can be opened without a
     /// `stat` first: opening a FIFO or a device could block).
     pub regular: bool,
+    /// Matched the root's loose pattern (`[loose]`), not its own pattern.
+    pub loose: bool,
 }
 
 /// Everything one root's walk produced.
@@ -64,6 +66,19 @@ pub fn walk(root: &Root, threads: usize, stamp_dirs: bool) -> Walked {
             }
         }
     };
+    let loose = match root.loose.as_deref().map(|l| matcher(&l.pattern)) {
+        Some(Ok(m)) => Some(m),
+        Some(Err(message)) => {
+            return Walked {
+                diagnostics: vec![Diagnostic::error("invalid-pattern", message)
+                    .with_path(&root.path)
+                    .with_hint("fix `loose.pattern` in the profile")],
+                ..Walked::default()
+            }
+        }
+        None => None,
+    };
+    let glob = Globs { glob, loose };
     let shared = Shared::new(root, glob, stamp_dirs);
     if threads == 1 {
         // The caller already runs walks side by side: ignore's sequential walker, on this
@@ -207,9 +222,17 @@ fn keep(
 
 /// State shared by the walker threads; each thread batches into its own `Walked` and merges
 /// once when it finishes.
+/// The root's pattern and its loose pattern.
+#[derive(Clone)]
+struct Globs {
+    glob: GlobMatcher,
+    loose: Option<GlobMatcher>,
+}
+
 struct Shared {
     root: PathBuf,
-    glob: GlobMatcher,
+    glob: Globs,
+    loose: Option<Arc<super::profile::Loose>>,
     rules: WalkRules,
     dir_count: Arc<AtomicUsize>,
     truncated: Arc<AtomicBool>,
@@ -219,10 +242,11 @@ struct Shared {
 }
 
 impl Shared {
-    fn new(root: &Root, glob: GlobMatcher, stamp_dirs: bool) -> Shared {
+    fn new(root: &Root, glob: Globs, stamp_dirs: bool) -> Shared {
         Shared {
             root: root.path.clone(),
             glob,
+            loose: root.loose.clone(),
             rules: root.walk.clone(),
             dir_count: Arc::new(AtomicUsize::new(0)),
             truncated: Arc::new(AtomicBool::new(false)),
@@ -240,12 +264,16 @@ impl Shared {
         out.plugin_dirs.dedup();
         out.files.sort();
         out.files.dedup();
+        if let Some(loose) = &self.loose {
+            super::loose::retain(loose, &self.root, &mut out.files);
+        }
         if !self.rules.nested_skills {
             // The first directory on a path holding a match is the skill: drop the matches
             // below another match's directory.
             let skill_dirs: std::collections::HashSet<PathBuf> = out
                 .files
                 .iter()
+                .filter(|f| !f.loose)
                 .map(|f| f.rel.parent().map(Path::to_path_buf).unwrap_or_default())
                 .collect();
             out.files.retain(|f| {
@@ -312,14 +340,24 @@ impl<'a> Visitor<'a> {
         let Some(rel) = relative_to(entry.path(), &self.shared.root) else {
             return;
         };
-        if self.shared.glob.is_match(rel) {
-            let rel = rel.to_path_buf();
-            self.local.files.push(WalkedFile {
-                rel,
-                regular: file_type.is_file(),
-                path: entry.into_path(),
-            });
-        }
+        let loose = if self.shared.glob.glob.is_match(rel) {
+            false
+        } else if let (Some(glob), Some(rules)) = (&self.shared.glob.loose, &self.shared.loose) {
+            let name = entry.file_name().to_string_lossy();
+            if !glob.is_match(rel) || !super::loose::keeps_name(rules, &name) {
+                return;
+            }
+            true
+        } else {
+            return;
+        };
+        let rel = rel.to_path_buf();
+        self.local.files.push(WalkedFile {
+            rel,
+            regular: file_type.is_file(),
+            path: entry.into_path(),
+            loose,
+        });
     }
 }
 
@@ -474,6 +512,7 @@ mod tests {
             nested_marker: None,
             plugin: None,
             plugin_markers: crate::discover::profile::default_plugin_markers().into(),
+            loose: None,
         }
     }
 

@@ -133,8 +133,38 @@ pub struct Manifest {
     /// Not a frontmatter key: for a profile with `description_fallback_line` and a skill
     /// without a description, the body line the host shows instead (OpenHands). Set when the
     /// file is parsed; never serialised.
+    /// Boxed: few skills have one, and every manifest would otherwise carry its 32 bytes.
     #[serde(skip)]
-    pub fallback_line: Option<FallbackLine>,
+    pub fallback_line: Option<Box<FallbackLine>>,
+    /// Not a frontmatter key: why the profile's host never offers this skill to the model
+    /// (set when the file is named; the filter turns it into `model_invocable: false`).
+    #[serde(skip)]
+    pub unlisted: Option<Unlisted>,
+}
+
+/// Why a host loads a skill but never lists it to the model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unlisted {
+    /// Always on: the host puts the whole body in its system prompt (OpenHands' legacy
+    /// skills without triggers, `[loose]` in the profile).
+    AlwaysOn,
+    /// A path rule: injected when a file matching its `paths` is touched
+    /// (`path_rules_unlisted` in the profile).
+    PathRule,
+}
+
+impl Unlisted {
+    /// The reason the filter gives.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Unlisted::AlwaysOn => {
+                "always on: the host puts its whole text in the system prompt instead of listing it"
+            }
+            Unlisted::PathRule => {
+                "a path rule (`paths`): the host injects it when a matching file is touched and never lists it"
+            }
+        }
+    }
 }
 
 /// The line of a skill's body a host shows for a missing description, and how many
