@@ -11,6 +11,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::manifest::Manifest;
 use crate::parse::{self, ValueKind};
 use crate::validate;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -60,10 +61,10 @@ pub struct Collected {
 }
 
 /// Read and name every file of `walked` (one list per root, in root order).
-pub fn collect(
+pub fn collect<'a>(
     profile: &Profile,
     roots: &[Root],
-    walked: &[(usize, Vec<WalkedFile>)],
+    walked: &'a [(usize, Vec<WalkedFile>)],
     cache: &mut ParseCache,
     plugins_out: &mut Plugins,
     keep: super::Keep,
@@ -79,11 +80,10 @@ pub fn collect(
     // keeps them in the cache anyway and names in the loop below. Plugin lookups share one
     // cache behind a lock.
     let plugins = Mutex::new(std::mem::take(plugins_out));
-    let reads = {
+    let read = {
         let cache: &ParseCache = cache;
         let on_worker = (!keep).then_some(&plugins);
-        // Batches of 32: small enough to balance, large enough to keep hand-out cheap.
-        crate::par::map(&items, 32, |(root, found)| {
+        move |(root, found): &(usize, &'a WalkedFile)| {
             let mut read = read_one(*root, found, cache, profile);
             let named = match (on_worker, read.entry.take()) {
                 (Some(plugins), Some(mut entry)) => {
@@ -102,7 +102,7 @@ pub fn collect(
                 }
             };
             (read, named)
-        })
+        }
     };
 
     let mut out = Collected::default();
@@ -119,7 +119,11 @@ pub fn collect(
     // Rebuilt from this walk rather than pruned: every file read has its entry (hit or
     // fresh), so the cache holds exactly the tree's files and never grows across reloads.
     let mut next = ParseCache::with_capacity(if keep { items.len() } else { 0 });
-    for (read, named) in reads {
+    // Batches of 32: small enough to balance, large enough to keep hand-out cheap. Each
+    // read is taken in walk order as soon as it is done, while the workers read on, so the
+    // reads of the whole tree never wait in memory together (~3 MB of `list`'s heap peak at
+    // N=10,000, bench/PROFILE.md item 41).
+    crate::par::each_in_order(&items, 32, read, |(read, named)| {
         if keep {
             out.files
                 .push((read.root, read.found.path.clone(), read.stamp));
@@ -133,7 +137,7 @@ pub fn collect(
                 }
                 named
             }
-            (None, None) => continue,
+            (None, None) => return,
         };
         // The same file reached twice (a symlinked directory, an overlapping root): the
         // first path wins and the second is reported, never loaded twice.
@@ -144,7 +148,7 @@ pub fn collect(
         let first = identity.and_then(|id| seen.get(&id).copied());
         let candidate = match named {
             Ok(Some(c)) => c,
-            Ok(None) => continue,
+            Ok(None) => return,
             Err(diagnostics) => {
                 if diagnostics.iter().any(|d| d.code == REFUSES_ROOT) {
                     refused
@@ -157,7 +161,7 @@ pub fn collect(
                 if let Some(id) = identity {
                     seen.entry(id).or_insert(None);
                 }
-                continue;
+                return;
             }
         };
         match first {
@@ -180,7 +184,7 @@ pub fn collect(
                 candidate_roots.push(read.root);
             }
         }
-    }
+    });
     if !refused.is_empty() {
         drop_refused_roots(&mut out, &candidate_roots, &refused, roots);
     }
@@ -718,10 +722,14 @@ fn candidate_with(
     }
     if root.kind == SkillKind::Skill {
         if let Some(description) = manifest.description.as_deref() {
-            let cleaned = clean_description(profile, description);
-            if cleaned != description {
-                // An empty result is no description, as the host's `if (!description)` reads it.
-                Arc::make_mut(&mut manifest).description = (!cleaned.is_empty()).then_some(cleaned);
+            match clean_description(profile, description) {
+                Cow::Owned(cleaned) if cleaned != description => {
+                    // An empty result is no description, as the host's `if (!description)`
+                    // reads it.
+                    Arc::make_mut(&mut manifest).description =
+                        (!cleaned.is_empty()).then_some(cleaned);
+                }
+                _ => {}
             }
         }
     }
@@ -944,16 +952,20 @@ fn command_description(path: &Path) -> Option<String> {
 /// profile's own requirements may both report a missing `name`, at different severities,
 /// and the stricter one must survive.
 fn dedup(mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    let mut seen = Vec::new();
-    diagnostics.retain(|d| {
-        let key = (d.code.clone(), d.line, d.severity);
-        if seen.contains(&key) {
-            false
-        } else {
-            seen.push(key);
-            true
+    // In place, comparing with the ones kept so far: a file has a handful of diagnostics,
+    // and copying each code into a seen-list was an allocation per diagnostic.
+    let mut kept = 0;
+    for i in 0..diagnostics.len() {
+        let d = &diagnostics[i];
+        let repeat = diagnostics[..kept]
+            .iter()
+            .any(|k| k.code == d.code && k.line == d.line && k.severity == d.severity);
+        if !repeat {
+            diagnostics.swap(kept, i);
+            kept += 1;
         }
-    });
+    }
+    diagnostics.truncate(kept);
     diagnostics
 }
 
@@ -992,11 +1004,12 @@ fn invalid_name_chars(profile: &Profile, name: &str, location: &Path) -> Diagnos
 
 /// The description as the profile's host shows it: tags removed
 /// ([`Profile::description_strip_tags`]), then cut ([`Profile::description_truncate`]).
-pub(crate) fn clean_description(profile: &Profile, description: &str) -> String {
-    let mut text = if profile.description_strip_tags {
-        strip_tags(description)
+/// Borrowed when the host shows it as written (no copy per skill).
+pub(crate) fn clean_description<'d>(profile: &Profile, description: &'d str) -> Cow<'d, str> {
+    let mut text = if profile.description_strip_tags && description.contains('<') {
+        Cow::Owned(strip_tags(description))
     } else {
-        description.to_string()
+        Cow::Borrowed(description)
     };
     if let Some(max) = profile.description_truncate {
         let mut units = 0usize;
@@ -1007,7 +1020,9 @@ pub(crate) fn clean_description(profile: &Profile, description: &str) -> String 
                 units > max
             })
             .map_or(text.len(), |(i, _)| i);
-        text.truncate(end);
+        if end < text.len() {
+            text.to_mut().truncate(end);
+        }
     }
     text
 }
