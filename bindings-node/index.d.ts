@@ -1005,6 +1005,19 @@ export declare class Manifest {
   get extra(): Record<string, unknown>
 }
 
+/**
+ * A deck served over MCP's streamable HTTP transport (`serveMcpHttp()`), on a thread of its
+ * own until `close()`.
+ */
+export declare class McpHttpServer {
+  /** `http://HOST:PORT/mcp`, with the port actually bound. */
+  get url(): string
+  /** Whether the server still serves (`close()` not called yet). */
+  get open(): boolean
+  /** Stop serving and wait for the server's thread (open sessions end). Idempotent. */
+  close(): void
+}
+
 /** The result of `parse(text)`. */
 export declare class Parsed {
   get manifest(): Manifest
@@ -1208,6 +1221,18 @@ export declare function addSync(source: string, options?: Omit<AddOptions, 'onPr
 export declare function agentTools(catalog: Catalog, format?: ToolFormat | undefined | null): ToolDefinition[]
 
 /**
+ * Connect `deck` to MCP servers whose skills then join it (ids `label:path`, fetched and
+ * verified on activation), on the libuv pool; resolves to the labels used. Call before the
+ * deck's first load. Rejects with `INVALID_OPTIONS` on a bad option or a command line that
+ * does not split, and with a `REMOTE_*` code (`REMOTE_UNAVAILABLE`, ...) when a server
+ * cannot be reached or serves no skills; no later server is connected then.
+ */
+export declare function attachMcp(deck: Deck, options: McpSourcesOptions): Promise<string[]>
+
+/** `attachMcp()` on the calling thread. */
+export declare function attachMcpSync(deck: Deck, options: McpSourcesOptions): Array<string>
+
+/**
  * Audit a skill directory, a SKILL.md, a plugin or a directory of skills: scripts, network
  * and exfiltration commands, hidden Unicode, injection phrases, links leaving the package,
  * shell grants, hooks and MCP servers, on the libuv pool. Findings are sorted most severe
@@ -1285,10 +1310,57 @@ export declare function marketplaceRemoveSync(name: string, options?: PluginCont
 /** `marketplaceUpdate()` on the calling thread (no `onProgress`; `name` null: every one). */
 export declare function marketplaceUpdateSync(name?: string | null, options?: Omit<MarketplaceUpdateOptions, 'onProgress'> | null): MarketplaceUpdate[]
 
+/** How a deck is served over MCP's streamable HTTP transport. */
+export interface McpHttpOptions {
+  /** `HOST:PORT` to bind (default `127.0.0.1:0`: loopback, any free port). */
+  addr?: string
+  /** Skills per `skills/list` page (default 50, at least 1). */
+  pageSize?: number
+  /** `ttlMs` on cacheable results (default 60000). */
+  ttlMs?: number
+  /**
+   * Names accepted in the `Host` header besides the loopback ones (for a server reached
+   * by name; the default refuses them, which blocks DNS rebinding).
+   */
+  allowedHosts?: Array<string>
+}
+
 /** `metadata.mcp`: the MCP tool the skill fronts. */
 export interface McpRef {
   server?: string
   tool?: string
+}
+
+/** How a deck is served over MCP. */
+export interface McpServeOptions {
+  /** Skills per `skills/list` page (default 50, at least 1). */
+  pageSize?: number
+  /**
+   * `ttlMs` on cacheable results: how long a client may treat a listing as fresh
+   * (default 60000).
+   */
+  ttlMs?: number
+}
+
+/**
+ * The MCP servers whose skills join a deck: the CLI's `--mcp-server`, `--mcp-url`,
+ * `--mcp-header` and `--mcp-cache`.
+ */
+export interface McpSourcesOptions {
+  /**
+   * `[LABEL=]COMMAND ARGS…` of servers started as child processes (stdio), split like a
+   * POSIX shell line (quotes, escapes; nothing expanded).
+   */
+  servers?: Array<string>
+  /** `[LABEL=]URL` of servers over streamable HTTP (`http://` or `https://`). */
+  urls?: Array<string>
+  /** Headers sent to every `urls` server (e.g. `{ Authorization: 'Bearer …' }`). */
+  headers?: Record<string, string>
+  /**
+   * Cache for verified content; default `$XDG_CACHE_HOME/skilldeck/mcp` or
+   * `~/.cache/skilldeck/mcp`. Refused (`INVALID_OPTIONS`) inside a skill discovery path.
+   */
+  cache?: string
 }
 
 /** Parse the text of a SKILL.md. Never throws: problems are diagnostics. */
@@ -1384,6 +1456,24 @@ export declare function searchSkillsTool(format?: ToolFormat | undefined | null)
  * `parameters` (pass them as a tool's `parameters` / `input_schema`).
  */
 export declare function searchToolDefinition(): SearchToolDefinition
+
+/**
+ * Serve `deck` over MCP on this process's stdin/stdout until the client disconnects, on a
+ * thread of its own; the Promise resolves then. Nothing else may write to stdout meanwhile
+ * (it carries the protocol): log to stderr.
+ */
+export declare function serveMcp(deck: Deck, options?: McpServeOptions | undefined | null): Promise<void>
+
+/**
+ * Serve `deck` over MCP's streamable HTTP transport at `options.addr` (default
+ * `127.0.0.1:0`, any free port) on a thread of its own; resolves to the running server
+ * (`url`, `close()`) once the address is bound and the deck loaded. Rejects with
+ * `INVALID_OPTIONS` on a bad address or option and `IO_ERROR` when it cannot be bound.
+ */
+export declare function serveMcpHttp(deck: Deck, options?: McpHttpOptions | undefined | null): Promise<McpHttpServer>
+
+/** `serveMcpHttp()` on the calling thread. */
+export declare function serveMcpHttpSync(deck: Deck, options?: McpHttpOptions | undefined | null): McpHttpServer
 
 /** One declared parameter of a tool-style skill. */
 export interface SkillParameter {

@@ -11,6 +11,7 @@ mod error;
 pub mod audit;
 pub mod install;
 mod manifest;
+pub mod mcp;
 mod model;
 mod options;
 mod permissions;

@@ -16,6 +16,7 @@ mod events;
 mod install;
 mod json;
 mod manifest;
+mod mcp;
 mod permissions;
 mod plugin;
 mod records;
@@ -34,6 +35,7 @@ pub use install::{
 };
 pub use json::{diagnostic_to_json, manifest_to_json, shadowed_to_json, status_to_json};
 pub use manifest::Manifest;
+pub use mcp::{attach_mcp, serve_mcp, serve_mcp_http, McpHttpServer};
 pub use permissions::PermissionRules;
 pub use plugin::{
     marketplace_add, marketplace_list, marketplace_remove, marketplace_update, plugin_disable,

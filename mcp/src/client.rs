@@ -3,6 +3,7 @@
 //! frontmatter, and keep verified content in a cache outside every discovery path, keyed
 //! by server label and URI.
 
+use crate::child::{ChildTransport, Oversized, MAX_MESSAGE_BYTES};
 use crate::list_changed::ListChanged;
 use crate::uri::{self, SKILL_MD};
 use base64::Engine as _;
@@ -35,6 +36,14 @@ pub enum ClientError {
         label: String,
         method: &'static str,
         message: String,
+    },
+    /// A message from the server passed [`MAX_MESSAGE_BYTES`], more than any file within
+    /// the extension's limits needs; the connection is closed.
+    #[error("{label}: {method}: the server sent a message of more than {max} bytes, more than a file within the Skills extension's 16 MiB limit takes; the connection to it is closed")]
+    MessageTooLarge {
+        label: String,
+        method: &'static str,
+        max: usize,
     },
     #[error("{label}: the server does not declare the io.modelcontextprotocol/skills extension, so it publishes no skill entries")]
     NoExtension { label: String },
@@ -72,6 +81,7 @@ impl ClientError {
             ClientError::BadEntry { kind, .. } | ClientError::Verification { kind, .. } => {
                 Some(*kind)
             }
+            ClientError::MessageTooLarge { .. } => Some(RemoteFailure::LimitExceeded),
             ClientError::Cache { .. } => None,
         }
     }
@@ -95,6 +105,7 @@ impl From<ClientError> for skilldeck::Error {
                     | ClientError::Verification { label, uri, .. } => format!("{label} {uri}"),
                     ClientError::Connect { label, .. }
                     | ClientError::Protocol { label, .. }
+                    | ClientError::MessageTooLarge { label, .. }
                     | ClientError::NoExtension { label } => label.clone(),
                     ClientError::Cache { .. } => String::new(),
                 };
@@ -193,6 +204,9 @@ pub struct McpSkillSource {
     retrieved: std::sync::Mutex<std::collections::HashMap<String, u64>>,
     /// Set when the server says its catalog changed.
     changed: ListChanged,
+    /// Set when the server sent a message over [`MAX_MESSAGE_BYTES`] (stdio: the connection
+    /// ended then), so a failed request says why.
+    oversized: Oversized,
 }
 
 impl McpSkillSource {
@@ -207,12 +221,14 @@ impl McpSkillSource {
     ) -> Result<McpSkillSource, ClientError> {
         let mut command = tokio::process::Command::new(program);
         command.args(args);
-        let transport =
-            rmcp::transport::TokioChildProcess::new(command).map_err(|e| ClientError::Connect {
-                label: label.to_string(),
-                message: format!("{program}: {e}"),
+        let (transport, oversized) =
+            ChildTransport::spawn(command, MAX_MESSAGE_BYTES).map_err(|e| {
+                ClientError::Connect {
+                    label: label.to_string(),
+                    message: format!("{program}: {e}"),
+                }
             })?;
-        Self::connect(label, transport, cache_root).await
+        Self::connect(label, transport, oversized, cache_root).await
     }
 
     /// Speak MCP's streamable HTTP transport to the server at `url` (`http://` or
@@ -240,14 +256,20 @@ impl McpSkillSource {
         }
         let client =
             crate::http_client::HyperHttpClient::new().map_err(|e| connect(e.to_string()))?;
-        let config = StreamableHttpClientTransportConfig::with_uri(url).custom_headers(custom);
+        // rmcp's 16 MiB default cannot carry every file the extension allows (see
+        // `MAX_MESSAGE_BYTES`).
+        let config = StreamableHttpClientTransportConfig::with_uri(url)
+            .custom_headers(custom)
+            .max_json_response_size(MAX_MESSAGE_BYTES)
+            .max_sse_event_size(MAX_MESSAGE_BYTES);
         let transport = rmcp::transport::StreamableHttpClientTransport::with_client(client, config);
-        Self::connect(label, transport, cache_root).await
+        Self::connect(label, transport, Oversized::default(), cache_root).await
     }
 
     async fn connect<T, E, A>(
         label: &str,
         transport: T,
+        oversized: Oversized,
         cache_root: &Path,
     ) -> Result<McpSkillSource, ClientError>
     where
@@ -296,6 +318,7 @@ impl McpSkillSource {
             cache_root: cache_root.to_path_buf(),
             retrieved: std::sync::Mutex::default(),
             changed,
+            oversized,
         })
     }
 
@@ -345,6 +368,13 @@ impl McpSkillSource {
     }
 
     fn protocol(&self, method: &'static str, err: impl std::fmt::Display) -> ClientError {
+        if self.oversized.happened() {
+            return ClientError::MessageTooLarge {
+                label: self.label.clone(),
+                method,
+                max: MAX_MESSAGE_BYTES,
+            };
+        }
         ClientError::Protocol {
             label: self.label.clone(),
             method,

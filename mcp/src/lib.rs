@@ -12,6 +12,7 @@
 
 mod attach;
 mod catalog;
+mod child;
 mod client;
 mod command_line;
 mod deck_source;
@@ -25,6 +26,7 @@ mod server;
 pub mod uri;
 
 pub use attach::{default_cache, McpSources};
+pub use child::MAX_MESSAGE_BYTES;
 pub use client::{
     collisions, ClientError, Collision, McpSkillSource, RemoteFile, RemoteSkill, VerifiedSkill,
     REQUEST_TIMEOUT,

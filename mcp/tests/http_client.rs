@@ -143,3 +143,45 @@ async fn connect_url_reports_unreachable_servers_and_bad_urls() {
     .expect("bad header");
     assert!(err.to_string().contains("header name"), "{err}");
 }
+
+#[tokio::test]
+async fn a_file_within_the_limit_travels_whatever_its_encoded_size() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let skills = tmp.path().join("skills");
+    write(
+        &skills.join("big/SKILL.md"),
+        b"---\nname: big\ndescription: One large binary file.\n---\n# big\n",
+    );
+    // 12 MiB that is not UTF-8 travels as base64: a 16.7 MiB response, over rmcp's default
+    // 16 MiB bound on a response body, within the extension's 16 MiB for the file itself.
+    let data: Vec<u8> = (0..12 * 1024 * 1024).map(|i| (i % 256) as u8).collect();
+    write(&skills.join("big/data.bin"), &data);
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    let deck = skilldeck::Deck::new(skilldeck::DeckOptions {
+        project_dir: empty.clone(),
+        home_dir: Some(empty),
+        roots: vec![skilldeck::RootSpec::new(skills)],
+        read_host_settings: false,
+        ..Default::default()
+    })
+    .expect("deck");
+    let addr = serve(SkillServer::new(deck, ServerOptions::default()).expect("server")).await;
+    let source = McpSkillSource::connect_url(
+        "web",
+        &format!("http://{addr}/mcp"),
+        &[],
+        &tmp.path().join("cache"),
+    )
+    .await
+    .expect("connect");
+    let (listed, refused) = source.list().await.expect("list");
+    assert!(refused.is_empty(), "{refused:?}");
+    let big = listed.iter().find(|s| s.name == "big").expect("big listed");
+    let got = source
+        .read_file(big, "data.bin")
+        .await
+        .expect("12 MiB file");
+    assert!(got == data, "the bytes differ");
+    source.close().await;
+}

@@ -1,6 +1,6 @@
 // Runs every conformance vector in tests/vectors through the Kotlin API (format:
 // tests/README.md), then the API checks of ApiChecks.kt, EngineChecks.kt, AuditChecks.kt
-// and PluginChecks.kt, and exits non-zero on any mismatch. Usage: Conformance <vectors-dir>
+// PluginChecks.kt and McpChecks.kt, and exits non-zero on any mismatch. Usage: Conformance <vectors-dir>
 package dev.skilldeck.conformance
 
 import dev.skilldeck.Deck
@@ -251,6 +251,7 @@ fun runCase(dir: File): String? {
 
 fun main(args: Array<String>) {
     val root = File(args.firstOrNull() ?: "tests/vectors")
+    repoRoot = root.absoluteFile.parentFile.parentFile
     val cases = mutableListOf<File>()
     findCases(root, cases)
     if (cases.isEmpty()) {
@@ -274,7 +275,7 @@ fun main(args: Array<String>) {
             println("FAILED $name: $why")
         }
     }
-    for ((name, body) in apiChecks + engineChecks + auditChecks + pluginChecks) {
+    for ((name, body) in apiChecks + engineChecks + auditChecks + pluginChecks + mcpChecks) {
         val why = try {
             body()
             null

@@ -450,6 +450,31 @@ void uniffi_skilldeck_uniffi_fn_init_callback_vtable_progresslistener(const Unif
 void uniffi_skilldeck_uniffi_fn_method_progresslistener_on_progress(uint64_t ptr, RustBuffer progress, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_CLONE_MCPHTTPSERVER
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_CLONE_MCPHTTPSERVER
+uint64_t uniffi_skilldeck_uniffi_fn_clone_mcphttpserver(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FREE_MCPHTTPSERVER
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FREE_MCPHTTPSERVER
+void uniffi_skilldeck_uniffi_fn_free_mcphttpserver(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_MCPHTTPSERVER_IS_OPEN
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_MCPHTTPSERVER_IS_OPEN
+int8_t uniffi_skilldeck_uniffi_fn_method_mcphttpserver_is_open(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_MCPHTTPSERVER_STOP
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_MCPHTTPSERVER_STOP
+void uniffi_skilldeck_uniffi_fn_method_mcphttpserver_stop(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_MCPHTTPSERVER_URL
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_MCPHTTPSERVER_URL
+RustBuffer uniffi_skilldeck_uniffi_fn_method_mcphttpserver_url(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_CLONE_PERMISSIONRULES
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_CLONE_PERMISSIONRULES
 uint64_t uniffi_skilldeck_uniffi_fn_clone_permissionrules(uint64_t handle, RustCallStatus *_Nonnull out_status
@@ -641,6 +666,21 @@ RustBuffer uniffi_skilldeck_uniffi_fn_func_shadowed_to_json(RustBuffer shadowed,
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_STATUS_TO_JSON
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_STATUS_TO_JSON
 RustBuffer uniffi_skilldeck_uniffi_fn_func_status_to_json(RustBuffer status, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_ATTACH_MCP
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_ATTACH_MCP
+RustBuffer uniffi_skilldeck_uniffi_fn_func_attach_mcp(uint64_t deck, RustBuffer servers, RustBuffer urls, RustBuffer headers, RustBuffer cache, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_SERVE_MCP
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_SERVE_MCP
+void uniffi_skilldeck_uniffi_fn_func_serve_mcp(uint64_t deck, uint32_t page_size, uint64_t ttl_ms, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_SERVE_MCP_HTTP
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_SERVE_MCP_HTTP
+uint64_t uniffi_skilldeck_uniffi_fn_func_serve_mcp_http(uint64_t deck, RustBuffer addr, uint32_t page_size, uint64_t ttl_ms, RustBuffer allowed_hosts, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_FUNC_MARKETPLACE_ADD
@@ -1100,6 +1140,24 @@ uint16_t uniffi_skilldeck_uniffi_checksum_func_status_to_json(void
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_ATTACH_MCP
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_ATTACH_MCP
+uint16_t uniffi_skilldeck_uniffi_checksum_func_attach_mcp(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_SERVE_MCP
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_SERVE_MCP
+uint16_t uniffi_skilldeck_uniffi_checksum_func_serve_mcp(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_SERVE_MCP_HTTP
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_SERVE_MCP_HTTP
+uint16_t uniffi_skilldeck_uniffi_checksum_func_serve_mcp_http(void
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_MARKETPLACE_ADD
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_FUNC_MARKETPLACE_ADD
 uint16_t uniffi_skilldeck_uniffi_checksum_func_marketplace_add(void
@@ -1361,6 +1419,24 @@ uint16_t uniffi_skilldeck_uniffi_checksum_method_eventlistener_on_event(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_PROGRESSLISTENER_ON_PROGRESS
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_PROGRESSLISTENER_ON_PROGRESS
 uint16_t uniffi_skilldeck_uniffi_checksum_method_progresslistener_on_progress(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_MCPHTTPSERVER_IS_OPEN
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_MCPHTTPSERVER_IS_OPEN
+uint16_t uniffi_skilldeck_uniffi_checksum_method_mcphttpserver_is_open(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_MCPHTTPSERVER_STOP
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_MCPHTTPSERVER_STOP
+uint16_t uniffi_skilldeck_uniffi_checksum_method_mcphttpserver_stop(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_MCPHTTPSERVER_URL
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_MCPHTTPSERVER_URL
+uint16_t uniffi_skilldeck_uniffi_checksum_method_mcphttpserver_url(void
     
 );
 #endif

@@ -1686,6 +1686,170 @@ public func FfiConverterTypeEventListener_lower(_ value: EventListener) -> UInt6
 
 
 /**
+ * A deck served over MCP's streamable HTTP transport (`serveMcpHttp`), on a thread of its
+ * own until `stop()` or until the object is released (Kotlin `close()` / `use { }`).
+ */
+public protocol McpHttpServerProtocol: AnyObject, Sendable {
+    
+    /**
+     * Whether the server still serves (`stop()` not called yet).
+     */
+    func isOpen()  -> Bool
+    
+    /**
+     * Stop serving and wait for the server's thread (open sessions end). Idempotent.
+     */
+    func stop() 
+    
+    /**
+     * `http://HOST:PORT/mcp`, with the port actually bound.
+     */
+    func url()  -> String
+    
+}
+/**
+ * A deck served over MCP's streamable HTTP transport (`serveMcpHttp`), on a thread of its
+ * own until `stop()` or until the object is released (Kotlin `close()` / `use { }`).
+ */
+open class McpHttpServer: McpHttpServerProtocol, @unchecked Sendable {
+    fileprivate let handle: UInt64
+
+    /// Used to instantiate a [FFIObject] without an actual handle, for fakes in tests, mostly.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public struct NoHandle {
+        public init() {}
+    }
+
+    // TODO: We'd like this to be `private` but for Swifty reasons,
+    // we can't implement `FfiConverter` without making this `required` and we can't
+    // make it `required` without making it `public`.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    required public init(unsafeFromHandle handle: UInt64) {
+        self.handle = handle
+    }
+
+    // This constructor can be used to instantiate a fake object.
+    // - Parameter noHandle: Placeholder value so we can have a constructor separate from the default empty one that may be implemented for classes extending [FFIObject].
+    //
+    // - Warning:
+    //     Any object instantiated with this constructor cannot be passed to an actual Rust-backed object. Since there isn't a backing handle the FFI lower functions will crash.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public init(noHandle: NoHandle) {
+        self.handle = 0
+    }
+
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public func uniffiCloneHandle() -> UInt64 {
+        return try! rustCall { uniffi_skilldeck_uniffi_fn_clone_mcphttpserver(self.handle, $0) }
+    }
+    // No primary constructor declared for this class.
+
+    deinit {
+        if handle == 0 {
+            // Mock objects have handle=0 don't try to free them
+            return
+        }
+
+        try! rustCall { uniffi_skilldeck_uniffi_fn_free_mcphttpserver(handle, $0) }
+    }
+
+    
+
+    
+    /**
+     * Whether the server still serves (`stop()` not called yet).
+     */
+open func isOpen() -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_method_mcphttpserver_is_open(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Stop serving and wait for the server's thread (open sessions end). Idempotent.
+     */
+open func stop()  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_method_mcphttpserver_stop(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * `http://HOST:PORT/mcp`, with the port actually bound.
+     */
+open func url() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_method_mcphttpserver_url(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeMcpHttpServer: FfiConverter {
+    typealias FfiType = UInt64
+    typealias SwiftType = McpHttpServer
+
+    public static func lift(_ handle: UInt64) throws -> McpHttpServer {
+        return McpHttpServer(unsafeFromHandle: handle)
+    }
+
+    public static func lower(_ value: McpHttpServer) -> UInt64 {
+        return value.uniffiCloneHandle()
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> McpHttpServer {
+        let handle: UInt64 = try readInt(&buf)
+        return try lift(handle)
+    }
+
+    public static func write(_ value: McpHttpServer, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeMcpHttpServer_lift(_ handle: UInt64) throws -> McpHttpServer {
+    return try FfiConverterTypeMcpHttpServer.lift(handle)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeMcpHttpServer_lower(_ value: McpHttpServer) -> UInt64 {
+    return FfiConverterTypeMcpHttpServer.lower(value)
+}
+
+
+
+
+
+
+/**
  * Permission rules: skilldeck's `{"semantics": "last-match"|"deny-first", "rules":
  * [{"pattern", "decision"}], "agents": {name: [rules]}}`, OpenCode's `{"permission": ...}`
  * or Claude Code's `{"permissions": ...}`, evaluated with that shape's semantics.
@@ -10006,6 +10170,61 @@ public func statusToJson(status: Status) -> String  {
 })
 }
 /**
+ * Connect `deck` to MCP servers whose skills then join it (ids `label:path`, fetched and
+ * verified on activation), like the CLI's `--mcp-server` (`servers`: `[LABEL=]COMMAND
+ * ARGS…`, split like a POSIX shell line), `--mcp-url` (`urls`: `[LABEL=]URL`),
+ * `--mcp-header` (`headers`, sent to every `urls` server) and `--mcp-cache` (`cache`,
+ * default `$XDG_CACHE_HOME/skilldeck/mcp`, refused inside a skill discovery path). Call
+ * before the deck's first load. Returns the labels used. Throws `InvalidOptionsError` on a
+ * bad value and `RemoteError` (`REMOTE_UNAVAILABLE`, ...) when a server cannot be reached
+ * or serves no skills; no later server is connected then.
+ */
+public func attachMcp(deck: Deck, servers: [String] = [], urls: [String] = [], headers: [String: String] = [:], cache: String? = nil)throws  -> [String]  {
+    return try  FfiConverterSequenceString.lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_attach_mcp(
+        FfiConverterTypeDeck_lower(deck),
+        FfiConverterSequenceString.lower(servers),
+        FfiConverterSequenceString.lower(urls),
+        FfiConverterDictionaryStringString.lower(headers),
+        FfiConverterOptionString.lower(cache),uniffiCallStatus
+    )
+})
+}
+/**
+ * Serve `deck` over MCP on this process's stdin/stdout until the client disconnects,
+ * blocking the calling thread. Nothing else may write to stdout meanwhile (it carries the
+ * protocol).
+ */
+public func serveMcp(deck: Deck, pageSize: UInt32 = UInt32(50), ttlMs: UInt64 = UInt64(60000))throws   {try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_serve_mcp(
+        FfiConverterTypeDeck_lower(deck),
+        FfiConverterUInt32.lower(pageSize),
+        FfiConverterUInt64.lower(ttlMs),uniffiCallStatus
+    )
+}
+}
+/**
+ * Serve `deck` over MCP's streamable HTTP transport at `addr` (`HOST:PORT`; the default
+ * `127.0.0.1:0` is loopback, any free port) on a thread of its own; returns once the
+ * address is bound and the deck loaded. `allowedHosts` extends the loopback names accepted
+ * in the `Host` header. Throws `InvalidOptionsError` on a bad address and `IoError` when it
+ * cannot be bound.
+ */
+public func serveMcpHttp(deck: Deck, addr: String = "127.0.0.1:0", pageSize: UInt32 = UInt32(50), ttlMs: UInt64 = UInt64(60000), allowedHosts: [String] = [])throws  -> McpHttpServer  {
+    return try  FfiConverterTypeMcpHttpServer_lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_func_serve_mcp_http(
+        FfiConverterTypeDeck_lower(deck),
+        FfiConverterString.lower(addr),
+        FfiConverterUInt32.lower(pageSize),
+        FfiConverterUInt64.lower(ttlMs),
+        FfiConverterSequenceString.lower(allowedHosts),uniffiCallStatus
+    )
+})
+}
+/**
  * Add a marketplace (a directory, a git URL, `github:owner/repo`) to Claude Code's
  * `known_marketplaces.json` (git ones are cloned under `plugins/marketplaces/`). Throws
  * `InstallError` with code `POLICY_BLOCKED` when the managed settings forbid it and
@@ -10358,6 +10577,15 @@ private let initializationResult: InitializationResult = {
     if (uniffi_skilldeck_uniffi_checksum_func_status_to_json() != 45716) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_skilldeck_uniffi_checksum_func_attach_mcp() != 52505) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_serve_mcp() != 48525) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_func_serve_mcp_http() != 63006) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_skilldeck_uniffi_checksum_func_marketplace_add() != 32266) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -10488,6 +10716,15 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_skilldeck_uniffi_checksum_method_progresslistener_on_progress() != 52700) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_method_mcphttpserver_is_open() != 47109) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_method_mcphttpserver_stop() != 22156) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_method_mcphttpserver_url() != 31123) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_skilldeck_uniffi_checksum_method_permissionrules_evaluate() != 61194) {

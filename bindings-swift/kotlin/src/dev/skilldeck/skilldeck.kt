@@ -751,6 +751,12 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_skilldeck_uniffi_checksum_func_status_to_json(
     ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_attach_mcp(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_serve_mcp(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_func_serve_mcp_http(
+    ): Int
     external fun uniffi_skilldeck_uniffi_checksum_func_marketplace_add(
     ): Int
     external fun uniffi_skilldeck_uniffi_checksum_func_marketplace_list(
@@ -838,6 +844,12 @@ internal object IntegrityCheckingUniffiLib {
     external fun uniffi_skilldeck_uniffi_checksum_method_eventlistener_on_event(
     ): Int
     external fun uniffi_skilldeck_uniffi_checksum_method_progresslistener_on_progress(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_method_mcphttpserver_is_open(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_method_mcphttpserver_stop(
+    ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_method_mcphttpserver_url(
     ): Int
     external fun uniffi_skilldeck_uniffi_checksum_method_permissionrules_evaluate(
     ): Int
@@ -947,6 +959,16 @@ internal object UniffiLib {
     ): Unit
     external fun uniffi_skilldeck_uniffi_fn_method_progresslistener_on_progress(`ptr`: Long,`progress`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): Unit
+    external fun uniffi_skilldeck_uniffi_fn_clone_mcphttpserver(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_skilldeck_uniffi_fn_free_mcphttpserver(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_skilldeck_uniffi_fn_method_mcphttpserver_is_open(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Byte
+    external fun uniffi_skilldeck_uniffi_fn_method_mcphttpserver_stop(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_skilldeck_uniffi_fn_method_mcphttpserver_url(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_skilldeck_uniffi_fn_clone_permissionrules(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
     external fun uniffi_skilldeck_uniffi_fn_free_permissionrules(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
@@ -1023,6 +1045,12 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_skilldeck_uniffi_fn_func_status_to_json(`status`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_attach_mcp(`deck`: Long,`servers`: RustBuffer.ByValue,`urls`: RustBuffer.ByValue,`headers`: RustBuffer.ByValue,`cache`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_skilldeck_uniffi_fn_func_serve_mcp(`deck`: Long,`pageSize`: Int,`ttlMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_skilldeck_uniffi_fn_func_serve_mcp_http(`deck`: Long,`addr`: RustBuffer.ByValue,`pageSize`: Int,`ttlMs`: Long,`allowedHosts`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
     external fun uniffi_skilldeck_uniffi_fn_func_marketplace_add(`source`: RustBuffer.ByValue,`options`: RustBuffer.ByValue,`progress`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_skilldeck_uniffi_fn_func_marketplace_list(`options`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -1230,6 +1258,15 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_skilldeck_uniffi_checksum_func_status_to_json() and 0xFFFF) != 45716) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_attach_mcp() and 0xFFFF) != 52505) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_serve_mcp() and 0xFFFF) != 48525) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_func_serve_mcp_http() and 0xFFFF) != 63006) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_skilldeck_uniffi_checksum_func_marketplace_add() and 0xFFFF) != 32266) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
@@ -1360,6 +1397,15 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_skilldeck_uniffi_checksum_method_progresslistener_on_progress() and 0xFFFF) != 52700) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_method_mcphttpserver_is_open() and 0xFFFF) != 47109) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_method_mcphttpserver_stop() and 0xFFFF) != 22156) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_method_mcphttpserver_url() and 0xFFFF) != 31123) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_skilldeck_uniffi_checksum_method_permissionrules_evaluate() and 0xFFFF) != 61194) {
@@ -3453,6 +3499,316 @@ public object FfiConverterTypeEventListener: FfiConverter<EventListener, Long> {
     override fun allocationSize(value: EventListener) = 8UL
 
     override fun write(value: EventListener, buf: ByteBuffer) {
+        buf.putLong(lower(value))
+    }
+}
+
+
+// This template implements a class for working with a Rust struct via a handle
+// to the live Rust struct on the other side of the FFI.
+//
+// There's some subtlety here, because we have to be careful not to operate on a Rust
+// struct after it has been dropped, and because we must expose a public API for freeing
+// theq Kotlin wrapper object in lieu of reliable finalizers. The core requirements are:
+//
+//   * Each instance holds an opaque handle to the underlying Rust struct.
+//     Method calls need to read this handle from the object's state and pass it in to
+//     the Rust FFI.
+//
+//   * When an instance is no longer needed, its handle should be passed to a
+//     special destructor function provided by the Rust FFI, which will drop the
+//     underlying Rust struct.
+//
+//   * Given an instance, calling code is expected to call the special
+//     `destroy` method in order to free it after use, either by calling it explicitly
+//     or by using a higher-level helper like the `use` method. Failing to do so risks
+//     leaking the underlying Rust struct.
+//
+//   * We can't assume that calling code will do the right thing, and must be prepared
+//     to handle Kotlin method calls executing concurrently with or even after a call to
+//     `destroy`, and to handle multiple (possibly concurrent!) calls to `destroy`.
+//
+//   * We must never allow Rust code to operate on the underlying Rust struct after
+//     the destructor has been called, and must never call the destructor more than once.
+//     Doing so may trigger memory unsafety.
+//
+//   * To mitigate many of the risks of leaking memory and use-after-free unsafety, a `Cleaner`
+//     is implemented to call the destructor when the Kotlin object becomes unreachable.
+//     This is done in a background thread. This is not a panacea, and client code should be aware that
+//      1. the thread may starve if some there are objects that have poorly performing
+//     `drop` methods or do significant work in their `drop` methods.
+//      2. the thread is shared across the whole library. This can be tuned by using `android_cleaner = true`,
+//         or `android = true` in the [`kotlin` section of the `uniffi.toml` file](https://mozilla.github.io/uniffi-rs/kotlin/configuration.html).
+//
+// If we try to implement this with mutual exclusion on access to the handle, there is the
+// possibility of a race between a method call and a concurrent call to `destroy`:
+//
+//    * Thread A starts a method call, reads the value of the handle, but is interrupted
+//      before it can pass the handle over the FFI to Rust.
+//    * Thread B calls `destroy` and frees the underlying Rust struct.
+//    * Thread A resumes, passing the already-read handle value to Rust and triggering
+//      a use-after-free.
+//
+// One possible solution would be to use a `ReadWriteLock`, with each method call taking
+// a read lock (and thus allowed to run concurrently) and the special `destroy` method
+// taking a write lock (and thus blocking on live method calls). However, we aim not to
+// generate methods with any hidden blocking semantics, and a `destroy` method that might
+// block if called incorrectly seems to meet that bar.
+//
+// So, we achieve our goals by giving each instance an associated `AtomicLong` counter to track
+// the number of in-flight method calls, and an `AtomicBoolean` flag to indicate whether `destroy`
+// has been called. These are updated according to the following rules:
+//
+//    * The initial value of the counter is 1, indicating a live object with no in-flight calls.
+//      The initial value for the flag is false.
+//
+//    * At the start of each method call, we atomically check the counter.
+//      If it is 0 then the underlying Rust struct has already been destroyed and the call is aborted.
+//      If it is nonzero them we atomically increment it by 1 and proceed with the method call.
+//
+//    * At the end of each method call, we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+//    * When `destroy` is called, we atomically flip the flag from false to true.
+//      If the flag was already true we silently fail.
+//      Otherwise we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+// Astute readers may observe that this all sounds very similar to the way that Rust's `Arc<T>` works,
+// and indeed it is, with the addition of a flag to guard against multiple calls to `destroy`.
+//
+// The overall effect is that the underlying Rust struct is destroyed only when `destroy` has been
+// called *and* all in-flight method calls have completed, avoiding violating any of the expectations
+// of the underlying Rust code.
+//
+// This makes a cleaner a better alternative to _not_ calling `destroy()` as
+// and when the object is finished with, but the abstraction is not perfect: if the Rust object's `drop`
+// method is slow, and/or there are many objects to cleanup, and it's on a low end Android device, then the cleaner
+// thread may be starved, and the app will leak memory.
+//
+// In this case, `destroy`ing manually may be a better solution.
+//
+// The cleaner can live side by side with the manual calling of `destroy`. In the order of responsiveness, uniffi objects
+// with Rust peers are reclaimed:
+//
+// 1. By calling the `destroy` method of the object, which calls `rustObject.free()`. If that doesn't happen:
+// 2. When the object becomes unreachable, AND the Cleaner thread gets to call `rustObject.free()`. If the thread is starved then:
+// 3. The memory is reclaimed when the process terminates.
+//
+// [1] https://stackoverflow.com/questions/24376768/can-java-finalize-an-object-when-it-is-still-in-scope/24380219
+//
+
+
+/**
+ * A deck served over MCP's streamable HTTP transport (`serveMcpHttp`), on a thread of its
+ * own until `stop()` or until the object is released (Kotlin `close()` / `use { }`).
+ */
+public interface McpHttpServerInterface {
+    
+    /**
+     * Whether the server still serves (`stop()` not called yet).
+     */
+    fun `isOpen`(): kotlin.Boolean
+    
+    /**
+     * Stop serving and wait for the server's thread (open sessions end). Idempotent.
+     */
+    fun `stop`()
+    
+    /**
+     * `http://HOST:PORT/mcp`, with the port actually bound.
+     */
+    fun `url`(): kotlin.String
+    
+    companion object
+}
+
+/**
+ * A deck served over MCP's streamable HTTP transport (`serveMcpHttp`), on a thread of its
+ * own until `stop()` or until the object is released (Kotlin `close()` / `use { }`).
+ */
+open class McpHttpServer: Disposable, AutoCloseable, McpHttpServerInterface
+{
+
+    @Suppress("UNUSED_PARAMETER")
+    /**
+     * @suppress
+     */
+    constructor(withHandle: UniffiWithHandle, handle: Long) {
+        this.handle = handle
+        this.cleanable = UniffiLib.CLEANER.register(this, UniffiCleanAction(handle))
+    }
+
+    /**
+     * @suppress
+     *
+     * This constructor can be used to instantiate a fake object. Only used for tests. Any
+     * attempt to actually use an object constructed this way will fail as there is no
+     * connected Rust object.
+     */
+    @Suppress("UNUSED_PARAMETER")
+    constructor(noHandle: NoHandle) {
+        this.handle = 0
+        this.cleanable = null
+    }
+
+    protected val handle: Long
+    protected val cleanable: UniffiCleaner.Cleanable?
+
+    private val wasDestroyed = AtomicBoolean(false)
+    private val callCounter = AtomicLong(1)
+
+    /**
+     * Whether the current object has been destroyed and its reference is gone in the Rust side.
+     */
+    val uniffiIsDestroyed: Boolean get() = wasDestroyed.get()
+
+    override fun destroy() {
+        // Only allow a single call to this method.
+        // TODO: maybe we should log a warning if called more than once?
+        if (this.wasDestroyed.compareAndSet(false, true)) {
+            // This decrement always matches the initial count of 1 given at creation time.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    @Synchronized
+    override fun close() {
+        this.destroy()
+    }
+
+    internal inline fun <R> callWithHandle(block: (handle: Long) -> R): R {
+        // Check and increment the call counter, to keep the object alive.
+        // This needs a compare-and-set retry loop in case of concurrent updates.
+        do {
+            val c = this.callCounter.get()
+            if (c == 0L) {
+                throw IllegalStateException("${this.javaClass.simpleName} object has already been destroyed")
+            }
+            if (c == Long.MAX_VALUE) {
+                throw IllegalStateException("${this.javaClass.simpleName} call counter would overflow")
+            }
+        } while (! this.callCounter.compareAndSet(c, c + 1L))
+        // Now we can safely do the method call without the handle being freed concurrently.
+        try {
+            return block(this.uniffiCloneHandle())
+        } finally {
+            // This decrement always matches the increment we performed above.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    // Use a static inner class instead of a closure so as not to accidentally
+    // capture `this` as part of the cleanable's action.
+    private class UniffiCleanAction(private val handle: Long) : Runnable {
+        override fun run() {
+            if (handle == 0.toLong()) {
+                // Fake object created with `NoHandle`, don't try to free.
+                return;
+            }
+            uniffiRustCall { status ->
+                UniffiLib.uniffi_skilldeck_uniffi_fn_free_mcphttpserver(handle, status)
+            }
+        }
+    }
+
+    /**
+     * @suppress
+     */
+    fun uniffiCloneHandle(): Long {
+        if (handle == 0.toLong()) {
+            throw InternalException("uniffiCloneHandle() called on NoHandle object");
+        }
+        return uniffiRustCall() { status ->
+            UniffiLib.uniffi_skilldeck_uniffi_fn_clone_mcphttpserver(handle, status)
+        }
+    }
+
+    
+    /**
+     * Whether the server still serves (`stop()` not called yet).
+     */override fun `isOpen`(): kotlin.Boolean {
+            return FfiConverterBoolean.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_method_mcphttpserver_is_open(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Stop serving and wait for the server's thread (open sessions end). Idempotent.
+     */override fun `stop`()
+        = 
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_method_mcphttpserver_stop(
+        it,
+        _status)
+}
+    }
+    
+    
+
+    
+    /**
+     * `http://HOST:PORT/mcp`, with the port actually bound.
+     */override fun `url`(): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_method_mcphttpserver_url(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+
+    
+
+
+    
+    
+    /**
+     * @suppress
+     */
+    companion object
+    
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeMcpHttpServer: FfiConverter<McpHttpServer, Long> {
+    override fun lower(value: McpHttpServer): Long {
+        return value.uniffiCloneHandle()
+    }
+
+    override fun lift(value: Long): McpHttpServer {
+        return McpHttpServer(UniffiWithHandle, value)
+    }
+
+    override fun read(buf: ByteBuffer): McpHttpServer {
+        return lift(buf.getLong())
+    }
+
+    override fun allocationSize(value: McpHttpServer) = 8UL
+
+    override fun write(value: McpHttpServer, buf: ByteBuffer) {
         buf.putLong(lower(value))
     }
 }
@@ -11105,6 +11461,73 @@ public typealias FfiConverterTypeJsonValue = FfiConverterString
     
         
         FfiConverterTypeStatus.lower(`status`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Connect `deck` to MCP servers whose skills then join it (ids `label:path`, fetched and
+         * verified on activation), like the CLI's `--mcp-server` (`servers`: `[LABEL=]COMMAND
+         * ARGS…`, split like a POSIX shell line), `--mcp-url` (`urls`: `[LABEL=]URL`),
+         * `--mcp-header` (`headers`, sent to every `urls` server) and `--mcp-cache` (`cache`,
+         * default `$XDG_CACHE_HOME/skilldeck/mcp`, refused inside a skill discovery path). Call
+         * before the deck's first load. Returns the labels used. Throws `InvalidOptionsError` on a
+         * bad value and `RemoteError` (`REMOTE_UNAVAILABLE`, ...) when a server cannot be reached
+         * or serves no skills; no later server is connected then.
+         */
+    @Throws(SkillException::class) fun `attachMcp`(`deck`: Deck, `servers`: List<kotlin.String> = listOf(), `urls`: List<kotlin.String> = listOf(), `headers`: Map<kotlin.String, kotlin.String> = mapOf(), `cache`: kotlin.String? = null): List<kotlin.String> {
+            return FfiConverterSequenceString.lift(
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_attach_mcp(
+    
+        
+        FfiConverterTypeDeck.lower(`deck`),
+        FfiConverterSequenceString.lower(`servers`),
+        FfiConverterSequenceString.lower(`urls`),
+        FfiConverterMapStringString.lower(`headers`),
+        FfiConverterOptionalString.lower(`cache`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Serve `deck` over MCP on this process's stdin/stdout until the client disconnects,
+         * blocking the calling thread. Nothing else may write to stdout meanwhile (it carries the
+         * protocol).
+         */
+    @Throws(SkillException::class) fun `serveMcp`(`deck`: Deck, `pageSize`: kotlin.UInt = 50u, `ttlMs`: kotlin.ULong = 60000uL)
+        = 
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_serve_mcp(
+    
+        
+        FfiConverterTypeDeck.lower(`deck`),
+        FfiConverterUInt.lower(`pageSize`),
+        FfiConverterULong.lower(`ttlMs`),_status)
+}
+    
+    
+
+        /**
+         * Serve `deck` over MCP's streamable HTTP transport at `addr` (`HOST:PORT`; the default
+         * `127.0.0.1:0` is loopback, any free port) on a thread of its own; returns once the
+         * address is bound and the deck loaded. `allowedHosts` extends the loopback names accepted
+         * in the `Host` header. Throws `InvalidOptionsError` on a bad address and `IoError` when it
+         * cannot be bound.
+         */
+    @Throws(SkillException::class) fun `serveMcpHttp`(`deck`: Deck, `addr`: kotlin.String = "127.0.0.1:0", `pageSize`: kotlin.UInt = 50u, `ttlMs`: kotlin.ULong = 60000uL, `allowedHosts`: List<kotlin.String> = listOf()): McpHttpServer {
+            return FfiConverterTypeMcpHttpServer.lift(
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_func_serve_mcp_http(
+    
+        
+        FfiConverterTypeDeck.lower(`deck`),
+        FfiConverterString.lower(`addr`),
+        FfiConverterUInt.lower(`pageSize`),
+        FfiConverterULong.lower(`ttlMs`),
+        FfiConverterSequenceString.lower(`allowedHosts`),_status)
 }
     )
     }
