@@ -245,3 +245,12 @@ grep -q '\.binaryTarget(name: "SkillDeckFFI", url: releaseURL, checksum: release
 grep -qE '^let releaseChecksum = "[0-9a-f]{64}"$' Package.swift ||
   { echo "Package.swift: releaseChecksum is not a SHA-256" >&2; exit 1; }
 echo "Package.swift: binary target by URL + checksum; --swift-checksum writes a zip's SHA-256"
+
+# One feature resolution for every suite's build (workspace-hack/Cargo.toml): the Python and
+# Node bindings' builds compile no crate the Rust suite's `cargo test` compiled, except the
+# embedded CLI (its features differ on purpose). Read from `cargo tree`; nothing compiles.
+python3 scripts/lib/build-units.py --strict python,node --allow skilldeck-cli \
+  "rust=--workspace-default -e normal,build,dev" \
+  "python=-p skilldeck-python -e normal,build" \
+  "node=-p skilldeck-node -e normal,build" \
+  "kotlin=-p skilldeck-uniffi -e normal,build,dev"
