@@ -70,6 +70,9 @@ for t in aarch64-unknown-linux-gnu aarch64-unknown-linux-musl; do
   echo "$out"
   grep -q SANDBOX_UNAVAILABLE <<<"$out" && [ $rc -ne 0 ] ||
     { echo "cli $t: a sandboxed run under qemu should be refused (rc $rc)" >&2; exit 1; }
+  # ... and say why: the emulator, not the kernel (run/src/sandbox/linux.rs, `refusal`).
+  grep -q 'landlock_create_ruleset.*ENOSYS.*user-mode emulator' <<<"$out" ||
+    { echo "cli $t: the refusal does not name the call, its errno and the emulator" >&2; exit 1; }
   # The script itself is x86_64 /bin/sh here: qemu-user hands an execve of a native binary to the kernel.
   "$qemu" "$cli" run-script probe probe.sh --sandbox none --project "$work/probe" --home "$work/probe-home"
   ran+=("cli $t")
