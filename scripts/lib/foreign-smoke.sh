@@ -9,11 +9,16 @@
 #     with Debian's arm64 libraries as the sysroot: one discovery of examples/demo each;
 #   - the musllinux wheels and musl addons: musl's own loader (Debian `musl`, `musl:arm64`)
 #     lists what each needs and whether every symbol resolves; the only unresolved names may
-#     be the host's API (Py*/_Py* for Python, napi_* for Node). With MUSL_PYTHON set to a
-#     musl-linked CPython >= 3.9 (no registry reachable here ships one; it can be built from
-#     Debian's python3.11 source with musl-gcc), the x86_64 musllinux wheel also runs a discovery.
-# Needs: qemu-user-static and musl from Debian; downloads Debian arm64 packages into a private
-# apt state under $target_dir/foreign (it does not change the system's dpkg architectures).
+#     be the host's API (Py*/_Py* for Python, napi_* for Node);
+#   - the x86_64 musllinux wheel in a musl-linked CPython 3.11 (no registry reachable here
+#     ships one: scripts/lib/musl-python.sh builds it from Debian's source with musl-gcc, or
+#     MUSL_PYTHON names one), one discovery;
+#   - the linux-x64-musl and linux-arm64-musl npm packages in Bun's musl builds (npm
+#     `@oven/bun-linux-<arch>-musl`; Node itself has no musl build on npm, Bun implements
+#     Node-API), arm64 under qemu, one discovery each (see bun_musl below for the libstdc++).
+# Needs: qemu-user-static, musl and musl-tools from Debian; downloads Debian arm64 packages
+# into a private apt state under $target_dir/foreign (it does not change the system's dpkg
+# architectures). MUSL_PYTHON=none skips the musl CPython (its build takes 5-10 minutes).
 # Usage: scripts/lib/foreign-smoke.sh     (after ./scripts/package built the artefacts)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -65,6 +70,9 @@ for t in aarch64-unknown-linux-gnu aarch64-unknown-linux-musl; do
   echo "$out"
   grep -q SANDBOX_UNAVAILABLE <<<"$out" && [ $rc -ne 0 ] ||
     { echo "cli $t: a sandboxed run under qemu should be refused (rc $rc)" >&2; exit 1; }
+  # ... and say why: the emulator, not the kernel (run/src/sandbox/linux.rs, `refusal`).
+  grep -q 'landlock_create_ruleset.*ENOSYS.*user-mode emulator' <<<"$out" ||
+    { echo "cli $t: the refusal does not name the call, its errno and the emulator" >&2; exit 1; }
   # The script itself is x86_64 /bin/sh here: qemu-user hands an execve of a native binary to the kernel.
   "$qemu" "$cli" run-script probe probe.sh --sandbox none --project "$work/probe" --home "$work/probe-home"
   ran+=("cli $t")
@@ -125,6 +133,51 @@ musl_check() { # FILE LOADER [QEMU] HOST_API_REGEX
   echo "$(basename "$file"): $(grep -c . <<<"$missing") unresolved, all of them the host's API${foreign:+ EXCEPT: $foreign}"
   [ -z "$foreign" ]
 }
+# Bun's musl build (npm `@oven/bun-linux-<arch>-musl`) runs the musl addon: the main package
+# and the platform package installed as on a musl machine, one discovery. Bun needs a musl
+# libstdc++ (Alpine's), which no reachable registry ships: Debian's libstdc++ and libgcc_s
+# (the arm64 sysroot's under qemu) load under musl's loader with scripts/lib/glibc-shim.c
+# preloaded for the few glibc-only symbols they import. The addon itself needs only musl.
+# napi-rs' loader picks the libc from /usr/bin/ldd, which is glibc's on this machine, so
+# NAPI_RS_NATIVE_LIBRARY_PATH points it at the musl package's addon.
+BUN_VERSION=1.4.4
+bun_musl() { # ARCH NPM_ARCH LOADER QEMU_OR_EMPTY PLATFORM_TGZ
+  local arch=$1 p=$2 loader=$3 emu=$4 tgz=$5 gnu libs bun proj
+  case $arch in
+    x86_64) gnu=x86_64-linux-gnu libs="" ;;
+    aarch64) gnu=aarch64-linux-gnu libs=$root ;;
+  esac
+  bun=$work/bun-$arch/package/bin/bun
+  if [ ! -x "$bun" ]; then
+    mkdir -p "$work/bun-$arch"
+    (cd "$work/bun-$arch" && npm pack -q "@oven/bun-linux-$arch-musl@$BUN_VERSION" >/dev/null &&
+      tar xzf "oven-bun-linux-$arch-musl-$BUN_VERSION.tgz")
+  fi
+  local lib=$work/bun-$arch/lib
+  mkdir -p "$lib"
+  "$target_dir/pkg-tools/bin/python" -m ziglang cc -target "$arch-linux-musl" -shared -fPIC -O1 \
+    scripts/lib/glibc-shim.c -o "$lib/libglibcshim.so"
+  ln -sfn "$libs/usr/lib/$gnu/libstdc++.so.6" "$lib/libstdc++.so.6"
+  ln -sfn "$libs/lib/$gnu/libgcc_s.so.1" "$lib/libgcc_s.so.1"
+  # Bun asks for Alpine's name of musl's libc; Debian's libraries for glibc's names.
+  local name
+  for name in "libc.musl-$arch.so.1" libc.so.6 libm.so.6 ld-linux-x86-64.so.2 ld-linux-aarch64.so.1; do
+    ln -sfn "$loader" "$lib/$name"
+  done
+  proj=$work/npm-$p-musl
+  rm -rf "$proj" && mkdir -p "$proj"
+  echo '{"name":"smoke","private":true}' >"$proj/package.json"
+  (cd "$proj" && npm install --offline --force --no-audit --no-fund --loglevel=error --cpu="$p" --os=linux --libc=musl \
+    "$dist/npm/skilldeck-$version.tgz" "$tgz" >/dev/null)
+  local addon=$proj/node_modules/skilldeck-linux-$p-musl/skilldeck.linux-$p-musl.node
+  echo "== skilldeck-linux-$p-musl in Bun $BUN_VERSION (musl, $arch${emu:+, under qemu})"
+  (cd "$proj" && DEMO=$demo NAPI_RS_NATIVE_LIBRARY_PATH=$addon LD_LIBRARY_PATH=$lib LD_PRELOAD=$lib/libglibcshim.so \
+    ${emu:+"$emu"} "$loader" "$bun" -e 'const s = require("skilldeck"); const d = process.env.DEMO
+const c = new s.Deck({ projectDir: d + "/project", homeDir: d + "/home" }).loadSync()
+console.log("bun", Bun.version, process.arch, s.version(), "->", c.skills.map((k) => k.name).sort())')
+  ran+=("npm linux-$p-musl in Bun (musl)")
+}
+
 for arch in x86_64 aarch64; do
   case $arch in
     x86_64) loader=/lib/ld-musl-x86_64.so.1 emu="" ;;
@@ -138,7 +191,11 @@ for arch in x86_64 aarch64; do
     echo "== $(basename "$whl"): musl loader"
     musl_check "$work/musl-$arch-py"/skilldeck/_native.abi3.so "$loader" "$emu" '^_?Py'
     ran+=("wheel musllinux_1_2_$arch (musl loader: links and relocates)")
-    if [ "$arch" = x86_64 ] && [ -n "${MUSL_PYTHON:-}" ]; then
+    if [ "$arch" = x86_64 ] && [ "${MUSL_PYTHON:-}" != none ]; then
+      MUSL_PYTHON=${MUSL_PYTHON:-$(scripts/lib/musl-python.sh)}
+      # The interpreter really is musl's: its loader is ld-musl, not glibc's.
+      readelf -l "$MUSL_PYTHON" | grep -q 'interpreter: /lib/ld-musl-x86_64.so.1' ||
+        { echo "$MUSL_PYTHON is not linked against musl" >&2; exit 1; }
       echo "== $(basename "$whl") in $("$MUSL_PYTHON" -c 'import sys; print(sys.version.split()[0])') (musl)"
       (cd /tmp && PYTHONPATH="$work/musl-$arch-py" "$MUSL_PYTHON" -c 'import sys, skilldeck
 d = sys.argv[1]
@@ -154,7 +211,8 @@ print("musl python:", skilldeck.__file__, "->", sorted(s.name for s in c.skills)
   tar xzf "$tgz" -C "$work/musl-$p-npm"
   echo "== $(basename "$tgz"): musl loader"
   musl_check "$work/musl-$p-npm"/package/skilldeck.linux-$p-musl.node "$loader" "$emu" '^napi_'
-  ran+=("npm linux-$p-musl (musl loader: links and relocates; no musl Node here)")
+  ran+=("npm linux-$p-musl (musl loader: links and relocates)")
+  bun_musl "$arch" "$p" "$loader" "$emu" "$tgz"
 done
 
 echo

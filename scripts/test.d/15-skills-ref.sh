@@ -25,8 +25,9 @@ if [ ! -x "$venv/bin/agentskills" ]; then
   fi
   "$venv/bin/pip" install --quiet --disable-pip-version-check "skills-ref==$SKILLS_REF_VERSION"
 fi
-cargo build --quiet -p skilldeck-cli
-bin="$target_dir/debug/skilldeck"
+# The CLI as the Rust suite built it: `cargo build -p skilldeck-cli` would compile again the
+# crates whose features its dev-dependencies change (scripts/lib/cli-bin.sh).
+bin=$(scripts/lib/cli-bin.sh)
 
 # Deliberate differences, documented in core/src/validate/mod.rs: the spec requires
 # `metadata` to be a mapping, which skills-ref 0.1.1 does not check.

@@ -16,5 +16,6 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 "$venv/bin/python" -m pip install -q --disable-pip-version-check \
   "mcp==$MCP_VERSION" "pytest==$PYTEST_VERSION"
-cargo build --locked -p skilldeck-cli
-SKILLDECK_BIN="$target_dir/debug/skilldeck" "$venv/bin/python" -m pytest -q mcp/tests/python
+# The CLI as the Rust suite built it (scripts/lib/cli-bin.sh: nothing compiles twice).
+bin=$(scripts/lib/cli-bin.sh)
+SKILLDECK_BIN="$bin" "$venv/bin/python" -m pytest -q mcp/tests/python

@@ -227,3 +227,30 @@ if errors:
     sys.exit("\n".join(errors))
 print(f"release.yml: linux targets {', '.join(targets)} as scripts/package builds them")
 EOF
+
+# Package.swift: the binary target by URL + checksum, and `--swift-checksum` writes SwiftPM's
+# checksum (the zip's SHA-256) for a zip into a copy of it; the real XCFramework zip is built on
+# macOS by release.yml, so the committed checksum is zeros until a release.
+swift=$work/swift
+mkdir -p "$swift"
+cp Package.swift "$swift/Package.swift"
+printf 'not an xcframework\n' >"$swift/member"
+(cd "$swift" && python3 -m zipfile -c SkillDeckFFI.xcframework.zip member)
+./scripts/package --swift-checksum "$swift/SkillDeckFFI.xcframework.zip" "$swift/Package.swift" >/dev/null
+want=$(sha256sum "$swift/SkillDeckFFI.xcframework.zip" | cut -d' ' -f1)
+grep -qx "let releaseChecksum = \"$want\"" "$swift/Package.swift" ||
+  { echo "--swift-checksum did not write $want into Package.swift" >&2; exit 1; }
+grep -q '\.binaryTarget(name: "SkillDeckFFI", url: releaseURL, checksum: releaseChecksum)' Package.swift ||
+  { echo "Package.swift: the SkillDeckFFI binary target is not fetched by URL + checksum" >&2; exit 1; }
+grep -qE '^let releaseChecksum = "[0-9a-f]{64}"$' Package.swift ||
+  { echo "Package.swift: releaseChecksum is not a SHA-256" >&2; exit 1; }
+echo "Package.swift: binary target by URL + checksum; --swift-checksum writes a zip's SHA-256"
+
+# One feature resolution for every suite's build (workspace-hack/Cargo.toml): the Python and
+# Node bindings' builds compile no crate the Rust suite's `cargo test` compiled, except the
+# embedded CLI (its features differ on purpose). Read from `cargo tree`; nothing compiles.
+python3 scripts/lib/build-units.py --strict python,node --allow skilldeck-cli \
+  "rust=--workspace-default -e normal,build,dev" \
+  "python=-p skilldeck-python -e normal,build" \
+  "node=-p skilldeck-node -e normal,build" \
+  "kotlin=-p skilldeck-uniffi -e normal,build,dev"

@@ -26,8 +26,8 @@ pub struct Prepared {
     report: SandboxReport,
 }
 
-/// The kernel's Landlock ABI version (0 when Landlock is absent or disabled).
-fn landlock_abi() -> i64 {
+/// The kernel's Landlock ABI version, or why the version query failed.
+fn landlock_abi() -> std::io::Result<i64> {
     const LANDLOCK_CREATE_RULESET_VERSION: libc::c_uint = 1;
     // SAFETY: the documented version query: no ruleset, size 0, the version flag.
     let version = unsafe {
@@ -38,7 +38,91 @@ fn landlock_abi() -> i64 {
             LANDLOCK_CREATE_RULESET_VERSION,
         )
     };
-    version.max(0)
+    if version < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(version)
+}
+
+/// The machine the kernel runs on (`/proc/sys/kernel/arch`, Linux 6.1+). A user-mode
+/// emulator does not translate /proc/sys, so under qemu-user this is the host's machine
+/// while `uname` and our build say the guest's.
+fn host_kernel_arch() -> Option<String> {
+    let arch = std::fs::read_to_string("/proc/sys/kernel/arch").ok()?;
+    Some(arch.trim().to_string())
+}
+
+/// Whether a program built for `ours` (`std::env::consts::ARCH`) on a kernel whose machine
+/// is `kernel` (`uname -m` spelling) can only be running through a user-mode emulator: the
+/// machines differ and no compat mode (a 32-bit build on its 64-bit kernel) explains it.
+fn emulated(kernel: &str, ours: &str) -> bool {
+    let kernel = match kernel {
+        "i386" | "i486" | "i586" | "i686" => "x86",
+        k if k.starts_with("armv") => "arm",
+        "arm64" => "aarch64",
+        "ppc" => "powerpc",
+        "ppc64" | "ppc64le" => "powerpc64",
+        k => k,
+    };
+    let compat = matches!(
+        (ours, kernel),
+        ("x86", "x86_64")
+            | ("arm", "aarch64")
+            | ("powerpc", "powerpc64")
+            | ("mips", "mips64")
+            | ("sparc", "sparc64")
+    );
+    !kernel.is_empty() && kernel != ours && !compat
+}
+
+/// Why `landlock_create_ruleset` failed on a kernel we talk to directly, by errno
+/// (landlock(7): ENOSYS when the kernel lacks it, EOPNOTSUPP when it is built in but off).
+fn why_no_landlock(err: &std::io::Error) -> &'static str {
+    match err.raw_os_error() {
+        Some(libc::EOPNOTSUPP) => {
+            "the kernel has Landlock but it is disabled: add `landlock` to the `lsm=` boot parameter"
+        }
+        Some(libc::ENOSYS) => {
+            "the kernel was built without Landlock (Linux 5.13+ with CONFIG_SECURITY_LANDLOCK), or a \
+             seccomp profile around this process (a container runtime's) blocks the call"
+        }
+        _ => "a seccomp profile around this process (a container runtime's) or an LSM refuses the call",
+    }
+}
+
+/// The symbolic name of the errnos these calls return, for the message.
+fn errno_name(err: &std::io::Error) -> &'static str {
+    match err.raw_os_error() {
+        Some(libc::ENOSYS) => "ENOSYS",
+        Some(libc::EOPNOTSUPP) => "EOPNOTSUPP",
+        Some(libc::EINVAL) => "EINVAL",
+        Some(libc::EPERM) => "EPERM",
+        Some(libc::EACCES) => "EACCES",
+        Some(libc::EFAULT) => "EFAULT",
+        _ => "an error",
+    }
+}
+
+/// The message for a sandbox syscall that failed: the call, its errno and the cause. Under a
+/// user-mode emulator the cause is the emulator, whatever the errno: qemu-user (7.2:
+/// linux-user/syscall.c) has no Landlock syscalls (`Unknown syscall 444`, ENOSYS), answers
+/// `seccomp()` with ENOSYS and `prctl(PR_GET_SECCOMP/PR_SET_SECCOMP)` with EINVAL, because a
+/// filter installed by the guest would apply to the emulator's own system calls.
+fn refusal(call: &str, err: &std::io::Error, native_cause: &str, kernel: Option<&str>) -> String {
+    let ours = std::env::consts::ARCH;
+    let cause = match kernel {
+        Some(kernel) if emulated(kernel, ours) => format!(
+            "this {ours} build runs on an {kernel} kernel through a user-mode emulator (qemu-user, \
+             binfmt_misc), which does not pass Landlock or seccomp on to the kernel; run the \
+             {kernel} build of skilldeck to have the sandbox"
+        ),
+        Some(_) => native_cause.to_string(),
+        // No /proc/sys/kernel/arch (Linux < 6.1): an emulator cannot be told apart.
+        None => {
+            format!("{native_cause}; or this program runs under a user-mode emulator (qemu-user)")
+        }
+    };
+    format!("{call} failed with {} ({err}): {cause}", errno_name(err))
 }
 
 fn unavailable(what: &str, err: impl std::fmt::Display) -> RunError {
@@ -54,18 +138,28 @@ pub fn prepare(
     allow_network: bool,
     limits: &Limits,
 ) -> Result<Prepared, RunError> {
-    let abi = landlock_abi();
+    let abi = landlock_abi().map_err(|e| {
+        RunError::SandboxUnavailable(refusal(
+            "landlock_create_ruleset (the Landlock ABI query)",
+            &e,
+            why_no_landlock(&e),
+            host_kernel_arch().as_deref(),
+        ))
+    })?;
     if abi < 1 {
-        return Err(RunError::SandboxUnavailable(
-            "this kernel has no Landlock (Linux 5.13+ with `landlock` in the `lsm=` boot list)"
-                .into(),
-        ));
+        return Err(RunError::SandboxUnavailable(format!(
+            "landlock_create_ruleset reported Landlock ABI {abi}; version 1 (Linux 5.13) is the least it needs"
+        )));
     }
-    // SAFETY: a query without side effects; -1/EINVAL means a kernel built without seccomp.
+    // SAFETY: a query without side effects.
     if unsafe { libc::prctl(libc::PR_GET_SECCOMP) } < 0 {
-        return Err(RunError::SandboxUnavailable(
-            "this kernel has no seccomp (CONFIG_SECCOMP_FILTER)".into(),
-        ));
+        let e = std::io::Error::last_os_error();
+        return Err(RunError::SandboxUnavailable(refusal(
+            "prctl(PR_GET_SECCOMP)",
+            &e,
+            "the kernel was built without seccomp (CONFIG_SECCOMP_FILTER)",
+            host_kernel_arch().as_deref(),
+        )));
     }
     let mut ruleset = Ruleset::default()
         .handle_access(AccessFs::from_all(FS_ABI))
@@ -182,5 +276,77 @@ impl Prepared {
         }
         seccompiler::apply_filter(&self.seccomp)
             .map_err(|_| std::io::Error::from_raw_os_error(libc::ENOSYS))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn another_machine_is_emulation_and_a_compat_mode_is_not() {
+        assert!(emulated("x86_64", "aarch64"));
+        assert!(emulated("aarch64", "x86_64"));
+        assert!(!emulated("x86_64", "x86_64"));
+        assert!(!emulated("aarch64", "aarch64"));
+        assert!(!emulated("x86_64", "x86"));
+        assert!(!emulated("i686", "x86"));
+        assert!(!emulated("armv7l", "arm"));
+        assert!(!emulated("aarch64", "arm"));
+        assert!(!emulated("ppc64le", "powerpc64"));
+        assert!(!emulated("", "aarch64"));
+    }
+
+    #[test]
+    fn the_message_names_the_call_the_errno_and_the_emulator() {
+        let enosys = std::io::Error::from_raw_os_error(libc::ENOSYS);
+        let foreign = if std::env::consts::ARCH == "x86_64" {
+            "aarch64"
+        } else {
+            "x86_64"
+        };
+        let m = refusal(
+            "landlock_create_ruleset",
+            &enosys,
+            why_no_landlock(&enosys),
+            Some(foreign),
+        );
+        assert!(
+            m.starts_with("landlock_create_ruleset failed with ENOSYS ("),
+            "{m}"
+        );
+        assert!(m.contains("user-mode emulator"), "{m}");
+        assert!(m.contains(&format!("run the {foreign} build")), "{m}");
+        assert!(!m.contains("built without"), "{m}");
+
+        let native = std::env::consts::ARCH;
+        let m = refusal(
+            "landlock_create_ruleset",
+            &enosys,
+            why_no_landlock(&enosys),
+            Some(native),
+        );
+        assert!(m.contains("built without Landlock"), "{m}");
+        assert!(!m.contains("emulator"), "{m}");
+
+        let off = std::io::Error::from_raw_os_error(libc::EOPNOTSUPP);
+        let m = refusal(
+            "landlock_create_ruleset",
+            &off,
+            why_no_landlock(&off),
+            Some(native),
+        );
+        assert!(m.contains("EOPNOTSUPP") && m.contains("`lsm=`"), "{m}");
+
+        let m = refusal(
+            "prctl(PR_GET_SECCOMP)",
+            &std::io::Error::from_raw_os_error(libc::EINVAL),
+            "no seccomp",
+            None,
+        );
+        assert!(
+            m.contains("EINVAL") && m.contains("no seccomp") && m.contains("qemu-user"),
+            "{m}"
+        );
     }
 }

@@ -10,7 +10,10 @@
 //!   denies TCP connect and bind. seccomp denies `socket(AF_INET | AF_INET6)` unless the
 //!   network is allowed, and `setsid`/`setpgid` so no process leaves the group the runner
 //!   kills. rlimits cap address space, file size and process count, and disable core
-//!   dumps. A kernel without Landlock or seccomp is refused (`SANDBOX_UNAVAILABLE`).
+//!   dumps. A kernel without Landlock or seccomp is refused (`SANDBOX_UNAVAILABLE`), and so
+//!   is a run under a user-mode emulator (qemu-user), which answers those system calls itself
+//!   instead of passing them to the kernel; the message names the call, its errno and which
+//!   of the two it is.
 //! - **macOS, Windows and other systems**: no sandbox is implemented; a run is refused
 //!   unless the caller opts out with [`crate::SandboxMode::None`]. The work directory,
 //!   environment allowlist, timeout, output cap and (Unix) process-group kill still apply.
