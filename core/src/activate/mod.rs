@@ -211,10 +211,9 @@ pub struct Activation {
     #[serde(serialize_with = "crate::serde_path::lossy")]
     pub base_dir: PathBuf,
     /// Resource files (relative to `base_dir`, SKILL.md excluded), in the order the format's
-    /// host lists files ([`ActivationFormat::resource_order`]: by text for most, by path
-    /// components for `copilot-cli`, as a folder tree for `gemini`, in directory order for
-    /// `goose`). For a skill
-    /// from an MCP server, the URIs of its files at that server (the cache in `base_dir`
+    /// host lists files (per [`ActivationFormat`]: by text for most, by path components for
+    /// `copilot-cli`, as a folder tree for `gemini`, in directory order for `goose`). For a
+    /// skill from an MCP server, the URIs of its files at that server (the cache in `base_dir`
     /// holds only what was read).
     pub resources: Vec<String>,
     pub allowed_tools: Vec<String>,
