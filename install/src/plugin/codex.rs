@@ -25,9 +25,9 @@ use crate::git;
 use crate::plugin::codex_git::{self, CodexSource, InstallMetadata};
 use crate::plugin::manifest;
 use crate::plugin::marketplace::{self, PluginSource};
+use crate::plugin::ops::PluginUpdateReport;
 use crate::plugin::ops::{MarketplaceInfo, MarketplaceRemoveReport, MarketplaceUpdate, PluginInfo};
 use crate::plugin::ops::{PluginInstallReport, PluginUninstallReport};
-use crate::plugin::ops::{PluginUpdateChange, PluginUpdateReport};
 use crate::plugin::PluginScope;
 use crate::{report, stage, Limits, ProgressFn};
 use serde_json::{json, Map, Value};
@@ -905,22 +905,7 @@ pub fn plugin_update(
             .and_then(|v| skilldeck::hash_tree(&base.join(v)).ok())
             .map(|t| t.digest);
         let done = reinstall(layout, &id, limits, progress)?;
-        out.warnings.extend(done.warnings);
-        let to_digest = done.plugin.digest.unwrap_or_default();
-        if from_digest.as_deref() == Some(to_digest.as_str()) && from_version == done.plugin.version
-        {
-            out.up_to_date.push(id);
-        } else {
-            out.changes.push(PluginUpdateChange {
-                id,
-                from_version,
-                to_version: done.plugin.version,
-                from_commit: None,
-                to_commit: None,
-                from_digest,
-                to_digest,
-            });
-        }
+        out.record_reinstall(id, from_version, from_digest, None, done);
     }
     Ok(out)
 }

@@ -24,7 +24,7 @@ use crate::plugin::manifest::{self, PluginSkill};
 use crate::plugin::marketplace::{self, Marketplace, PluginSource};
 use crate::plugin::ops::{
     MarketplaceInfo, MarketplaceRemoveReport, MarketplaceUpdate, PluginInfo, PluginInstallReport,
-    PluginUninstallReport, PluginUpdateChange, PluginUpdateReport,
+    PluginUninstallReport, PluginUpdateReport,
 };
 use crate::plugin::PluginScope;
 use crate::{report, stage, Limits, ProgressFn};
@@ -1212,22 +1212,8 @@ pub fn plugin_update(
                 skilldeck::AuditSeverity::High,
                 progress,
             )?;
-            let to_digest = done.plugin.digest.clone().unwrap_or_default();
-            if before.as_deref() == Some(to_digest.as_str()) && info.version == done.plugin.version
-            {
-                out.up_to_date.push(info.id);
-            } else {
-                out.changes.push(PluginUpdateChange {
-                    id: info.id,
-                    from_version: info.version,
-                    to_version: done.plugin.version,
-                    from_commit: None,
-                    to_commit: done.plugin.git_commit_sha,
-                    from_digest: before,
-                    to_digest,
-                });
-            }
-            out.warnings.extend(done.warnings);
+            let to_commit = done.plugin.git_commit_sha.clone();
+            out.record_reinstall(info.id, info.version, before, to_commit, done);
             continue;
         }
         if !info.marketplace.is_empty() {
@@ -1261,22 +1247,7 @@ pub fn plugin_update(
             skilldeck::AuditSeverity::High,
             progress,
         )?;
-        let to_digest = report_in.plugin.digest.clone().unwrap_or_default();
-        if before.as_deref() == Some(to_digest.as_str()) && info.version == report_in.plugin.version
-        {
-            out.up_to_date.push(info.id);
-        } else {
-            out.changes.push(PluginUpdateChange {
-                id: info.id,
-                from_version: info.version,
-                to_version: report_in.plugin.version,
-                from_commit: None,
-                to_commit: None,
-                from_digest: before,
-                to_digest,
-            });
-        }
-        out.warnings.extend(report_in.warnings);
+        out.record_reinstall(info.id, info.version, before, None, report_in);
     }
     Ok(out)
 }

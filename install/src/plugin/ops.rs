@@ -278,6 +278,37 @@ pub struct PluginUpdateReport {
     pub warnings: Vec<String>,
 }
 
+impl PluginUpdateReport {
+    /// Records a plugin installed again by an update of the Codex or Copilot CLI layouts
+    /// (both update by reinstalling): unchanged when its files' digest and its version are
+    /// what they were, otherwise a change from `from_*` to what `done` installed.
+    pub(crate) fn record_reinstall(
+        &mut self,
+        id: String,
+        from_version: Option<String>,
+        from_digest: Option<String>,
+        to_commit: Option<String>,
+        done: PluginInstallReport,
+    ) {
+        self.warnings.extend(done.warnings);
+        let to_digest = done.plugin.digest.unwrap_or_default();
+        if from_digest.as_deref() == Some(to_digest.as_str()) && from_version == done.plugin.version
+        {
+            self.up_to_date.push(id);
+        } else {
+            self.changes.push(PluginUpdateChange {
+                id,
+                from_version,
+                to_version: done.plugin.version,
+                from_commit: None,
+                to_commit,
+                from_digest,
+                to_digest,
+            });
+        }
+    }
+}
+
 /// What `plugin uninstall` did.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
