@@ -126,7 +126,7 @@ pub struct Finding {
     /// `found`, `disabled`, `denied`, `hidden-from-model`, `shadowed`, `parse-error`,
     /// `name-refused`, `refused`, `outside-roots`, `plugin-not-loaded`, `source-skipped`, `root-missing`,
     /// `hidden-dir`, `skipped-dir`, `too-deep`, `wrong-file-name`, `pattern-mismatch`,
-    /// `symlinked-file`, `inside-skill`, `walk-truncated`, `missing-file`, `not-walked`,
+    /// `symlinked-file`, `inside-skill`, `loose-excluded`, `symlinked-dir`, `walk-truncated`, `missing-file`, `not-walked`,
     /// `not-loaded`.
     pub code: String,
     #[serde(
@@ -769,35 +769,14 @@ fn walk_reasons(run: &Run, index: usize, file: &Path) -> Vec<Finding> {
             );
         }
     }
-    match walk::matcher(&root.pattern) {
-        Ok(glob) if !glob.is_match(&rel) => {
-            let wanted = root.pattern.rsplit('/').next().unwrap_or_default();
-            let name = rel
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            let literal = !wanted.contains(['*', '?', '[', '{']);
-            if literal && name != wanted {
-                out.push(
-                    Finding::new(
-                        "wrong-file-name",
-                        format!("the file is named `{name}`; this root looks for `{wanted}` (pattern `{}`)", root.pattern),
-                    )
-                    .under(root)
-                    .fix(format!("rename the file to `{wanted}`")),
-                );
-            } else if out.is_empty() {
-                out.push(
-                    Finding::new(
-                        "pattern-mismatch",
-                        format!("`{}` does not match this root's pattern `{}`", rel.display(), root.pattern),
-                    )
-                    .under(root)
-                    .fix("put the skill where the pattern expects it (e.g. `<root>/<name>/SKILL.md`)"),
-                );
-            }
-        }
-        _ => {}
+    let loose = root
+        .loose
+        .as_deref()
+        .filter(|l| walk::matcher(&l.pattern).is_ok_and(|g| g.is_match(&rel)));
+    if let Some(loose) = loose {
+        out.extend(loose_reason(run, index, loose, &rel));
+    } else {
+        out.extend(pattern_reason(root, &rel, out.is_empty()));
     }
     if !file.exists() && std::fs::symlink_metadata(file).is_err() {
         out.push(Finding::new("missing-file", "there is no such file").under(root));
@@ -896,6 +875,102 @@ pub struct Cell {
     /// The deciding finding's code (`found` when `ok`).
     pub code: String,
     pub message: String,
+}
+
+/// Why a file the root's pattern does not match is not a skill: its name, else its place
+/// (only when `nothing_else` explains it).
+fn pattern_reason(root: &discover::roots::Root, rel: &Path, nothing_else: bool) -> Option<Finding> {
+    match walk::matcher(&root.pattern) {
+        Ok(glob) if !glob.is_match(rel) => {
+            let wanted = root.pattern.rsplit('/').next().unwrap_or_default();
+            let name = rel
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let literal = !wanted.contains(['*', '?', '[', '{']);
+            if literal && name != wanted {
+                return Some(
+                    Finding::new(
+                        "wrong-file-name",
+                        format!("the file is named `{name}`; this root looks for `{wanted}` (pattern `{}`)", root.pattern),
+                    )
+                    .under(root)
+                    .fix(format!("rename the file to `{wanted}`")),
+                );
+            } else if nothing_else {
+                return Some(
+                    Finding::new(
+                        "pattern-mismatch",
+                        format!("`{}` does not match this root's pattern `{}`", rel.display(), root.pattern),
+                    )
+                    .under(root)
+                    .fix("put the skill where the pattern expects it (e.g. `<root>/<name>/SKILL.md`)"),
+                );
+            }
+        }
+        _ => {}
+    }
+    None
+}
+
+/// Why a file the root's `[loose]` pattern matches was not walked as a loose skill: a name
+/// the profile never takes, a place inside a skill directory, or a symlinked directory the
+/// host does not enter. `None` when the walk rules above already explain it.
+fn loose_reason(
+    run: &Run,
+    index: usize,
+    loose: &discover::profile::Loose,
+    rel: &Path,
+) -> Option<Finding> {
+    let root = &run.layout.roots[index];
+    let name = rel.file_name()?.to_string_lossy();
+    if !discover::loose::keeps_name(loose, &name) {
+        return Some(
+            Finding::new(
+                "loose-excluded",
+                format!("`{name}` is never a skill in this root (the profile's `[loose]` exclude lists)"),
+            )
+            .under(root)
+            .fix("give the file another name, or make it a skill folder with a SKILL.md"),
+        );
+    }
+    let mut dirs = rel
+        .ancestors()
+        .skip(1)
+        .filter(|a| !a.as_os_str().is_empty());
+    if loose.skip_skill_dirs {
+        let skill_dirs: HashSet<&Path> = run
+            .walked(index)
+            .iter()
+            .filter(|f| !f.loose)
+            .filter_map(|f| f.rel.parent())
+            .collect();
+        if let Some(dir) = dirs.clone().find(|d| skill_dirs.contains(d)) {
+            return Some(
+                Finding::new(
+                    "inside-skill",
+                    format!("it is a file of the skill directory {}: Markdown files there belong to that skill and are not skills themselves", root.path.join(dir).display()),
+                )
+                .under(root)
+                .fix("move the file out of the skill directory"),
+            );
+        }
+    }
+    if !loose.follow_links {
+        if let Some(dir) = dirs.find(|d| {
+            std::fs::symlink_metadata(root.path.join(d)).is_ok_and(|m| m.file_type().is_symlink())
+        }) {
+            return Some(
+                Finding::new(
+                    "symlinked-dir",
+                    format!("`{}` is a symbolic link to a directory, and this host does not look for Markdown skills inside linked directories", dir.display()),
+                )
+                .under(root)
+                .fix("move the file into a real directory (a linked file is found)"),
+            );
+        }
+    }
+    None
 }
 
 /// How far along the pipeline a finding got (the deciding one is the furthest).
@@ -1043,6 +1118,32 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let root = t.path().canonicalize().unwrap();
         (t, root)
+    }
+
+    #[test]
+    fn explains_loose_markdown_files_with_the_profiles_loose_rules() {
+        let (_t, root) = tmp();
+        let dir = "p/.openhands/microagents";
+        let readme = write(&root, &format!("{dir}/README.md"), "readme");
+        let loose = write(&root, &format!("{dir}/git.md"), "git");
+        write(&root, &format!("{dir}/tools/SKILL.md"), "tools");
+        let notes = write(&root, &format!("{dir}/tools/notes.md"), "notes");
+        let openhands = deck(&root, "openhands", &[]);
+        let r = diagnose(&openhands, Some(&Target::Path(readme)));
+        assert_eq!(codes(&r), ["loose-excluded"]);
+        let r = diagnose(&openhands, Some(&Target::Path(notes)));
+        assert_eq!(codes(&r), ["inside-skill"]);
+        // Without `triggers` it is always on: loaded, never offered to the model.
+        let r = diagnose(&openhands, Some(&Target::Path(loose)));
+        assert_eq!(codes(&r), ["hidden-from-model"]);
+        assert!(r.target.unwrap().files[0].findings[0]
+            .message
+            .contains("always on"));
+        // A profile without `[loose]` still names the file it wants.
+        let codex = deck(&root, "codex", &[]);
+        let other = write(&root, "p/.agents/skills/x/notes.md", "x");
+        let r = diagnose(&codex, Some(&Target::Path(other)));
+        assert_eq!(codes(&r), ["wrong-file-name"]);
     }
 
     #[test]
