@@ -23,8 +23,8 @@ use crate::plugin::copilot_git::{self, RemoteSource};
 use crate::plugin::manifest::{self, PluginSkill};
 use crate::plugin::marketplace::{self, Marketplace, PluginSource};
 use crate::plugin::ops::{
-    MarketplaceInfo, MarketplaceRemoveReport, MarketplaceUpdate, PluginInfo, PluginInstallReport,
-    PluginUninstallReport, PluginUpdateReport,
+    swap_into, undo_swap, MarketplaceInfo, MarketplaceRemoveReport, MarketplaceUpdate, PluginInfo,
+    PluginInstallReport, PluginUninstallReport, PluginUpdateReport,
 };
 use crate::plugin::PluginScope;
 use crate::{report, stage, Limits, ProgressFn};
@@ -661,17 +661,7 @@ fn install_copy(
     let skills = plugin_skills(&staged, own.as_ref())?;
     let tree = skilldeck::hash_tree(&staged)?;
     let target = parent.join(plugin);
-    let aside = stage_dir.path().join(".previous");
-    let had_old = target.exists();
-    if had_old {
-        std::fs::rename(&target, &aside).map_err(|e| InstallError::io(&target, e))?;
-    }
-    if let Err(e) = std::fs::rename(&staged, &target) {
-        if had_old {
-            let _ = std::fs::rename(&aside, &target);
-        }
-        return Err(InstallError::io(&target, e));
-    }
+    let aside = swap_into(&staged, &target, stage_dir.path())?;
     let version = version_of(own.as_ref(), Some(&item.raw));
     let entry = json!({
         "name": plugin,
@@ -694,10 +684,7 @@ fn install_copy(
         write_atomic(&settings_path, &to_json_text(&settings))
     })();
     if let Err(e) = written {
-        let _ = std::fs::remove_dir_all(&target);
-        if had_old {
-            let _ = std::fs::rename(&aside, &target);
-        }
+        undo_swap(&target, aside);
         return Err(e);
     }
     Ok(PluginInstallReport {
@@ -812,17 +799,7 @@ fn install_direct(
     let skills = plugin_skills(&staged, own.as_ref())?;
     let tree = skilldeck::hash_tree(&staged)?;
     let target = parent.join(&dir_name);
-    let aside = stage_dir.path().join(".previous");
-    let had_old = target.exists();
-    if had_old {
-        std::fs::rename(&target, &aside).map_err(|e| InstallError::io(&target, e))?;
-    }
-    if let Err(e) = std::fs::rename(&staged, &target) {
-        if had_old {
-            let _ = std::fs::rename(&aside, &target);
-        }
-        return Err(InstallError::io(&target, e));
-    }
+    let aside = swap_into(&staged, &target, stage_dir.path())?;
     let version = version_of(own.as_ref(), None);
     let entry = json!({
         "name": name,
@@ -850,10 +827,7 @@ fn install_direct(
         write_config(layout, &config)
     })();
     if let Err(e) = written {
-        let _ = std::fs::remove_dir_all(&target);
-        if had_old {
-            let _ = std::fs::rename(&aside, &target);
-        }
+        undo_swap(&target, aside);
         return Err(e);
     }
     Ok(PluginInstallReport {

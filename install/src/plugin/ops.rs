@@ -583,7 +583,7 @@ fn fetch_marketplace(
 }
 
 /// Move `from` to `to`, first setting aside whatever is at `to`; returns the aside path.
-fn swap_into(from: &Path, to: &Path, aside_dir: &Path) -> Result<Option<PathBuf>> {
+pub(crate) fn swap_into(from: &Path, to: &Path, aside_dir: &Path) -> Result<Option<PathBuf>> {
     let aside = if std::fs::symlink_metadata(to).is_ok() {
         let a = aside_dir.join("previous");
         std::fs::rename(to, &a).map_err(|e| InstallError::io(to, e))?;
@@ -603,7 +603,8 @@ fn swap_into(from: &Path, to: &Path, aside_dir: &Path) -> Result<Option<PathBuf>
     Ok(aside)
 }
 
-fn undo_swap(to: &Path, aside: Option<PathBuf>) {
+/// Put back what [`swap_into`] set aside, removing what it moved in.
+pub(crate) fn undo_swap(to: &Path, aside: Option<PathBuf>) {
     let _ = std::fs::remove_dir_all(to);
     if let Some(a) = aside {
         let _ = std::fs::rename(a, to);
