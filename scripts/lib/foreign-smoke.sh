@@ -138,8 +138,11 @@ musl_check() { # FILE LOADER [QEMU] HOST_API_REGEX
 # libstdc++ (Alpine's), which no reachable registry ships: Debian's libstdc++ and libgcc_s
 # (the arm64 sysroot's under qemu) load under musl's loader with scripts/lib/glibc-shim.c
 # preloaded for the few glibc-only symbols they import. The addon itself needs only musl.
-# napi-rs' loader picks the libc from /usr/bin/ldd, which is glibc's on this machine, so
-# NAPI_RS_NATIVE_LIBRARY_PATH points it at the musl package's addon.
+# napi-rs' loader (bindings-node/index.js, isMuslFromFilesystem) picks the libc by reading
+# /usr/bin/ldd, glibc's on this machine. Where `unshare --mount` is allowed (root), a private
+# mount namespace gives this one process Alpine's ldd (a script running ld-musl --list), so
+# the package's own choice loads the musl addon: only the musl platform package is installed,
+# and a gnu choice would fail. Elsewhere NAPI_RS_NATIVE_LIBRARY_PATH names the addon instead.
 BUN_VERSION=1.4.4
 bun_musl() { # ARCH NPM_ARCH LOADER QEMU_OR_EMPTY PLATFORM_TGZ
   local arch=$1 p=$2 loader=$3 emu=$4 tgz=$5 gnu libs bun proj bun_pkg
@@ -172,11 +175,21 @@ bun_musl() { # ARCH NPM_ARCH LOADER QEMU_OR_EMPTY PLATFORM_TGZ
     "$dist/npm/skilldeck-$version.tgz" "$tgz" >/dev/null)
   local addon=$proj/node_modules/skilldeck-linux-$p-musl/skilldeck.linux-$p-musl.node
   echo "== skilldeck-linux-$p-musl in Bun $BUN_VERSION (musl, $arch${emu:+, under qemu})"
-  (cd "$proj" && DEMO=$demo NAPI_RS_NATIVE_LIBRARY_PATH=$addon LD_LIBRARY_PATH=$lib LD_PRELOAD=$lib/libglibcshim.so \
+  # The musl libraries' variables are set by `env` last: unshare, sh and mount are glibc's.
+  local run=(env DEMO="$demo" LD_LIBRARY_PATH="$lib" LD_PRELOAD="$lib/libglibcshim.so"
     ${emu:+"$emu"} "$loader" "$bun" -e 'const s = require("skilldeck"); const d = process.env.DEMO
 const c = new s.Deck({ projectDir: d + "/project", homeDir: d + "/home" }).loadSync()
 console.log("bun", Bun.version, process.arch, s.version(), "->", c.skills.map((k) => k.name).sort())')
-  ran+=("npm linux-$p-musl in Bun (musl)")
+  if unshare --mount true 2>/dev/null; then
+    printf '#!/bin/sh\nexec /lib/ld-musl-%s.so.1 --list "$@"\n' "$arch" >"$work/alpine-ldd-$arch"
+    echo "(the loader's own libc choice: Alpine's /usr/bin/ldd in a private mount namespace)"
+    (cd "$proj" && unshare --mount sh -c 'mount --bind "$0" /usr/bin/ldd && exec "$@"' "$work/alpine-ldd-$arch" "${run[@]}")
+    ran+=("npm linux-$p-musl in Bun (musl; the loader chose musl)")
+  else
+    echo "(no private mount namespace here: NAPI_RS_NATIVE_LIBRARY_PATH names the addon)"
+    (cd "$proj" && NAPI_RS_NATIVE_LIBRARY_PATH=$addon "${run[@]}")
+    ran+=("npm linux-$p-musl in Bun (musl; addon named by NAPI_RS_NATIVE_LIBRARY_PATH)")
+  fi
 }
 
 for arch in x86_64 aarch64; do
