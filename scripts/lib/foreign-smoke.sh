@@ -14,7 +14,7 @@
 #     ships one: scripts/lib/musl-python.sh builds it from Debian's source with musl-gcc, or
 #     MUSL_PYTHON names one), one discovery;
 #   - the linux-x64-musl and linux-arm64-musl npm packages in Bun's musl builds (npm
-#     `@oven/bun-linux-<arch>-musl`; Node itself has no musl build on npm, Bun implements
+#     `@oven/bun-linux-{x64,aarch64}-musl`; Node itself has no musl build on npm, Bun implements
 #     Node-API), arm64 under qemu, one discovery each (see bun_musl below for the libstdc++).
 # Needs: qemu-user-static, musl and musl-tools from Debian; downloads Debian arm64 packages
 # into a private apt state under $target_dir/foreign (it does not change the system's dpkg
@@ -133,25 +133,29 @@ musl_check() { # FILE LOADER [QEMU] HOST_API_REGEX
   echo "$(basename "$file"): $(grep -c . <<<"$missing") unresolved, all of them the host's API${foreign:+ EXCEPT: $foreign}"
   [ -z "$foreign" ]
 }
-# Bun's musl build (npm `@oven/bun-linux-<arch>-musl`) runs the musl addon: the main package
+# Bun's musl build (npm `@oven/bun-linux-{x64,aarch64}-musl`) runs the musl addon: the main package
 # and the platform package installed as on a musl machine, one discovery. Bun needs a musl
 # libstdc++ (Alpine's), which no reachable registry ships: Debian's libstdc++ and libgcc_s
 # (the arm64 sysroot's under qemu) load under musl's loader with scripts/lib/glibc-shim.c
 # preloaded for the few glibc-only symbols they import. The addon itself needs only musl.
-# napi-rs' loader picks the libc from /usr/bin/ldd, which is glibc's on this machine, so
-# NAPI_RS_NATIVE_LIBRARY_PATH points it at the musl package's addon.
+# napi-rs' loader (bindings-node/index.js, isMuslFromFilesystem) picks the libc by reading
+# /usr/bin/ldd, glibc's on this machine. Where `unshare --mount` is allowed (root), a private
+# mount namespace gives this one process Alpine's ldd (a script running ld-musl --list), so
+# the package's own choice loads the musl addon: only the musl platform package is installed,
+# and a gnu choice would fail. Elsewhere NAPI_RS_NATIVE_LIBRARY_PATH names the addon instead.
 BUN_VERSION=1.4.4
 bun_musl() { # ARCH NPM_ARCH LOADER QEMU_OR_EMPTY PLATFORM_TGZ
-  local arch=$1 p=$2 loader=$3 emu=$4 tgz=$5 gnu libs bun proj
+  local arch=$1 p=$2 loader=$3 emu=$4 tgz=$5 gnu libs bun proj bun_pkg
+  # Bun names its packages x64 and aarch64.
   case $arch in
-    x86_64) gnu=x86_64-linux-gnu libs="" ;;
-    aarch64) gnu=aarch64-linux-gnu libs=$root ;;
+    x86_64) gnu=x86_64-linux-gnu libs="" bun_pkg=bun-linux-x64-musl ;;
+    aarch64) gnu=aarch64-linux-gnu libs=$root bun_pkg=bun-linux-aarch64-musl ;;
   esac
   bun=$work/bun-$arch/package/bin/bun
   if [ ! -x "$bun" ]; then
     mkdir -p "$work/bun-$arch"
-    (cd "$work/bun-$arch" && npm pack -q "@oven/bun-linux-$arch-musl@$BUN_VERSION" >/dev/null &&
-      tar xzf "oven-bun-linux-$arch-musl-$BUN_VERSION.tgz")
+    (cd "$work/bun-$arch" && npm pack -q "@oven/$bun_pkg@$BUN_VERSION" >/dev/null &&
+      tar xzf "oven-$bun_pkg-$BUN_VERSION.tgz")
   fi
   local lib=$work/bun-$arch/lib
   mkdir -p "$lib"
@@ -171,11 +175,21 @@ bun_musl() { # ARCH NPM_ARCH LOADER QEMU_OR_EMPTY PLATFORM_TGZ
     "$dist/npm/skilldeck-$version.tgz" "$tgz" >/dev/null)
   local addon=$proj/node_modules/skilldeck-linux-$p-musl/skilldeck.linux-$p-musl.node
   echo "== skilldeck-linux-$p-musl in Bun $BUN_VERSION (musl, $arch${emu:+, under qemu})"
-  (cd "$proj" && DEMO=$demo NAPI_RS_NATIVE_LIBRARY_PATH=$addon LD_LIBRARY_PATH=$lib LD_PRELOAD=$lib/libglibcshim.so \
+  # The musl libraries' variables are set by `env` last: unshare, sh and mount are glibc's.
+  local run=(env DEMO="$demo" LD_LIBRARY_PATH="$lib" LD_PRELOAD="$lib/libglibcshim.so"
     ${emu:+"$emu"} "$loader" "$bun" -e 'const s = require("skilldeck"); const d = process.env.DEMO
 const c = new s.Deck({ projectDir: d + "/project", homeDir: d + "/home" }).loadSync()
 console.log("bun", Bun.version, process.arch, s.version(), "->", c.skills.map((k) => k.name).sort())')
-  ran+=("npm linux-$p-musl in Bun (musl)")
+  if unshare --mount true 2>/dev/null; then
+    printf '#!/bin/sh\nexec /lib/ld-musl-%s.so.1 --list "$@"\n' "$arch" >"$work/alpine-ldd-$arch"
+    echo "(the loader's own libc choice: Alpine's /usr/bin/ldd in a private mount namespace)"
+    (cd "$proj" && unshare --mount sh -c 'mount --bind "$0" /usr/bin/ldd && exec "$@"' "$work/alpine-ldd-$arch" "${run[@]}")
+    ran+=("npm linux-$p-musl in Bun (musl; the loader chose musl)")
+  else
+    echo "(no private mount namespace here: NAPI_RS_NATIVE_LIBRARY_PATH names the addon)"
+    (cd "$proj" && NAPI_RS_NATIVE_LIBRARY_PATH=$addon "${run[@]}")
+    ran+=("npm linux-$p-musl in Bun (musl; addon named by NAPI_RS_NATIVE_LIBRARY_PATH)")
+  fi
 }
 
 for arch in x86_64 aarch64; do
@@ -197,7 +211,23 @@ for arch in x86_64 aarch64; do
       readelf -l "$MUSL_PYTHON" | grep -q 'interpreter: /lib/ld-musl-x86_64.so.1' ||
         { echo "$MUSL_PYTHON is not linked against musl" >&2; exit 1; }
       echo "== $(basename "$whl") in $("$MUSL_PYTHON" -c 'import sys; print(sys.version.split()[0])') (musl)"
-      (cd /tmp && PYTHONPATH="$work/musl-$arch-py" "$MUSL_PYTHON" -c 'import sys, skilldeck
+      # The interpreter accepts the wheel's tag: `packaging` (what pip decides with) reads the
+      # musl version from the interpreter's own loader and lists the tags it supports. pip
+      # itself cannot run in this CPython (no zlib: Debian's zlib.h is not on musl-gcc's
+      # path), so the host's pip installs the wheel for that platform.
+      (cd /tmp && PYTHONPATH="$(dirname "$("$target_dir/pkg-tools/bin/python" -c 'import packaging; print(packaging.__path__[0])')")" \
+        "$MUSL_PYTHON" -c 'import sys
+from packaging.tags import sys_tags
+from packaging.utils import parse_wheel_filename
+supported = list(sys_tags())
+ok = [t for t in supported if t in parse_wheel_filename(sys.argv[1])[3]]
+if not ok:
+    sys.exit(f"{sys.argv[1]}: none of its tags is among the {len(supported)} this interpreter supports")
+print(f"musl python supports {ok[0]} (preference {supported.index(ok[0]) + 1} of {len(supported)})")' "$(basename "$whl")")
+      rm -rf "$work/musl-py-install"
+      python3 -m pip install -q --disable-pip-version-check --no-index --no-deps --target "$work/musl-py-install" \
+        --platform "musllinux_1_2_$arch" --python-version 3.11 --implementation cp --only-binary :all: "$whl"
+      (cd /tmp && PYTHONPATH="$work/musl-py-install" "$MUSL_PYTHON" -c 'import sys, skilldeck
 d = sys.argv[1]
 c = skilldeck.Deck(project_dir=d + "/project", home_dir=d + "/home").load()
 print("musl python:", skilldeck.__file__, "->", sorted(s.name for s in c.skills))' "$demo")

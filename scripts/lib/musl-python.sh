@@ -14,7 +14,10 @@ source scripts/lib/target-dir.sh
 work=$target_dir/foreign/musl-python-build
 prefix=$target_dir/foreign/musl-python
 python=$prefix/bin/python3
-if [ -x "$python" ] && "$python" -c 'import json, pathlib' 2>/dev/null; then
+# What the skilldeck package and the smoke test import, and what needs the C modules that
+# fail first when the build goes wrong (_socket, select, math, _struct, _posixsubprocess).
+check='import asyncio, json, math, pathlib, struct, subprocess, unicodedata'
+if [ -x "$python" ] && "$python" -c "$check" 2>/dev/null; then
   echo "$python"
   exit 0
 fi
@@ -52,10 +55,16 @@ cd "$src"
 # `$CC --print-multiarch`, which musl-gcc answers with gcc's x86_64-linux-gnu, and gives up;
 # a build without multiarch directories is what it does on FreeBSD and Darwin.
 sed -i 's/^\( *\)MULTIARCH=\$(\$CC --print-multiarch 2>\/dev\/null)$/\1MULTIARCH=""/' configure
+# setup.py asks the same question when it builds the extension modules and puts glibc's
+# /usr/include/x86_64-linux-gnu on their include path, where its headers collide with musl's
+# (__time64_t, __BEGIN_DECLS): every module but the core ones failed to build.
+sed -i 's/^\(    def add_multiarch_paths(self):\)$/\1\n        return/' setup.py
+grep -A1 '^    def add_multiarch_paths(self):$' setup.py | grep -qx '        return' ||
+  { echo "setup.py: add_multiarch_paths not found; the multiarch patch no longer applies" >&2; exit 1; }
 ./configure CC=musl-gcc CFLAGS="-O1 -isystem $kinc" --prefix="$prefix" \
   --without-ensurepip --disable-test-modules >"$work/configure.log" 2>&1 ||
   { tail -20 "$work/configure.log" >&2; exit 1; }
 make -j"${CARGO_BUILD_JOBS:-2}" >"$work/make.log" 2>&1 || { tail -30 "$work/make.log" >&2; exit 1; }
 make install >"$work/install.log" 2>&1 || { tail -30 "$work/install.log" >&2; exit 1; }
-"$python" -c 'import json, pathlib' >&2
+"$python" -c "$check" || { grep -A12 'Failed to build these modules' "$work/make.log" >&2; exit 1; }
 echo "$python"
