@@ -8,7 +8,7 @@ use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// A list of wrapped values as a Python list.
@@ -46,7 +46,7 @@ impl PyDiagnostic {
     }
     #[getter]
     fn path(&self) -> Option<PathBuf> {
-        self.inner.path.clone()
+        self.inner.path.as_deref().map(Path::to_path_buf)
     }
     #[getter]
     fn line(&self) -> Option<u32> {

@@ -363,7 +363,7 @@ fn candidate_files(run: &Run, target: &Target) -> Vec<PathBuf> {
                     .diagnostics
                     .iter()
                     .filter(|d| d.is_error())
-                    .filter_map(|d| d.path.clone())
+                    .filter_map(|d| d.path.as_deref().map(Path::to_path_buf))
                     .filter(|p| dir_name(p) == Some(name.as_str())),
             );
             // Skill directories of that name the walks did not list: under any root, and in
@@ -681,7 +681,7 @@ fn loaded(run: &Run, root: &discover::roots::Root, key: &Path) -> Finding {
             "unnamed-skill",
         ];
         let first = &errors[0];
-        let code = if errors.iter().any(|d| NAME_CODES.contains(&d.code.as_str())) {
+        let code = if errors.iter().any(|d| NAME_CODES.contains(&&*d.code)) {
             "name-refused"
         } else if first.line.is_some() {
             "parse-error"
@@ -700,7 +700,7 @@ fn loaded(run: &Run, root: &discover::roots::Root, key: &Path) -> Finding {
             ),
         )
         .under(root);
-        finding.fix = first.hint.clone();
+        finding.fix = first.hint.as_deref().map(str::to_string);
         finding.diagnostics = errors;
         return finding;
     }
@@ -821,7 +821,7 @@ fn walk_reasons(run: &Run, index: usize, file: &Path) -> Vec<Finding> {
             .find(|d| d.code == "walk-truncated" && d.path.as_deref() == Some(&root.path))
         {
             let mut f = Finding::new("walk-truncated", d.message.clone()).under(root);
-            f.fix = d.hint.clone();
+            f.fix = d.hint.as_deref().map(str::to_string);
             f.diagnostics.push(d.clone());
             out.push(f);
         }

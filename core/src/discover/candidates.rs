@@ -811,10 +811,10 @@ fn whole_file(
     base_dir: PathBuf,
     mut diagnostics: Vec<Diagnostic>,
 ) -> Result<Option<Candidate>, Vec<Diagnostic>> {
-    diagnostics.retain(|d| d.is_error() && READ_ERRORS.contains(&d.code.as_str()));
+    diagnostics.retain(|d| d.is_error() && READ_ERRORS.contains(&&*d.code));
     if let Some(d) = diagnostics
         .iter()
-        .find(|d| profile.refuse_root.codes.contains(&d.code))
+        .find(|d| profile.refuse_root.codes.iter().any(|c| *c == d.code))
     {
         let why = format!("of `{}`", d.code);
         diagnostics.push(
@@ -865,7 +865,7 @@ fn root_refusal(
 ) -> Option<String> {
     let code = diagnostics
         .iter()
-        .find(|d| d.is_error() && profile.refuse_root.codes.contains(&d.code))
+        .find(|d| d.is_error() && profile.refuse_root.codes.iter().any(|c| *c == d.code))
         .map(|d| format!("of `{}`", d.code));
     let alone = !diagnostics.iter().any(Diagnostic::is_error);
     let mut field = None;

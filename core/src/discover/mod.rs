@@ -450,7 +450,7 @@ mod tests {
                     .as_ref()
                     .is_some_and(|p| p.to_string_lossy().contains(dir))
             })
-            .map(|d| d.code.as_str())
+            .map(|d| &*d.code)
             .collect()
     }
 

@@ -608,7 +608,7 @@ mod tests {
             true,
         );
         assert_eq!(rels(&w), ["a/SKILL.md"]);
-        let codes: Vec<_> = w.diagnostics.iter().map(|d| d.code.as_str()).collect();
+        let codes: Vec<_> = w.diagnostics.iter().map(|d| &*d.code).collect();
         assert_eq!(
             codes,
             ["dangling-symlink", "symlink-loop"],
@@ -630,7 +630,7 @@ mod tests {
             true,
         );
         assert_eq!(rels(&w), ["a/SKILL.md"]);
-        let codes: Vec<_> = w.diagnostics.iter().map(|d| d.code.as_str()).collect();
+        let codes: Vec<_> = w.diagnostics.iter().map(|d| &*d.code).collect();
         assert_eq!(
             codes,
             ["symlink-loop", "symlink-loop"],

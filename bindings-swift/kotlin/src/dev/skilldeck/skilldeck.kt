@@ -4952,11 +4952,11 @@ public object FfiConverterTypeAuditReport: FfiConverterRustBuffer<AuditReport> {
  * `name-mismatch`) to match on; `message` is for humans and may change.
  */
 data class Diagnostic (
-    var `code`: kotlin.String
+    var `code`: Text
     , 
     var `severity`: Severity
     , 
-    var `path`: FsPath?
+    var `path`: SharedPath?
     , 
     /**
      * 1-based line in the file, when known.
@@ -4973,7 +4973,7 @@ data class Diagnostic (
     /**
      * What to do about it.
      */
-    var `hint`: kotlin.String?
+    var `hint`: Text?
     
 ){
     
@@ -4990,34 +4990,34 @@ data class Diagnostic (
 public object FfiConverterTypeDiagnostic: FfiConverterRustBuffer<Diagnostic> {
     override fun read(buf: ByteBuffer): Diagnostic {
         return Diagnostic(
-            FfiConverterString.read(buf),
+            FfiConverterTypeText.read(buf),
             FfiConverterTypeSeverity.read(buf),
-            FfiConverterOptionalTypeFsPath.read(buf),
+            FfiConverterOptionalTypeSharedPath.read(buf),
             FfiConverterOptionalUInt.read(buf),
             FfiConverterOptionalUInt.read(buf),
             FfiConverterString.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalTypeText.read(buf),
         )
     }
 
     override fun allocationSize(value: Diagnostic) = (
-            FfiConverterString.allocationSize(value.`code`) +
+            FfiConverterTypeText.allocationSize(value.`code`) +
             FfiConverterTypeSeverity.allocationSize(value.`severity`) +
-            FfiConverterOptionalTypeFsPath.allocationSize(value.`path`) +
+            FfiConverterOptionalTypeSharedPath.allocationSize(value.`path`) +
             FfiConverterOptionalUInt.allocationSize(value.`line`) +
             FfiConverterOptionalUInt.allocationSize(value.`column`) +
             FfiConverterString.allocationSize(value.`message`) +
-            FfiConverterOptionalString.allocationSize(value.`hint`)
+            FfiConverterOptionalTypeText.allocationSize(value.`hint`)
     )
 
     override fun write(value: Diagnostic, buf: ByteBuffer) {
-            FfiConverterString.write(value.`code`, buf)
+            FfiConverterTypeText.write(value.`code`, buf)
             FfiConverterTypeSeverity.write(value.`severity`, buf)
-            FfiConverterOptionalTypeFsPath.write(value.`path`, buf)
+            FfiConverterOptionalTypeSharedPath.write(value.`path`, buf)
             FfiConverterOptionalUInt.write(value.`line`, buf)
             FfiConverterOptionalUInt.write(value.`column`, buf)
             FfiConverterString.write(value.`message`, buf)
-            FfiConverterOptionalString.write(value.`hint`, buf)
+            FfiConverterOptionalTypeText.write(value.`hint`, buf)
     }
 }
 
@@ -10401,6 +10401,70 @@ public object FfiConverterOptionalTypeJsonValue: FfiConverterRustBuffer<JsonValu
 /**
  * @suppress
  */
+public object FfiConverterOptionalTypeSharedPath: FfiConverterRustBuffer<SharedPath?> {
+    override fun read(buf: ByteBuffer): SharedPath? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeSharedPath.read(buf)
+    }
+
+    override fun allocationSize(value: SharedPath?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeSharedPath.allocationSize(value)
+        }
+    }
+
+    override fun write(value: SharedPath?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeSharedPath.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypeText: FfiConverterRustBuffer<Text?> {
+    override fun read(buf: ByteBuffer): Text? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeText.read(buf)
+    }
+
+    override fun allocationSize(value: Text?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeText.allocationSize(value)
+        }
+    }
+
+    override fun write(value: Text?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeText.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterSequenceFloat: FfiConverterRustBuffer<List<kotlin.Float>> {
     override fun read(buf: ByteBuffer): List<kotlin.Float> {
         val len = buf.getInt()
@@ -11209,6 +11273,16 @@ public typealias FfiConverterTypeJsonObject = FfiConverterString
 
 public typealias JsonValue = kotlin.String
 public typealias FfiConverterTypeJsonValue = FfiConverterString
+
+
+
+public typealias SharedPath = kotlin.String
+public typealias FfiConverterTypeSharedPath = FfiConverterString
+
+
+
+public typealias Text = kotlin.String
+public typealias FfiConverterTypeText = FfiConverterString
         /**
          * Parse the text of a SKILL.md (frontmatter + body). Never throws: problems are diagnostics.
          */ fun `parse`(`text`: kotlin.String): Parsed {
