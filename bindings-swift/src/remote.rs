@@ -141,9 +141,9 @@ pub struct Status {
 pub struct Shadowed {
     pub id: String,
     pub name: String,
-    pub location: FsPath,
+    pub location: SharedPath,
     /// Location of the skill that won.
-    pub winner: FsPath,
+    pub winner: SharedPath,
     /// Why it lost, e.g. `project beats user`, `same file as winner`.
     pub reason: String,
 }

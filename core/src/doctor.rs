@@ -157,7 +157,7 @@ impl Finding {
     }
 
     fn under(mut self, root: &discover::roots::Root) -> Finding {
-        self.root = Some(root.path.clone());
+        self.root = Some(root.path.to_path_buf());
         self.scope = Some(root.scope);
         self
     }
@@ -265,7 +265,7 @@ fn report(run: &Run, target: Option<&Target>) -> Report {
         .iter()
         .enumerate()
         .map(|(i, root)| RootReport {
-            path: root.path.clone(),
+            path: root.path.to_path_buf(),
             scope: root.scope,
             kind: root.kind,
             pattern: root.pattern.clone(),
@@ -349,14 +349,14 @@ fn candidate_files(run: &Run, target: &Target) -> Vec<PathBuf> {
                     .skills
                     .iter()
                     .filter(|s| s.id == *name || s.name == *name)
-                    .map(|s| s.location.clone()),
+                    .map(|s| s.location.to_path_buf()),
             );
             files.extend(
                 catalog
                     .shadowed
                     .iter()
                     .filter(|s| s.id == *name || s.name == *name)
-                    .map(|s| s.location.clone()),
+                    .map(|s| s.location.to_path_buf()),
             );
             files.extend(
                 catalog
@@ -492,8 +492,8 @@ fn explain(run: &Run, file: &Path) -> FileReport {
                 id: s.id.clone(),
                 name: s.name.clone(),
                 scope: s.scope,
-                location: s.location.clone(),
-                root: s.source.clone(),
+                location: s.location.to_path_buf(),
+                root: s.source.to_path_buf(),
                 listed: s.status.is_listed(),
                 model_visible: s.status.is_model_visible(),
                 reasons: s.status.reasons.clone(),

@@ -1,6 +1,8 @@
 //! [`SharedPath`]: one buffer for a path that many values name. A loaded deck names each
-//! skill file from its parse cache entry and from every diagnostic about it; a copy per
-//! value was a few hundred bytes per skill.
+//! skill file from its parse cache entry, its [`crate::Skill::location`], every diagnostic
+//! about it and the [`crate::Shadowed`] entries it wins or loses, and each root from every
+//! skill found under it ([`crate::Skill::source`]); a copy per value was a few hundred bytes
+//! per skill (bench/PROFILE.md items 45-46).
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::path::{Path, PathBuf};
@@ -67,6 +69,18 @@ impl From<PathBuf> for SharedPath {
     }
 }
 
+impl From<&str> for SharedPath {
+    fn from(path: &str) -> Self {
+        SharedPath::from(Path::new(path))
+    }
+}
+
+impl From<String> for SharedPath {
+    fn from(path: String) -> Self {
+        SharedPath::from(PathBuf::from(path))
+    }
+}
+
 impl From<SharedPath> for PathBuf {
     fn from(path: SharedPath) -> Self {
         path.0.to_path_buf()
@@ -79,9 +93,27 @@ impl PartialEq<Path> for SharedPath {
     }
 }
 
+impl PartialEq<&Path> for SharedPath {
+    fn eq(&self, other: &&Path) -> bool {
+        *self.0 == **other
+    }
+}
+
 impl PartialEq<PathBuf> for SharedPath {
     fn eq(&self, other: &PathBuf) -> bool {
         *self.0 == **other
+    }
+}
+
+impl PartialEq<SharedPath> for Path {
+    fn eq(&self, other: &SharedPath) -> bool {
+        *self == *other.0
+    }
+}
+
+impl PartialEq<SharedPath> for PathBuf {
+    fn eq(&self, other: &SharedPath) -> bool {
+        **self == *other.0
     }
 }
 

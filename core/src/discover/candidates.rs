@@ -10,6 +10,7 @@ use crate::catalog::{Scope, Shadowed, SkillKind};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::manifest::Manifest;
 use crate::parse::{self, ValueKind};
+use crate::shared_path::SharedPath;
 use crate::validate;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
@@ -23,8 +24,8 @@ pub struct Candidate {
     pub scope: Scope,
     pub kind: SkillKind,
     /// Root directory it was found under.
-    pub source: PathBuf,
-    pub location: PathBuf,
+    pub source: SharedPath,
+    pub location: SharedPath,
     pub base_dir: PathBuf,
     pub name: String,
     pub id: String,
@@ -218,7 +219,7 @@ fn drop_refused_roots(
                     format!(
                         "not loaded: {} in the same directory {} fails in a way that makes the host drop every skill there",
                         culprit.display(),
-                        roots.get(*root).map_or(Path::new(""), |r| r.path.as_path()).display()
+                        roots.get(*root).map_or(Path::new(""), |r| &*r.path).display()
                     ),
                 )
                 .with_path(&candidate.location)
@@ -430,11 +431,12 @@ fn candidate_with(
     checked: Option<Vec<Diagnostic>>,
     plugins: &Mutex<Plugins>,
 ) -> Result<Option<Candidate>, Vec<Diagnostic>> {
-    let location = entry.location.to_path_buf();
+    // The cache entry's buffer: one copy of the path per file.
+    let location = SharedPath::from(Arc::clone(&entry.location));
     let base_dir = location
         .parent()
         .map(Path::to_path_buf)
-        .unwrap_or_else(|| root.path.clone());
+        .unwrap_or_else(|| root.path.to_path_buf());
     let mut diagnostics = checked.unwrap_or_else(|| entry.checked.clone());
     let mut manifest = Arc::clone(&entry.manifest);
     let loose = root.loose.as_deref().filter(|_| found.loose);
@@ -807,7 +809,7 @@ fn whole_file(
     profile: &Profile,
     root: &Root,
     name: &str,
-    location: PathBuf,
+    location: SharedPath,
     base_dir: PathBuf,
     mut diagnostics: Vec<Diagnostic>,
 ) -> Result<Option<Candidate>, Vec<Diagnostic>> {

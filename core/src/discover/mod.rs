@@ -73,7 +73,11 @@ impl Discovery {
 
     /// Every root looked at, present or not (what a file watcher must cover).
     pub fn roots(&self) -> Vec<PathBuf> {
-        self.layout.roots.iter().map(|r| r.path.clone()).collect()
+        self.layout
+            .roots
+            .iter()
+            .map(|r| r.path.to_path_buf())
+            .collect()
     }
 }
 
@@ -237,7 +241,7 @@ pub fn layout_for(
             present.push(index);
         } else {
             // Absent today; its appearance must invalidate the cache.
-            fingerprint.push(root.path.clone(), meta.as_ref().map(Stamp::of));
+            fingerprint.push(root.path.to_path_buf(), meta.as_ref().map(Stamp::of));
         }
     }
     for (index, out) in walk_all(&all_roots, &present, keep == Keep::ForReload) {

@@ -244,7 +244,7 @@ struct Shared {
 impl Shared {
     fn new(root: &Root, glob: Globs, stamp_dirs: bool) -> Shared {
         Shared {
-            root: root.path.clone(),
+            root: root.path.to_path_buf(),
             glob,
             loose: root.loose.clone(),
             rules: root.walk.clone(),
@@ -504,7 +504,7 @@ mod tests {
 
     fn root(path: &Path, pattern: &str, walk: WalkRules) -> Root {
         Root {
-            path: path.to_path_buf(),
+            path: path.into(),
             scope: Scope::Project,
             kind: SkillKind::Skill,
             pattern: pattern.to_string(),

@@ -6144,11 +6144,11 @@ public func FfiConverterTypeSearchResults_lower(_ value: SearchResults) -> RustB
 public struct Shadowed: Equatable, Hashable {
     public var id: String
     public var name: String
-    public var location: FsPath
+    public var location: SharedPath
     /**
      * Location of the skill that won.
      */
-    public var winner: FsPath
+    public var winner: SharedPath
     /**
      * Why it lost, e.g. `project beats user`, `same file as winner`.
      */
@@ -6156,10 +6156,10 @@ public struct Shadowed: Equatable, Hashable {
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
-    public init(id: String, name: String, location: FsPath, 
+    public init(id: String, name: String, location: SharedPath, 
         /**
          * Location of the skill that won.
-         */winner: FsPath, 
+         */winner: SharedPath, 
         /**
          * Why it lost, e.g. `project beats user`, `same file as winner`.
          */reason: String) {
@@ -6188,8 +6188,8 @@ public struct FfiConverterTypeShadowed: FfiConverterRustBuffer {
             try Shadowed(
                 id: FfiConverterString.read(from: &buf), 
                 name: FfiConverterString.read(from: &buf), 
-                location: FfiConverterTypeFsPath.read(from: &buf), 
-                winner: FfiConverterTypeFsPath.read(from: &buf), 
+                location: FfiConverterTypeSharedPath.read(from: &buf), 
+                winner: FfiConverterTypeSharedPath.read(from: &buf), 
                 reason: FfiConverterString.read(from: &buf)
         )
     }
@@ -6197,8 +6197,8 @@ public struct FfiConverterTypeShadowed: FfiConverterRustBuffer {
     public static func write(_ value: Shadowed, into buf: inout [UInt8]) {
         FfiConverterString.write(value.id, into: &buf)
         FfiConverterString.write(value.name, into: &buf)
-        FfiConverterTypeFsPath.write(value.location, into: &buf)
-        FfiConverterTypeFsPath.write(value.winner, into: &buf)
+        FfiConverterTypeSharedPath.write(value.location, into: &buf)
+        FfiConverterTypeSharedPath.write(value.winner, into: &buf)
         FfiConverterString.write(value.reason, into: &buf)
     }
 }

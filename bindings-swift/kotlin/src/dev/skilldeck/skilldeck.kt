@@ -7454,12 +7454,12 @@ data class Shadowed (
     , 
     var `name`: kotlin.String
     , 
-    var `location`: FsPath
+    var `location`: SharedPath
     , 
     /**
      * Location of the skill that won.
      */
-    var `winner`: FsPath
+    var `winner`: SharedPath
     , 
     /**
      * Why it lost, e.g. `project beats user`, `same file as winner`.
@@ -7483,8 +7483,8 @@ public object FfiConverterTypeShadowed: FfiConverterRustBuffer<Shadowed> {
         return Shadowed(
             FfiConverterString.read(buf),
             FfiConverterString.read(buf),
-            FfiConverterTypeFsPath.read(buf),
-            FfiConverterTypeFsPath.read(buf),
+            FfiConverterTypeSharedPath.read(buf),
+            FfiConverterTypeSharedPath.read(buf),
             FfiConverterString.read(buf),
         )
     }
@@ -7492,16 +7492,16 @@ public object FfiConverterTypeShadowed: FfiConverterRustBuffer<Shadowed> {
     override fun allocationSize(value: Shadowed) = (
             FfiConverterString.allocationSize(value.`id`) +
             FfiConverterString.allocationSize(value.`name`) +
-            FfiConverterTypeFsPath.allocationSize(value.`location`) +
-            FfiConverterTypeFsPath.allocationSize(value.`winner`) +
+            FfiConverterTypeSharedPath.allocationSize(value.`location`) +
+            FfiConverterTypeSharedPath.allocationSize(value.`winner`) +
             FfiConverterString.allocationSize(value.`reason`)
     )
 
     override fun write(value: Shadowed, buf: ByteBuffer) {
             FfiConverterString.write(value.`id`, buf)
             FfiConverterString.write(value.`name`, buf)
-            FfiConverterTypeFsPath.write(value.`location`, buf)
-            FfiConverterTypeFsPath.write(value.`winner`, buf)
+            FfiConverterTypeSharedPath.write(value.`location`, buf)
+            FfiConverterTypeSharedPath.write(value.`winner`, buf)
             FfiConverterString.write(value.`reason`, buf)
     }
 }
