@@ -127,7 +127,7 @@ pub fn collect<'a>(
     crate::par::each_in_order(&items, 32, read, |(read, named)| {
         if keep {
             out.files
-                .push((read.root, read.found.path.clone(), read.stamp));
+                .push((read.root, read.found.path.to_path_buf(), read.stamp));
         }
         let named = match (named, read.entry) {
             (Some(named), _) => named,
@@ -154,7 +154,7 @@ pub fn collect<'a>(
                 if diagnostics.iter().any(|d| d.code == REFUSES_ROOT) {
                     refused
                         .entry(read.root)
-                        .or_insert_with(|| read.found.path.clone());
+                        .or_insert_with(|| read.found.path.to_path_buf());
                 }
                 if first.is_none() {
                     out.diagnostics.extend(diagnostics);
@@ -267,11 +267,11 @@ pub(crate) fn read_one<'a>(
         match (found.path.parent(), found.path.file_name()) {
             (Some(dir), Some(file)) => std::fs::canonicalize(dir)
                 .map(|d| Arc::from(d.join(file)))
-                .unwrap_or_else(|_| Arc::from(found.path.as_path())),
-            _ => Arc::from(found.path.as_path()),
+                .unwrap_or_else(|_| Arc::clone(found.path.as_arc())),
+            _ => Arc::clone(found.path.as_arc()),
         }
     } else {
-        Arc::from(found.path.as_path())
+        Arc::clone(found.path.as_arc())
     };
     if let Some(hit) = cache.get(&found.path, &stamp) {
         let mut entry = hit.clone();

@@ -159,7 +159,7 @@ mod tests {
     fn file(rel: &str, loose: bool) -> WalkedFile {
         WalkedFile {
             rel: PathBuf::from(rel),
-            path: PathBuf::from("/r").join(rel),
+            path: PathBuf::from("/r").join(rel).into(),
             regular: true,
             loose,
         }

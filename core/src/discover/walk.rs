@@ -21,8 +21,10 @@ use std::sync::{Arc, Mutex};
 pub struct WalkedFile {
     /// Path relative to the root.
     pub rel: PathBuf,
-    /// Path as walked (root joined with `rel`, symlinks not resolved).
-    pub path: PathBuf,
+    /// Path as walked (root joined with `rel`, symlinks not resolved). Kept for the deck's
+    /// life by a reloadable load's layout, and shared with the file's parse cache entry
+    /// and its skill's location, so it is one buffer.
+    pub path: crate::SharedPath,
     /// The directory listing said it is a regular file (so it can be opened without a
     /// `stat` first: opening a FIFO or a device could block).
     pub regular: bool,
@@ -355,7 +357,7 @@ impl<'a> Visitor<'a> {
         self.local.files.push(WalkedFile {
             rel,
             regular: file_type.is_file(),
-            path: entry.into_path(),
+            path: entry.into_path().into(),
             loose,
         });
     }
