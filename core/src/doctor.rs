@@ -794,7 +794,7 @@ fn walk_reasons(run: &Run, index: usize, file: &Path) -> Vec<Finding> {
         let listed: HashSet<PathBuf> = run
             .walked(index)
             .iter()
-            .filter_map(|f| f.rel.parent().map(Path::to_path_buf))
+            .filter_map(|f| f.rel().parent().map(Path::to_path_buf))
             .collect();
         if let Some(outer) = rel
             .parent()
@@ -943,7 +943,7 @@ fn loose_reason(
             .walked(index)
             .iter()
             .filter(|f| !f.loose)
-            .filter_map(|f| f.rel.parent())
+            .filter_map(|f| f.rel().parent())
             .collect();
         if let Some(dir) = dirs.clone().find(|d| skill_dirs.contains(d)) {
             return Some(

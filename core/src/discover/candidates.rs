@@ -440,7 +440,7 @@ fn candidate_with(
     let mut diagnostics = checked.unwrap_or_else(|| entry.checked.clone());
     let mut manifest = Arc::clone(&entry.manifest);
     let loose = root.loose.as_deref().filter(|_| found.loose);
-    if let Some(name) = loose.and_then(|l| super::loose::whole_name(l, &found.rel)) {
+    if let Some(name) = loose.and_then(|l| super::loose::whole_name(l, found.rel())) {
         return whole_file(profile, root, name, location, base_dir, diagnostics);
     }
     if loose.is_some() {
@@ -452,7 +452,7 @@ fn candidate_with(
     let name_rules = loose.is_none();
 
     let nested_prefix = match &root.nested_marker {
-        Some(marker) => match nested_prefix(&found.rel, marker) {
+        Some(marker) => match nested_prefix(found.rel(), marker) {
             Some(prefix) => Some(prefix),
             // The project's own skills directory: already a regular root.
             None => return Ok(None),
@@ -691,10 +691,10 @@ fn candidate_with(
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let name = match (root.kind, profile.naming) {
-        (SkillKind::Command, _) => command_name(&found.rel),
+        (SkillKind::Command, _) => command_name(found.rel()),
         (SkillKind::Skill, _) if loose.is_some() => match manifest.name.as_deref() {
             Some(n) if !n.is_empty() => n.to_string(),
-            _ => super::loose::name_from_path(&found.rel),
+            _ => super::loose::name_from_path(found.rel()),
         },
         (SkillKind::Skill, Naming::Directory) => dir_name.clone(),
         (SkillKind::Skill, Naming::Frontmatter) => match manifest.name.as_deref() {

@@ -250,7 +250,12 @@ pub fn layout_for(
         }
         diagnostics.extend(out.diagnostics);
         plugin_dirs.extend(out.plugin_dirs);
-        walked.push((index, out.files));
+        let mut files = out.files;
+        if keep == Keep::ForReload {
+            // Kept in the layout for the deck's life: no spare capacity from the walk's pushes.
+            files.shrink_to_fit();
+        }
+        walked.push((index, files));
     }
     fingerprint.shrink_to_fit();
     WalkLayout {
