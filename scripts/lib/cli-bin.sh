@@ -15,7 +15,7 @@ import json, sys
 exe = None
 for line in sys.stdin:
     m = json.loads(line)
-    # Not the bin target's own unit-test harness (same name and kind, `profile.test`).
+    # Not the unit-test harness of the bin target (same name and kind, profile.test).
     if m.get("reason") == "compiler-artifact" and m["target"]["kind"] == ["bin"] and m["target"]["name"] == "skilldeck" and not m["profile"]["test"]:
         exe = m["executable"]
 if not exe:
