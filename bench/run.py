@@ -204,7 +204,7 @@ def measure(n, shape, args):
             log("    skipped: timed out")
 
     floor = str(bins / "floor")
-    cli = str(bins / "skilldeck")
+    cli = args.cli or str(bins / "skilldeck")
     deck_flags = ["--profile", "universal", "--project", project, "--home", corpus["home"],
                   "--root", corpus["custom"]]
     # The floor and the CLI take turns run by run, so their ratios compare like with like.
@@ -607,7 +607,7 @@ def render_results(results):
         "- **floor** (`bench/tools/src/floor.rs`): walks the same roots as the `universal` profile, "
         "skips `.git`/`node_modules`, follows directory links once per inode, reads every SKILL.md "
         "completely, parses nothing. 1 and 2 threads.",
-        "- **skilldeck**: the release CLI (`list --json`, `render`), and the Rust API in process "
+        "- **skilldeck**: the CLI as it ships (`list --json`, `render`; cargo profile `dist`: release with whole-program LTO), and the Rust API in process "
         "(`bench/tools/src/bin/api_bench.rs`): cold `load()` on a fresh `Deck`, no-change `load()`, "
         "`reload()` after rewriting one SKILL.md (mtime moved forward), the three taking turns round by round, RSS after 1 and after 100 such reloads; "
         "the Python and Node bindings doing the same cold load.",
@@ -711,6 +711,8 @@ def main():
     ap.add_argument("--reloads", type=int, default=100, help="reloads for the RSS check (default 100)")
     ap.add_argument("--skip-peers", action="store_true", help="do not run skills-ref and the Node peer")
     ap.add_argument("--bin-dir", default=str(REPO / "target" / "release"))
+    ap.add_argument("--cli", default=None,
+                    help="the skilldeck binary to time (default: BIN_DIR/skilldeck)")
     ap.add_argument("--report-only", action="store_true", help="only re-render RESULTS.md from stored results")
     ap.add_argument("--shape", default=",".join(SHAPES),
                     help="comma-separated corpus shapes: mixed, realworld (default both)")

@@ -881,6 +881,17 @@ export declare class Deck {
   loadOnce(): Promise<Catalog>
   /** `loadOnce()` on the calling thread. */
   loadOnceSync(): Catalog
+  /**
+   * A one-shot load for a listing: the same skills, order, statuses, shadowed entries
+   * and catalog diagnostics as `loadOnce()`, but each skill keeps no warnings and only
+   * the manifest fields a listing shows and the filter reads (name, description,
+   * `enabled`/`disabled`, `disable-model-invocation`, `user-invocable`, `os`,
+   * `requires`), which roughly halves the peak memory on large trees. It does not replace
+   * the deck's snapshot: `get()`, `render()` and later loads see whole skills.
+   */
+  loadSummary(): Promise<Catalog>
+  /** `loadSummary()` on the calling thread. */
+  loadSummarySync(): Catalog
   /** Load again and report what changed since the previous snapshot. */
   reload(): Promise<Diff>
   /** `reload()` on the calling thread. */

@@ -166,6 +166,32 @@ describe('async API', () => {
     assert.ok(later.skills.some((s) => s.id === 'fresh'))
   })
 
+  test('loadSummary() lists like loadOnce() and drops what a listing does not show', async () => {
+    const tree = skillTree(3)
+    write(tree, 'extra/rich/SKILL.md', skillMd('rich', 'Fields a listing does not show.', 'license: MIT\nmetadata:\n  author: someone\nenabled: false\n'))
+    const deck = new Deck(isolated(tree))
+    const full = await deck.loadOnce()
+    const summary = await deck.loadSummary()
+    const listing = (catalog) => {
+      const data = canonical(catalog)
+      for (const skill of data.skills) {
+        delete skill.manifest
+        delete skill.diagnostics
+      }
+      return data
+    }
+    assert.deepEqual(listing(summary), listing(full))
+    assert.deepEqual(listing(deck.loadSummarySync()), listing(full))
+    const kept = summary.skills.find((s) => s.id === 'rich')
+    assert.equal(kept.description, 'Fields a listing does not show.')
+    assert.equal(kept.manifest.license, null)
+    assert.equal(kept.manifest.allowedTools.length, 0)
+    assert.equal(kept.status.enabled, false)
+    assert.equal(full.skills.find((s) => s.id === 'rich').manifest.license, 'MIT')
+    // Not the deck's snapshot: a lookup afterwards sees the whole skill.
+    assert.equal((await deck.get('rich')).manifest.license, 'MIT')
+  })
+
   test('reload() reports an added skill', async () => {
     const tree = skillTree(1)
     const deck = new Deck(isolated(tree))

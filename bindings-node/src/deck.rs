@@ -97,6 +97,24 @@ impl Deck {
         check(&env, catch_panic(|| self.inner.load_once())).map(catalog)
     }
 
+    /// A one-shot load for a listing: the same skills, order, statuses, shadowed entries
+    /// and catalog diagnostics as `loadOnce()`, but each skill keeps no warnings and only
+    /// the manifest fields a listing shows and the filter reads (name, description,
+    /// `enabled`/`disabled`, `disable-model-invocation`, `user-invocable`, `os`,
+    /// `requires`), which roughly halves the peak memory on large trees. It does not replace
+    /// the deck's snapshot: `get()`, `render()` and later loads see whole skills.
+    #[napi(ts_return_type = "Promise<Catalog>")]
+    pub fn load_summary(&self) -> AsyncTask<CoreTask<Arc<skilldeck::Catalog>, Catalog>> {
+        let deck = self.inner.clone();
+        CoreTask::spawn(move || deck.load_summary(), catalog)
+    }
+
+    /// `loadSummary()` on the calling thread.
+    #[napi]
+    pub fn load_summary_sync(&self, env: Env) -> Result<Catalog> {
+        check(&env, catch_panic(|| self.inner.load_summary())).map(catalog)
+    }
+
     /// Load again and report what changed since the previous snapshot.
     #[napi(ts_return_type = "Promise<Diff>")]
     pub fn reload(&self) -> AsyncTask<CoreTask<skilldeck::Diff, Diff>> {

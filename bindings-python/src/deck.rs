@@ -158,6 +158,18 @@ impl PyDeck {
         Ok(PyCatalog { inner: catalog })
     }
 
+    /// A one-shot load for a listing: the same skills, order, statuses, shadowed entries
+    /// and catalog diagnostics as `load_once()`, but each skill keeps no warnings and only
+    /// the manifest fields a listing shows and the filter reads (name, description,
+    /// `enabled`/`disabled`, `disable-model-invocation`, `user-invocable`, `os`,
+    /// `requires`), which roughly halves the peak memory on large trees. It does not replace
+    /// the deck's snapshot: `get()`, `render()` and later loads see whole skills.
+    fn load_summary(&self, py: Python<'_>) -> PyResult<PyCatalog> {
+        let deck = self.inner.clone();
+        let catalog = detached(py, move || deck.load_summary())?;
+        Ok(PyCatalog { inner: catalog })
+    }
+
     /// Load again and report what changed since the previous snapshot.
     fn reload(&self, py: Python<'_>) -> PyResult<PyDiff> {
         let deck = self.inner.clone();

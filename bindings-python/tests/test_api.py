@@ -371,6 +371,37 @@ def test_load_once_equals_load_and_keeps_nothing(make_deck, tree: Path):
     assert "xlsx" in deck.load()
 
 
+def test_load_summary_lists_like_load_once_and_drops_the_rest(make_deck, tree: Path):
+    rich = tree / "project" / ".agents" / "skills" / "rich" / "SKILL.md"
+    rich.parent.mkdir()
+    rich.write_text(
+        "---\nname: rich\ndescription: Fields a listing does not show.\nlicense: MIT\n"
+        "metadata:\n  author: someone\nenabled: false\nextra-key: 1\n---\nBody\n",
+        encoding="utf-8",
+    )
+    deck = make_deck()
+    full = deck.load_once()
+    summary = deck.load_summary()
+
+    def listing(catalog):
+        data = catalog.to_dict()
+        for skill in data["skills"]:
+            skill.pop("manifest")
+            skill.pop("diagnostics", None)
+        return data
+
+    assert listing(summary) == listing(full)
+    kept = summary.get("rich")
+    assert kept.description == "Fields a listing does not show."
+    assert kept.manifest.license is None and kept.manifest.metadata == {}
+    assert kept.manifest.enabled is False and not kept.status.enabled
+    assert kept.diagnostics == []
+    assert full.get("rich").manifest.license == "MIT"
+    assert any(d.code == "unknown-key" for d in full.get("rich").diagnostics)
+    # Not the deck's snapshot: a lookup afterwards sees the whole skill.
+    assert deck.get("rich").manifest.license == "MIT"
+
+
 def test_deck_options_and_roots(make_deck, tree: Path):
     extra = tree / "extra"
     (extra / "lint").mkdir(parents=True)

@@ -109,6 +109,16 @@ impl Deck {
         Ok(Arc::new(Catalog::new(self.inner.load_once()?)))
     }
 
+    /// A one-shot load for a listing: the same skills, order, statuses, shadowed entries
+    /// and catalog diagnostics as `loadOnce()`, but each skill keeps no warnings and only
+    /// the manifest fields a listing shows and the filter reads (name, description,
+    /// `enabled`/`disabled`, `disable-model-invocation`, `user-invocable`, `os`,
+    /// `requires`), which roughly halves the peak memory on large trees. It does not replace
+    /// the deck's snapshot: `get()`, `render()` and later loads see whole skills.
+    pub fn load_summary(&self) -> Result<Arc<Catalog>, SkillError> {
+        Ok(Arc::new(Catalog::new(self.inner.load_summary()?)))
+    }
+
     /// Load again and report what changed since the previous load.
     pub fn reload(&self) -> Result<Diff, SkillError> {
         Ok(self.inner.reload()?.into())

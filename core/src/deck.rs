@@ -112,6 +112,8 @@ enum Refresh {
     Reload,
     /// Discover keeping nothing for later.
     Once,
+    /// Discover keeping nothing, each skill cut to what a listing shows.
+    Summary,
 }
 
 /// The engine's entry point. Cheap to clone (shared state), `Send + Sync`.
@@ -200,6 +202,26 @@ impl Deck {
         Ok(self.refresh(Refresh::Once).0)
     }
 
+    /// A one-shot load for a listing, such as `skilldeck list`: the same skills, order,
+    /// statuses, shadowed entries and catalog diagnostics as [`Deck::load_once`], but each
+    /// skill keeps no warnings and only the manifest fields a listing shows and the filter
+    /// reads (name, description, `enabled`/`disabled`, `disable-model-invocation`,
+    /// `user-invocable`, `os`, `requires`); every other field is dropped as each file is
+    /// read, which roughly halves the peak memory of listing a large tree. The result is
+    /// not the deck's snapshot: [`Deck::catalog`] and every later call are unaffected, no
+    /// event is sent, and a parse cache left by earlier loads is read but not changed.
+    pub fn load_summary(&self) -> Result<Arc<Catalog>> {
+        let mut state = self
+            .inner
+            .state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let catalog = self
+            .rebuild(&mut state, None, Refresh::Summary)
+            .unwrap_or_default();
+        Ok(Arc::new(catalog))
+    }
+
     /// Like [`Deck::load`], but always evaluates the filter stage again (so a binary that
     /// appeared on `PATH` counts even when no file changed), and reports what changed since
     /// the previous snapshot, by id. Before any load, everything is `added`.
@@ -250,16 +272,18 @@ impl Deck {
         mode: Refresh,
     ) -> Option<Catalog> {
         let options = &self.inner.options;
-        let keep = if mode == Refresh::Once {
-            discover::Keep::Nothing
-        } else {
-            discover::Keep::ForReload
+        let keep = match mode {
+            Refresh::Once => discover::Keep::Nothing,
+            Refresh::Summary => discover::Keep::Summary,
+            Refresh::Load | Refresh::Reload => discover::Keep::ForReload,
         };
         let mut layout = None;
         if keep == discover::Keep::Nothing {
             state.last = None;
             state.parses = ParseCache::default();
-        } else if let (Some(previous), Some(last)) = (previous, state.last.as_mut()) {
+        } else if let (discover::Keep::ForReload, Some(previous), Some(last)) =
+            (keep, previous, state.last.as_mut())
+        {
             let changes = last.changes();
             let walk_holds = changes.walk.is_empty();
             let rest_holds = changes.probes.is_empty() && changes.settings.is_empty();

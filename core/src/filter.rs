@@ -22,6 +22,7 @@ use crate::catalog::{Catalog, Skill, Status};
 use crate::diagnostic::Diagnostic;
 use crate::discover::resolve;
 use crate::host_settings::{HostRules, SkillOverride};
+use crate::manifest::{ClaudeCodeFields, Manifest, ToolFields};
 use crate::options::DeckOptions;
 use crate::permissions::{wildcard_match, Decision, PermissionRules};
 use std::collections::{BTreeMap, HashMap};
@@ -320,6 +321,51 @@ fn enablement(skill: &Skill, status: &mut Status, options: &DeckOptions, host: &
     if !off.is_empty() {
         status.enabled = false;
         status.reasons.extend(off);
+    }
+}
+
+/// What a [`crate::Deck::load_summary`] skill keeps of its manifest: the fields the status
+/// decisions of this module read (`enablement`, `invocation`, `availability`), plus the
+/// name and description a listing shows. Keep it in step with those functions: a field they
+/// read that is dropped here would change a summary's statuses (the test
+/// `summary_statuses_match_a_full_load` compares them over every built-in profile).
+pub(crate) fn status_fields(manifest: Manifest) -> Manifest {
+    let Manifest {
+        name,
+        description,
+        claude_code,
+        tool,
+        mut extra,
+        fallback_line,
+        unlisted,
+        ..
+    } = manifest;
+    let claude_code = ClaudeCodeFields {
+        disable_model_invocation: claude_code.disable_model_invocation,
+        user_invocable: claude_code.user_invocable,
+        ..ClaudeCodeFields::default()
+    };
+    let tool = tool.into_inner();
+    let tool = ToolFields {
+        enabled: tool.enabled,
+        os: tool.os,
+        requires: tool.requires,
+        ..ToolFields::default()
+    };
+    let disabled = extra.remove("disabled");
+    let mut kept_extra = serde_json::Map::new();
+    if let Some(value) = disabled {
+        kept_extra.insert("disabled".to_string(), value);
+    }
+    Manifest {
+        name,
+        description,
+        claude_code: claude_code.into(),
+        tool: tool.into(),
+        extra: kept_extra,
+        fallback_line,
+        unlisted,
+        ..Manifest::default()
     }
 }
 

@@ -156,6 +156,28 @@ fn apply_changes(tree: &Path, changes: &Value) -> Result<(), String> {
     Ok(())
 }
 
+/// What `skilldeck list` shows of a catalog: everything but the skills' manifests (beyond
+/// the description) and their warnings, which a summary load drops.
+fn listing(catalog: &skilldeck::Catalog) -> Value {
+    let skills: Vec<Value> = catalog
+        .skills
+        .iter()
+        .map(|s| {
+            json!({
+                "id": s.id, "name": s.name, "description": s.description(),
+                "location": s.location, "base_dir": s.base_dir, "scope": s.scope,
+                "source": s.source, "plugin": s.plugin, "kind": s.kind, "status": s.status,
+            })
+        })
+        .collect();
+    json!({
+        "profile": catalog.profile,
+        "skills": skills,
+        "shadowed": catalog.shadowed,
+        "diagnostics": catalog.diagnostics,
+    })
+}
+
 fn run_operation(tree: &Path, case: &Value) -> Result<Value, String> {
     let input = &case["input"];
     let op = case["operation"].as_str().ok_or("missing operation")?;
@@ -177,6 +199,7 @@ fn run_operation(tree: &Path, case: &Value) -> Result<Value, String> {
             };
             // The one-shot load (what the CLI runs) must give exactly the same catalog.
             let once = Deck::new(options.clone()).and_then(|d| d.load_once());
+            let summary = Deck::new(options.clone()).and_then(|d| d.load_summary());
             let loaded = Deck::new(options).and_then(|d| d.load());
             if let (Ok(once), Ok(loaded)) = (&once, &loaded) {
                 if once != loaded {
@@ -184,6 +207,14 @@ fn run_operation(tree: &Path, case: &Value) -> Result<Value, String> {
                         "load_once() differs from load():\n{}\nvs\n{}",
                         once.to_json(),
                         loaded.to_json()
+                    ));
+                }
+            }
+            if let (Ok(once), Ok(summary)) = (&once, &summary) {
+                let (a, b) = (listing(once), listing(summary));
+                if a != b {
+                    return Err(format!(
+                        "load_summary() lists differently from load_once():\n{a:#}\nvs\n{b:#}"
                     ));
                 }
             }

@@ -7,6 +7,7 @@ import dev.skilldeck.Decision
 import dev.skilldeck.Event
 import dev.skilldeck.EventListener
 import dev.skilldeck.PermissionRules
+import dev.skilldeck.Skill
 import dev.skilldeck.SkillException
 import dev.skilldeck.code
 import dev.skilldeck.detail
@@ -106,6 +107,29 @@ val apiChecks: List<Pair<String, () -> Unit>> = listOf(
                 // Nothing was kept to compare with: the next load discovers again.
                 val later = deck.load().use { it.ids() }
                 check(later.contains("other")) { "load after loadOnce: $later" }
+            }
+        }
+    },
+    "api/load-summary-lists-like-load-once" to {
+        withProject { tree ->
+            val rich = tree.resolve("project/.agents/skills/rich")
+            Files.createDirectories(rich)
+            Files.writeString(
+                rich.resolve("SKILL.md"),
+                "---\nname: rich\ndescription: Fields a listing does not show.\nlicense: MIT\nmetadata:\n  author: someone\nenabled: false\n---\nBody\n",
+            )
+            isolatedDeck(tree).use { deck ->
+                val full = deck.loadOnce().use { it.skills() }
+                val summary = deck.loadSummary().use { it.skills() }
+                // Everything a listing shows is the same; the manifests and warnings are not.
+                val shown = { s: Skill -> listOf(s.id, s.name, s.description, s.location, s.baseDir, s.scope, s.source, s.plugin, s.kind, s.status) }
+                check(summary.map(shown) == full.map(shown)) { "summary ${summary.map { it.id }} vs ${full.map { it.id }}" }
+                val kept = summary.first { it.id == "rich" }
+                check(kept.manifest.license == null && !kept.manifest.metadata.contains("someone")) { "summary kept ${kept.manifest}" }
+                check(!kept.status.enabled && kept.diagnostics.isEmpty()) { "summary status ${kept.status}" }
+                check(full.first { it.id == "rich" }.manifest.license == "MIT") { "full load lost the license" }
+                // Not the deck's snapshot: a lookup afterwards sees the whole skill.
+                check(deck.get("rich").manifest.license == "MIT") { "get() after loadSummary()" }
             }
         }
     },

@@ -385,6 +385,11 @@ uint64_t uniffi_skilldeck_uniffi_fn_method_deck_load(uint64_t ptr, RustCallStatu
 uint64_t uniffi_skilldeck_uniffi_fn_method_deck_load_once(uint64_t ptr, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_DECK_LOAD_SUMMARY
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_DECK_LOAD_SUMMARY
+uint64_t uniffi_skilldeck_uniffi_fn_method_deck_load_summary(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_DECK_RELOAD
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_FN_METHOD_DECK_RELOAD
 RustBuffer uniffi_skilldeck_uniffi_fn_method_deck_reload(uint64_t ptr, RustCallStatus *_Nonnull out_status
@@ -1377,6 +1382,12 @@ uint16_t uniffi_skilldeck_uniffi_checksum_method_deck_load(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_DECK_LOAD_ONCE
 #define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_DECK_LOAD_ONCE
 uint16_t uniffi_skilldeck_uniffi_checksum_method_deck_load_once(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_DECK_LOAD_SUMMARY
+#define UNIFFI_FFIDEF_UNIFFI_SKILLDECK_UNIFFI_CHECKSUM_METHOD_DECK_LOAD_SUMMARY
+uint16_t uniffi_skilldeck_uniffi_checksum_method_deck_load_summary(void
     
 );
 #endif

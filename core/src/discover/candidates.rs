@@ -40,6 +40,17 @@ pub struct Candidate {
     pub group: u8,
 }
 
+impl Candidate {
+    /// This candidate as a [`super::Keep::Summary`] load keeps it: no warnings, and only
+    /// the manifest fields a listing shows and the filter reads.
+    fn summary(mut self) -> Candidate {
+        self.diagnostics = Vec::new();
+        let manifest = Arc::try_unwrap(self.manifest).unwrap_or_else(|shared| (*shared).clone());
+        self.manifest = Arc::new(crate::filter::status_fields(manifest));
+        self
+    }
+}
+
 /// A walked file with its stamp and (cached or fresh) frontmatter.
 pub(crate) struct FileRead<'a> {
     pub(crate) root: usize,
@@ -70,6 +81,7 @@ pub fn collect<'a>(
     plugins_out: &mut Plugins,
     keep: super::Keep,
 ) -> Collected {
+    let summary = keep == super::Keep::Summary;
     let keep = keep == super::Keep::ForReload;
     let items: Vec<(usize, &WalkedFile)> = walked
         .iter()
@@ -101,6 +113,12 @@ pub fn collect<'a>(
                     read.entry = entry;
                     None
                 }
+            };
+            let named = match named {
+                // After the entry is gone, so the manifest is this candidate's alone and is
+                // taken apart rather than copied.
+                Some(Ok(Some(candidate))) if summary => Some(Ok(Some(candidate.summary()))),
+                named => named,
             };
             (read, named)
         }

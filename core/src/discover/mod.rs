@@ -121,6 +121,11 @@ pub enum Keep {
     ForReload,
     /// Nothing: a one-shot load (no directory stamps, no fingerprints, no parse cache).
     Nothing,
+    /// Nothing, and of each skill only what a listing shows and the filter reads: a
+    /// one-shot load whose skills carry no warnings and a manifest cut to
+    /// [`crate::filter::status_fields`], dropped file by file on the workers so that a large
+    /// tree's manifests never sit in memory together (`skilldeck list`).
+    Summary,
 }
 
 /// [`layout`], recording directory stamps only with [`Keep::ForReload`].
@@ -333,7 +338,7 @@ pub fn finish_for(
         &mut plugins,
         keep,
     );
-    if keep == Keep::Nothing {
+    if keep != Keep::ForReload {
         layout.walked = Vec::new();
     }
     for (root, path, stamp) in collected.files {

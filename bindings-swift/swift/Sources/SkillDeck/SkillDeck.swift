@@ -1126,6 +1126,16 @@ public protocol DeckProtocol: AnyObject, Sendable {
     func loadOnce() throws  -> Catalog
     
     /**
+     * A one-shot load for a listing: the same skills, order, statuses, shadowed entries
+     * and catalog diagnostics as `loadOnce()`, but each skill keeps no warnings and only
+     * the manifest fields a listing shows and the filter reads (name, description,
+     * `enabled`/`disabled`, `disable-model-invocation`, `user-invocable`, `os`,
+     * `requires`), which roughly halves the peak memory on large trees. It does not replace
+     * the deck's snapshot: `get()`, `render()` and later loads see whole skills.
+     */
+    func loadSummary() throws  -> Catalog
+    
+    /**
      * Load again and report what changed since the previous load.
      */
     func reload() throws  -> Diff
@@ -1333,6 +1343,23 @@ open func loadOnce()throws  -> Catalog  {
     return try  FfiConverterTypeCatalog_lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
         uniffiCallStatus in
     uniffi_skilldeck_uniffi_fn_method_deck_load_once(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * A one-shot load for a listing: the same skills, order, statuses, shadowed entries
+     * and catalog diagnostics as `loadOnce()`, but each skill keeps no warnings and only
+     * the manifest fields a listing shows and the filter reads (name, description,
+     * `enabled`/`disabled`, `disable-model-invocation`, `user-invocable`, `os`,
+     * `requires`), which roughly halves the peak memory on large trees. It does not replace
+     * the deck's snapshot: `get()`, `render()` and later loads see whole skills.
+     */
+open func loadSummary()throws  -> Catalog  {
+    return try  FfiConverterTypeCatalog_lift(try rustCallWithError(FfiConverterTypeSkillError_lift) {
+        uniffiCallStatus in
+    uniffi_skilldeck_uniffi_fn_method_deck_load_summary(
             self.uniffiCloneHandle(),uniffiCallStatus
     )
 })
@@ -10823,6 +10850,9 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_skilldeck_uniffi_checksum_method_deck_load_once() != 42984) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_skilldeck_uniffi_checksum_method_deck_load_summary() != 11833) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_skilldeck_uniffi_checksum_method_deck_reload() != 59940) {

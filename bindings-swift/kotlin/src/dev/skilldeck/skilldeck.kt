@@ -831,6 +831,8 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_skilldeck_uniffi_checksum_method_deck_load_once(
     ): Int
+    external fun uniffi_skilldeck_uniffi_checksum_method_deck_load_summary(
+    ): Int
     external fun uniffi_skilldeck_uniffi_checksum_method_deck_reload(
     ): Int
     external fun uniffi_skilldeck_uniffi_checksum_method_deck_render(
@@ -932,6 +934,8 @@ internal object UniffiLib {
     external fun uniffi_skilldeck_uniffi_fn_method_deck_load(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
     external fun uniffi_skilldeck_uniffi_fn_method_deck_load_once(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_skilldeck_uniffi_fn_method_deck_load_summary(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
     external fun uniffi_skilldeck_uniffi_fn_method_deck_reload(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -1376,6 +1380,9 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_skilldeck_uniffi_checksum_method_deck_load_once() and 0xFFFF) != 42984) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_skilldeck_uniffi_checksum_method_deck_load_summary() and 0xFFFF) != 11833) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_skilldeck_uniffi_checksum_method_deck_reload() and 0xFFFF) != 59940) {
@@ -2736,6 +2743,16 @@ public interface DeckInterface {
     fun `loadOnce`(): Catalog
     
     /**
+     * A one-shot load for a listing: the same skills, order, statuses, shadowed entries
+     * and catalog diagnostics as `loadOnce()`, but each skill keeps no warnings and only
+     * the manifest fields a listing shows and the filter reads (name, description,
+     * `enabled`/`disabled`, `disable-model-invocation`, `user-invocable`, `os`,
+     * `requires`), which roughly halves the peak memory on large trees. It does not replace
+     * the deck's snapshot: `get()`, `render()` and later loads see whole skills.
+     */
+    fun `loadSummary`(): Catalog
+    
+    /**
      * Load again and report what changed since the previous load.
      */
     fun `reload`(): Diff
@@ -3019,6 +3036,28 @@ open class Deck: Disposable, AutoCloseable, DeckInterface
     callWithHandle {
     uniffiRustCallWithError(SkillException) { _status ->
     UniffiLib.uniffi_skilldeck_uniffi_fn_method_deck_load_once(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * A one-shot load for a listing: the same skills, order, statuses, shadowed entries
+     * and catalog diagnostics as `loadOnce()`, but each skill keeps no warnings and only
+     * the manifest fields a listing shows and the filter reads (name, description,
+     * `enabled`/`disabled`, `disable-model-invocation`, `user-invocable`, `os`,
+     * `requires`), which roughly halves the peak memory on large trees. It does not replace
+     * the deck's snapshot: `get()`, `render()` and later loads see whole skills.
+     */
+    @Throws(SkillException::class)override fun `loadSummary`(): Catalog {
+            return FfiConverterTypeCatalog.lift(
+    callWithHandle {
+    uniffiRustCallWithError(SkillException) { _status ->
+    UniffiLib.uniffi_skilldeck_uniffi_fn_method_deck_load_summary(
         it,
         _status)
 }
