@@ -30,7 +30,7 @@ pub(crate) fn diagnostics(list: &[skilldeck::Diagnostic]) -> Vec<Diagnostic> {
 impl Diagnostic {
     #[napi(getter)]
     pub fn code(&self) -> String {
-        self.inner.code.clone()
+        self.inner.code.to_string()
     }
     #[napi(getter, ts_return_type = "'error' | 'warning' | 'info'")]
     pub fn severity(&self) -> &'static str {
@@ -57,7 +57,7 @@ impl Diagnostic {
     /// What to do about it.
     #[napi(getter)]
     pub fn hint(&self) -> Option<String> {
-        self.inner.hint.clone()
+        self.inner.hint.as_deref().map(str::to_string)
     }
     #[napi(js_name = "toJSON", ts_return_type = "CanonicalJson")]
     pub fn to_json(&self) -> Result<serde_json::Value> {

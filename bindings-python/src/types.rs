@@ -8,7 +8,7 @@ use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// A list of wrapped values as a Python list.
@@ -46,7 +46,7 @@ impl PyDiagnostic {
     }
     #[getter]
     fn path(&self) -> Option<PathBuf> {
-        self.inner.path.clone()
+        self.inner.path.as_deref().map(Path::to_path_buf)
     }
     #[getter]
     fn line(&self) -> Option<u32> {
@@ -260,11 +260,11 @@ impl PyShadowed {
     }
     #[getter]
     fn location(&self) -> PathBuf {
-        self.inner.location.clone()
+        self.inner.location.to_path_buf()
     }
     #[getter]
     fn winner(&self) -> PathBuf {
-        self.inner.winner.clone()
+        self.inner.winner.to_path_buf()
     }
     #[getter]
     fn reason(&self) -> &str {
@@ -351,7 +351,7 @@ skilldeck::manifest_fields!(with_manifest_getters, PySkill, without_identity, {
     }
     #[getter]
     fn location(&self) -> PathBuf {
-        self.inner.location.clone()
+        self.inner.location.to_path_buf()
     }
     #[getter]
     fn base_dir(&self) -> PathBuf {
@@ -363,7 +363,7 @@ skilldeck::manifest_fields!(with_manifest_getters, PySkill, without_identity, {
     }
     #[getter]
     fn source(&self) -> PathBuf {
-        self.inner.source.clone()
+        self.inner.source.to_path_buf()
     }
     #[getter]
     fn plugin(&self) -> Option<&str> {

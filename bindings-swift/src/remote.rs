@@ -25,6 +25,24 @@ uniffi::custom_type!(FsPath, String, {
     try_lift: |text| Ok(std::path::PathBuf::from(text)),
 });
 
+/// Text the engine usually borrows from its own constants (a diagnostic's `code`, `hint`),
+/// as a string.
+pub type Text = std::borrow::Cow<'static, str>;
+/// A path shared between the values that name the same file, as a string.
+pub use skilldeck::SharedPath;
+
+uniffi::custom_type!(Text, String, {
+    remote,
+    lower: |text| text.into_owned(),
+    try_lift: |text| Ok(std::borrow::Cow::Owned(text)),
+});
+
+uniffi::custom_type!(SharedPath, String, {
+    remote,
+    lower: |path| path.to_string_lossy().into_owned(),
+    try_lift: |text| Ok(SharedPath::from(std::path::Path::new(&text))),
+});
+
 uniffi::custom_type!(JsonValue, String, {
     remote,
     lower: |value| value.to_string(),
@@ -85,16 +103,16 @@ pub enum Decision {
 /// `name-mismatch`) to match on; `message` is for humans and may change.
 #[uniffi::remote(Record)]
 pub struct Diagnostic {
-    pub code: String,
+    pub code: Text,
     pub severity: Severity,
-    pub path: Option<FsPath>,
+    pub path: Option<SharedPath>,
     /// 1-based line in the file, when known.
     pub line: Option<u32>,
     /// 1-based column (in characters), when known.
     pub column: Option<u32>,
     pub message: String,
     /// What to do about it.
-    pub hint: Option<String>,
+    pub hint: Option<Text>,
 }
 
 /// What the filter stage decided about a skill. Every `false`/`DENY` has a line in `reasons`.
@@ -123,9 +141,9 @@ pub struct Status {
 pub struct Shadowed {
     pub id: String,
     pub name: String,
-    pub location: FsPath,
+    pub location: SharedPath,
     /// Location of the skill that won.
-    pub winner: FsPath,
+    pub winner: SharedPath,
     /// Why it lost, e.g. `project beats user`, `same file as winner`.
     pub reason: String,
 }

@@ -60,7 +60,7 @@ fn render_diagnostic(
     };
     let title = level(d.severity)
         .primary_title(d.message.as_str())
-        .id(d.code.as_str());
+        .id(&*d.code);
     let mut group = match (&source, d.line) {
         (Some((text, line)), _) => {
             let range = span(text, d.column);
@@ -82,7 +82,7 @@ fn render_diagnostic(
         (None, None) => Group::with_title(title),
     };
     if let Some(hint) = &d.hint {
-        group = group.element(Level::HELP.message(hint.as_str()));
+        group = group.element(Level::HELP.message(&**hint));
     }
     renderer.render(&[group])
 }

@@ -480,9 +480,12 @@ impl CachedParse {
     ) -> CachedParse {
         let mut keys = parsed.keys;
         keys.retain(|k| keep_key(&k.key));
-        // Kept for the deck's life: no spare capacity from pushing diagnostics one by one.
+        // Kept for the deck's life: no spare capacity from pushing diagnostics one by one,
+        // and one copy of the path for the file's diagnostics and its location.
         let mut checked = checked;
         checked.shrink_to_fit();
+        let shared = crate::SharedPath::from(std::sync::Arc::clone(&location));
+        crate::diagnostic::Diagnostic::share_path(&mut checked, &shared);
         CachedParse {
             stamp,
             manifest: std::sync::Arc::new(parsed.manifest),

@@ -4,6 +4,7 @@
 use crate::diagnostic::Diagnostic;
 use crate::manifest::Manifest;
 use crate::permissions::Decision;
+use crate::shared_path::SharedPath;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -134,13 +135,14 @@ pub struct Skill {
     /// Unique id in the catalog: the name, or `plugin:name`, or a directory-qualified name.
     pub id: String,
     pub name: String,
-    /// Absolute path of the SKILL.md (or command file).
-    pub location: PathBuf,
+    /// Absolute path of the SKILL.md (or command file). Shared with the deck's parse cache
+    /// and the skill's diagnostics (one buffer per file).
+    pub location: SharedPath,
     /// Directory holding the skill's files.
     pub base_dir: PathBuf,
     pub scope: Scope,
-    /// The root directory the skill was found under.
-    pub source: PathBuf,
+    /// The root directory the skill was found under, shared by the root's skills.
+    pub source: SharedPath,
     pub plugin: Option<String>,
     pub kind: SkillKind,
     /// Shared with the deck's parse cache and with the skill's previous snapshots while its
@@ -230,10 +232,10 @@ impl From<SkillJson> for Skill {
         Skill {
             id: json.id,
             name: json.name,
-            location: json.location,
+            location: json.location.into(),
             base_dir: json.base_dir,
             scope: json.scope,
-            source: json.source,
+            source: json.source.into(),
             plugin: json.plugin,
             kind: json.kind,
             manifest: Arc::new(manifest),
@@ -248,11 +250,10 @@ impl From<SkillJson> for Skill {
 pub struct Shadowed {
     pub id: String,
     pub name: String,
-    #[serde(serialize_with = "crate::serde_path::lossy")]
-    pub location: PathBuf,
-    /// Location of the skill that won.
-    #[serde(serialize_with = "crate::serde_path::lossy")]
-    pub winner: PathBuf,
+    /// Shared with the skill's parse cache entry.
+    pub location: SharedPath,
+    /// Location of the skill that won (shared with it).
+    pub winner: SharedPath,
     /// Why it lost, e.g. `project beats user`, `same file as winner`.
     pub reason: String,
 }

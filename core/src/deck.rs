@@ -565,7 +565,7 @@ impl Deck {
         expansion
             .roots
             .into_iter()
-            .map(|r| r.path)
+            .map(|r| r.path.to_path_buf())
             .chain(self.inner.options.roots.iter().map(|r| {
                 discover::roots::absolutise(&r.path, &inputs.project, inputs.home.as_deref())
             }))

@@ -1,8 +1,10 @@
 //! Diagnostics: every problem the engine finds in a user's files becomes one of these,
 //! never a panic and never a silent drop.
 
+use crate::shared_path::SharedPath;
 use serde::{Deserialize, Serialize};
-use std::path::PathBuf;
+use std::borrow::Cow;
+use std::path::Path;
 
 /// How bad a diagnostic is. `Error` makes a skill invalid (strict) or unloadable (lenient).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -25,23 +27,31 @@ impl Severity {
 
 /// One finding about one file. `code` is a stable kebab-case identifier (e.g. `name-mismatch`)
 /// that tests and hosts may match on; `message` is for humans and may change.
+///
+/// A loaded deck keeps the lenient diagnostics of every file (most real-world files have
+/// some), so they are compact: `code` and `hint` borrow the engine's static text when they
+/// are one (nearly always), and `path` is shared with the skill's location and with the
+/// other diagnostics of the same file instead of a copy each.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diagnostic {
-    pub code: String,
+    pub code: Cow<'static, str>,
     pub severity: Severity,
-    #[serde(serialize_with = "crate::serde_path::lossy_opt")]
-    pub path: Option<PathBuf>,
+    pub path: Option<SharedPath>,
     /// 1-based line in the file, when known.
     pub line: Option<u32>,
     /// 1-based column (in characters), when known.
     pub column: Option<u32>,
     pub message: String,
     /// What to do about it.
-    pub hint: Option<String>,
+    pub hint: Option<Cow<'static, str>>,
 }
 
 impl Diagnostic {
-    pub fn new(code: impl Into<String>, severity: Severity, message: impl Into<String>) -> Self {
+    pub fn new(
+        code: impl Into<Cow<'static, str>>,
+        severity: Severity,
+        message: impl Into<String>,
+    ) -> Self {
         Diagnostic {
             code: code.into(),
             severity,
@@ -53,20 +63,28 @@ impl Diagnostic {
         }
     }
 
-    pub fn error(code: impl Into<String>, message: impl Into<String>) -> Self {
+    pub fn error(code: impl Into<Cow<'static, str>>, message: impl Into<String>) -> Self {
         Self::new(code, Severity::Error, message)
     }
 
-    pub fn warning(code: impl Into<String>, message: impl Into<String>) -> Self {
+    pub fn warning(code: impl Into<Cow<'static, str>>, message: impl Into<String>) -> Self {
         Self::new(code, Severity::Warning, message)
     }
 
-    pub fn info(code: impl Into<String>, message: impl Into<String>) -> Self {
+    pub fn info(code: impl Into<Cow<'static, str>>, message: impl Into<String>) -> Self {
         Self::new(code, Severity::Info, message)
     }
 
-    pub fn with_path(mut self, path: impl Into<PathBuf>) -> Self {
-        self.path = Some(path.into());
+    /// The file it is about (copied; see [`Diagnostic::with_shared_path`]).
+    pub fn with_path(mut self, path: impl AsRef<Path>) -> Self {
+        self.path = Some(SharedPath::from(path.as_ref()));
+        self
+    }
+
+    /// The file it is about, sharing the caller's buffer: how the many diagnostics of a
+    /// loaded deck point at their skill's location without a copy of the path each.
+    pub fn with_shared_path(mut self, path: SharedPath) -> Self {
+        self.path = Some(path);
         self
     }
 
@@ -76,12 +94,60 @@ impl Diagnostic {
         self
     }
 
-    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+    pub fn with_hint(mut self, hint: impl Into<Cow<'static, str>>) -> Self {
         self.hint = Some(hint.into());
         self
     }
 
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
+    }
+
+    /// Point every diagnostic whose path is `path` at the one shared buffer (dropping their
+    /// own copies): what a deck does before keeping a file's diagnostics.
+    pub fn share_path(diagnostics: &mut [Diagnostic], path: &SharedPath) {
+        for d in diagnostics {
+            if let Some(own) = &mut d.path {
+                if !own.ptr_eq(path) && own.as_os_str() == path.as_os_str() {
+                    *own = path.clone();
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn static_text_is_borrowed_and_json_is_unchanged() {
+        let d = Diagnostic::warning("unknown-key", format!("unknown key `{}`", "x"))
+            .with_path("/p/SKILL.md")
+            .at(2, Some(1))
+            .with_hint("remove it");
+        assert!(matches!(d.code, Cow::Borrowed(_)));
+        assert!(matches!(d.hint, Some(Cow::Borrowed(_))));
+        let json = serde_json::to_string(&d).unwrap_or_default();
+        assert_eq!(
+            json,
+            r#"{"code":"unknown-key","severity":"warning","path":"/p/SKILL.md","line":2,"column":1,"message":"unknown key `x`","hint":"remove it"}"#
+        );
+        let back: Result<Diagnostic, _> = serde_json::from_str(&json);
+        assert_eq!(back.ok(), Some(d));
+    }
+
+    #[test]
+    fn paths_equal_to_the_shared_one_share_its_buffer() {
+        let shared = SharedPath::from(Path::new("/p/SKILL.md"));
+        let mut ds = vec![
+            Diagnostic::warning("a", "m").with_path("/p/SKILL.md"),
+            Diagnostic::warning("b", "m").with_path("/q/SKILL.md"),
+            Diagnostic::warning("c", "m"),
+        ];
+        Diagnostic::share_path(&mut ds, &shared);
+        assert!(ds[0].path.as_ref().is_some_and(|p| p.ptr_eq(&shared)));
+        assert_eq!(ds[1].path.as_deref(), Some(Path::new("/q/SKILL.md")));
+        assert_eq!(ds[2].path, None);
     }
 }

@@ -157,7 +157,7 @@ impl Finding {
     }
 
     fn under(mut self, root: &discover::roots::Root) -> Finding {
-        self.root = Some(root.path.clone());
+        self.root = Some(root.path.to_path_buf());
         self.scope = Some(root.scope);
         self
     }
@@ -265,7 +265,7 @@ fn report(run: &Run, target: Option<&Target>) -> Report {
         .iter()
         .enumerate()
         .map(|(i, root)| RootReport {
-            path: root.path.clone(),
+            path: root.path.to_path_buf(),
             scope: root.scope,
             kind: root.kind,
             pattern: root.pattern.clone(),
@@ -349,21 +349,21 @@ fn candidate_files(run: &Run, target: &Target) -> Vec<PathBuf> {
                     .skills
                     .iter()
                     .filter(|s| s.id == *name || s.name == *name)
-                    .map(|s| s.location.clone()),
+                    .map(|s| s.location.to_path_buf()),
             );
             files.extend(
                 catalog
                     .shadowed
                     .iter()
                     .filter(|s| s.id == *name || s.name == *name)
-                    .map(|s| s.location.clone()),
+                    .map(|s| s.location.to_path_buf()),
             );
             files.extend(
                 catalog
                     .diagnostics
                     .iter()
                     .filter(|d| d.is_error())
-                    .filter_map(|d| d.path.clone())
+                    .filter_map(|d| d.path.as_deref().map(Path::to_path_buf))
                     .filter(|p| dir_name(p) == Some(name.as_str())),
             );
             // Skill directories of that name the walks did not list: under any root, and in
@@ -492,8 +492,8 @@ fn explain(run: &Run, file: &Path) -> FileReport {
                 id: s.id.clone(),
                 name: s.name.clone(),
                 scope: s.scope,
-                location: s.location.clone(),
-                root: s.source.clone(),
+                location: s.location.to_path_buf(),
+                root: s.source.to_path_buf(),
                 listed: s.status.is_listed(),
                 model_visible: s.status.is_model_visible(),
                 reasons: s.status.reasons.clone(),
@@ -681,7 +681,7 @@ fn loaded(run: &Run, root: &discover::roots::Root, key: &Path) -> Finding {
             "unnamed-skill",
         ];
         let first = &errors[0];
-        let code = if errors.iter().any(|d| NAME_CODES.contains(&d.code.as_str())) {
+        let code = if errors.iter().any(|d| NAME_CODES.contains(&&*d.code)) {
             "name-refused"
         } else if first.line.is_some() {
             "parse-error"
@@ -700,7 +700,7 @@ fn loaded(run: &Run, root: &discover::roots::Root, key: &Path) -> Finding {
             ),
         )
         .under(root);
-        finding.fix = first.hint.clone();
+        finding.fix = first.hint.as_deref().map(str::to_string);
         finding.diagnostics = errors;
         return finding;
     }
@@ -794,7 +794,7 @@ fn walk_reasons(run: &Run, index: usize, file: &Path) -> Vec<Finding> {
         let listed: HashSet<PathBuf> = run
             .walked(index)
             .iter()
-            .filter_map(|f| f.rel.parent().map(Path::to_path_buf))
+            .filter_map(|f| f.rel().parent().map(Path::to_path_buf))
             .collect();
         if let Some(outer) = rel
             .parent()
@@ -821,7 +821,7 @@ fn walk_reasons(run: &Run, index: usize, file: &Path) -> Vec<Finding> {
             .find(|d| d.code == "walk-truncated" && d.path.as_deref() == Some(&root.path))
         {
             let mut f = Finding::new("walk-truncated", d.message.clone()).under(root);
-            f.fix = d.hint.clone();
+            f.fix = d.hint.as_deref().map(str::to_string);
             f.diagnostics.push(d.clone());
             out.push(f);
         }
@@ -943,7 +943,7 @@ fn loose_reason(
             .walked(index)
             .iter()
             .filter(|f| !f.loose)
-            .filter_map(|f| f.rel.parent())
+            .filter_map(|f| f.rel().parent())
             .collect();
         if let Some(dir) = dirs.clone().find(|d| skill_dirs.contains(d)) {
             return Some(

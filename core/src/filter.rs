@@ -490,7 +490,7 @@ fn selects(pattern: &str, skill: &Skill, project: &Path) -> bool {
     if wildcard_match(pattern, &skill.id) || wildcard_match(pattern, &skill.name) {
         return true;
     }
-    let candidates = [&skill.location, &skill.base_dir];
+    let candidates: [&Path; 2] = [&skill.location, &skill.base_dir];
     candidates.iter().any(|p| {
         let full = p.to_string_lossy();
         if wildcard_match(pattern, &full) {
@@ -534,10 +534,10 @@ mod tests {
         Skill {
             id: id.to_string(),
             name: id.to_string(),
-            location: PathBuf::from(format!("/p/.claude/skills/{id}/SKILL.md")),
+            location: PathBuf::from(format!("/p/.claude/skills/{id}/SKILL.md")).into(),
             base_dir: PathBuf::from(format!("/p/.claude/skills/{id}")),
             scope: Scope::Project,
-            source: PathBuf::from("/p/.claude/skills"),
+            source: PathBuf::from("/p/.claude/skills").into(),
             plugin: None,
             kind: Default::default(),
             manifest: std::sync::Arc::new(crate::manifest::Manifest {

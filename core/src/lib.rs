@@ -47,6 +47,7 @@ mod remote;
 mod render;
 mod search;
 mod serde_path;
+mod shared_path;
 mod skill_files;
 mod validate;
 
@@ -103,6 +104,7 @@ pub use search::{
     MAX_LIMIT as MAX_SEARCH_LIMIT, MAX_QUERY_CHARS,
 };
 pub use serde_path::{lossy as serialize_path_lossy, lossy_opt as serialize_path_lossy_opt};
+pub use shared_path::SharedPath;
 pub use skill_files::{
     file_manifest, frontmatter_json, is_spec_name, read_skill_file, verify_bytes, FileManifest,
     SkillFile, SkillFilesError, MAX_SKILL_BYTES, MAX_SKILL_FILES,

@@ -186,13 +186,13 @@ fn skill_of(label: &str, entry: &RemoteEntry) -> Skill {
         // name resolves to a skill on disk only, never across origins (SEP-2640). The
         // frontmatter name stays in the manifest.
         name: entry.id.clone(),
-        location: entry.location.clone(),
+        location: entry.location.clone().into(),
         base_dir: entry
             .location
             .parent()
             .map_or_else(|| entry.location.clone(), Path::to_path_buf),
         scope: Scope::Extra,
-        source: origin(label),
+        source: origin(label).into(),
         plugin: None,
         kind: SkillKind::Skill,
         manifest: Arc::new(parsed.manifest),
@@ -310,10 +310,10 @@ mod tests {
         Arc::new(Skill {
             id: name.into(),
             name: name.into(),
-            location: PathBuf::from(format!("/p/{name}/SKILL.md")),
+            location: PathBuf::from(format!("/p/{name}/SKILL.md")).into(),
             base_dir: PathBuf::from(format!("/p/{name}")),
             scope: Scope::Project,
-            source: PathBuf::from("/p"),
+            source: PathBuf::from("/p").into(),
             plugin: None,
             kind: SkillKind::Skill,
             manifest: Arc::default(),

@@ -15,7 +15,8 @@ import json, sys
 exe = None
 for line in sys.stdin:
     m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m["target"]["kind"] == ["bin"] and m["target"]["name"] == "skilldeck":
+    # Not the unit-test harness of the bin target (same name and kind, profile.test).
+    if m.get("reason") == "compiler-artifact" and m["target"]["kind"] == ["bin"] and m["target"]["name"] == "skilldeck" and not m["profile"]["test"]:
         exe = m["executable"]
 if not exe:
     sys.exit("cargo test --no-run built no skilldeck executable")

@@ -744,10 +744,10 @@ mod tests {
         Skill {
             id: "greet".into(),
             name: "greet".into(),
-            location: base.join("SKILL.md"),
+            location: base.join("SKILL.md").into(),
             base_dir: base,
             scope: Scope::Project,
-            source: dir.to_path_buf(),
+            source: dir.into(),
             plugin: None,
             kind: Default::default(),
             manifest: std::sync::Arc::new(crate::manifest::Manifest {

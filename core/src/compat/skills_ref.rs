@@ -331,10 +331,10 @@ pub fn to_prompt<P: AsRef<Path>>(skill_dirs: &[P]) -> Result<String, CompatError
         skills.push(std::sync::Arc::new(Skill {
             id: props.name.clone(),
             name: props.name,
-            location,
+            location: location.into(),
             base_dir: dir.clone(),
             scope: Scope::Extra,
-            source: dir,
+            source: dir.into(),
             plugin: None,
             kind: SkillKind::Skill,
             manifest: std::sync::Arc::new(Manifest {

@@ -10,6 +10,7 @@ use crate::catalog::{Scope, Shadowed, SkillKind};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::manifest::Manifest;
 use crate::parse::{self, ValueKind};
+use crate::shared_path::SharedPath;
 use crate::validate;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
@@ -23,8 +24,8 @@ pub struct Candidate {
     pub scope: Scope,
     pub kind: SkillKind,
     /// Root directory it was found under.
-    pub source: PathBuf,
-    pub location: PathBuf,
+    pub source: SharedPath,
+    pub location: SharedPath,
     pub base_dir: PathBuf,
     pub name: String,
     pub id: String,
@@ -144,7 +145,7 @@ pub fn collect<'a>(
     crate::par::each_in_order(&items, 32, read, |(read, named)| {
         if keep {
             out.files
-                .push((read.root, read.found.path.clone(), read.stamp));
+                .push((read.root, read.found.path.to_path_buf(), read.stamp));
         }
         let named = match (named, read.entry) {
             (Some(named), _) => named,
@@ -171,7 +172,7 @@ pub fn collect<'a>(
                 if diagnostics.iter().any(|d| d.code == REFUSES_ROOT) {
                     refused
                         .entry(read.root)
-                        .or_insert_with(|| read.found.path.clone());
+                        .or_insert_with(|| read.found.path.to_path_buf());
                 }
                 if first.is_none() {
                     out.diagnostics.extend(diagnostics);
@@ -236,7 +237,7 @@ fn drop_refused_roots(
                     format!(
                         "not loaded: {} in the same directory {} fails in a way that makes the host drop every skill there",
                         culprit.display(),
-                        roots.get(*root).map_or(Path::new(""), |r| r.path.as_path()).display()
+                        roots.get(*root).map_or(Path::new(""), |r| &*r.path).display()
                     ),
                 )
                 .with_path(&candidate.location)
@@ -284,11 +285,11 @@ pub(crate) fn read_one<'a>(
         match (found.path.parent(), found.path.file_name()) {
             (Some(dir), Some(file)) => std::fs::canonicalize(dir)
                 .map(|d| Arc::from(d.join(file)))
-                .unwrap_or_else(|_| Arc::from(found.path.as_path())),
-            _ => Arc::from(found.path.as_path()),
+                .unwrap_or_else(|_| Arc::clone(found.path.as_arc())),
+            _ => Arc::clone(found.path.as_arc()),
         }
     } else {
-        Arc::from(found.path.as_path())
+        Arc::clone(found.path.as_arc())
     };
     if let Some(hit) = cache.get(&found.path, &stamp) {
         let mut entry = hit.clone();
@@ -448,15 +449,16 @@ fn candidate_with(
     checked: Option<Vec<Diagnostic>>,
     plugins: &Mutex<Plugins>,
 ) -> Result<Option<Candidate>, Vec<Diagnostic>> {
-    let location = entry.location.to_path_buf();
+    // The cache entry's buffer: one copy of the path per file.
+    let location = SharedPath::from(Arc::clone(&entry.location));
     let base_dir = location
         .parent()
         .map(Path::to_path_buf)
-        .unwrap_or_else(|| root.path.clone());
+        .unwrap_or_else(|| root.path.to_path_buf());
     let mut diagnostics = checked.unwrap_or_else(|| entry.checked.clone());
     let mut manifest = Arc::clone(&entry.manifest);
     let loose = root.loose.as_deref().filter(|_| found.loose);
-    if let Some(name) = loose.and_then(|l| super::loose::whole_name(l, &found.rel)) {
+    if let Some(name) = loose.and_then(|l| super::loose::whole_name(l, found.rel())) {
         return whole_file(profile, root, name, location, base_dir, diagnostics);
     }
     if loose.is_some() {
@@ -468,7 +470,7 @@ fn candidate_with(
     let name_rules = loose.is_none();
 
     let nested_prefix = match &root.nested_marker {
-        Some(marker) => match nested_prefix(&found.rel, marker) {
+        Some(marker) => match nested_prefix(found.rel(), marker) {
             Some(prefix) => Some(prefix),
             // The project's own skills directory: already a regular root.
             None => return Ok(None),
@@ -707,10 +709,10 @@ fn candidate_with(
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let name = match (root.kind, profile.naming) {
-        (SkillKind::Command, _) => command_name(&found.rel),
+        (SkillKind::Command, _) => command_name(found.rel()),
         (SkillKind::Skill, _) if loose.is_some() => match manifest.name.as_deref() {
             Some(n) if !n.is_empty() => n.to_string(),
-            _ => super::loose::name_from_path(&found.rel),
+            _ => super::loose::name_from_path(found.rel()),
         },
         (SkillKind::Skill, Naming::Directory) => dir_name.clone(),
         (SkillKind::Skill, Naming::Frontmatter) => match manifest.name.as_deref() {
@@ -825,14 +827,14 @@ fn whole_file(
     profile: &Profile,
     root: &Root,
     name: &str,
-    location: PathBuf,
+    location: SharedPath,
     base_dir: PathBuf,
     mut diagnostics: Vec<Diagnostic>,
 ) -> Result<Option<Candidate>, Vec<Diagnostic>> {
-    diagnostics.retain(|d| d.is_error() && READ_ERRORS.contains(&d.code.as_str()));
+    diagnostics.retain(|d| d.is_error() && READ_ERRORS.contains(&&*d.code));
     if let Some(d) = diagnostics
         .iter()
-        .find(|d| profile.refuse_root.codes.contains(&d.code))
+        .find(|d| profile.refuse_root.codes.iter().any(|c| *c == d.code))
     {
         let why = format!("of `{}`", d.code);
         diagnostics.push(
@@ -883,7 +885,7 @@ fn root_refusal(
 ) -> Option<String> {
     let code = diagnostics
         .iter()
-        .find(|d| d.is_error() && profile.refuse_root.codes.contains(&d.code))
+        .find(|d| d.is_error() && profile.refuse_root.codes.iter().any(|c| *c == d.code))
         .map(|d| format!("of `{}`", d.code));
     let alone = !diagnostics.iter().any(Diagnostic::is_error);
     let mut field = None;

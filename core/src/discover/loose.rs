@@ -41,7 +41,7 @@ pub fn retain(loose: &Loose, root: &Path, files: &mut Vec<WalkedFile>) {
         files
             .iter()
             .filter(|f| !f.loose)
-            .filter_map(|f| f.rel.parent().map(Path::to_path_buf))
+            .filter_map(|f| f.rel().parent().map(Path::to_path_buf))
             .filter(|d| !d.as_os_str().is_empty())
             .collect()
     } else {
@@ -53,7 +53,7 @@ pub fn retain(loose: &Loose, root: &Path, files: &mut Vec<WalkedFile>) {
             return true;
         }
         let mut dirs = f
-            .rel
+            .rel()
             .ancestors()
             .skip(1)
             .filter(|a| !a.as_os_str().is_empty());
@@ -157,12 +157,7 @@ mod tests {
     }
 
     fn file(rel: &str, loose: bool) -> WalkedFile {
-        WalkedFile {
-            rel: PathBuf::from(rel),
-            path: PathBuf::from("/r").join(rel),
-            regular: true,
-            loose,
-        }
+        WalkedFile::new(Path::new("/r"), PathBuf::from("/r").join(rel), true, loose)
     }
 
     #[test]
@@ -195,7 +190,7 @@ mod tests {
             file("top.md", true),
         ];
         retain(&l, Path::new("/nonexistent-root"), &mut files);
-        let rels: Vec<_> = files.iter().map(|f| f.rel.to_str().unwrap()).collect();
+        let rels: Vec<_> = files.iter().map(|f| f.rel().to_str().unwrap()).collect();
         assert_eq!(rels, ["a/SKILL.md", "b/notes.md", "top.md"]);
     }
 
@@ -208,7 +203,7 @@ mod tests {
         std::os::unix::fs::symlink(t.path().join("elsewhere"), t.path().join("link")).unwrap();
         let mut files = vec![file("real/a.md", true), file("link/b.md", true)];
         retain(&loose(), t.path(), &mut files);
-        let kept: Vec<_> = files.iter().map(|f| f.rel.to_str().unwrap()).collect();
+        let kept: Vec<_> = files.iter().map(|f| f.rel().to_str().unwrap()).collect();
         #[cfg(unix)]
         assert_eq!(kept, ["real/a.md"]);
     }

@@ -73,7 +73,11 @@ impl Discovery {
 
     /// Every root looked at, present or not (what a file watcher must cover).
     pub fn roots(&self) -> Vec<PathBuf> {
-        self.layout.roots.iter().map(|r| r.path.clone()).collect()
+        self.layout
+            .roots
+            .iter()
+            .map(|r| r.path.to_path_buf())
+            .collect()
     }
 }
 
@@ -242,7 +246,7 @@ pub fn layout_for(
             present.push(index);
         } else {
             // Absent today; its appearance must invalidate the cache.
-            fingerprint.push(root.path.clone(), meta.as_ref().map(Stamp::of));
+            fingerprint.push(root.path.to_path_buf(), meta.as_ref().map(Stamp::of));
         }
     }
     for (index, out) in walk_all(&all_roots, &present, keep == Keep::ForReload) {
@@ -251,7 +255,12 @@ pub fn layout_for(
         }
         diagnostics.extend(out.diagnostics);
         plugin_dirs.extend(out.plugin_dirs);
-        walked.push((index, out.files));
+        let mut files = out.files;
+        if keep == Keep::ForReload {
+            // Kept in the layout for the deck's life: no spare capacity from the walk's pushes.
+            files.shrink_to_fit();
+        }
+        walked.push((index, files));
     }
     fingerprint.shrink_to_fit();
     WalkLayout {
@@ -455,7 +464,7 @@ mod tests {
                     .as_ref()
                     .is_some_and(|p| p.to_string_lossy().contains(dir))
             })
-            .map(|d| d.code.as_str())
+            .map(|d| &*d.code)
             .collect()
     }
 

@@ -120,7 +120,7 @@ pub fn resolve(
             ) -> (usize, &'c str, &'c Path) {
                 let r = rank.get(&c.scope).copied().unwrap_or(usize::MAX);
                 // The id: a plugin skill's name is `plugin:skill` to Codex.
-                (r, c.id.as_str(), c.location.as_path())
+                (r, c.id.as_str(), &*c.location)
             }
             winners.sort_by(|a, b| key(&rank, &candidates[*a]).cmp(&key(&rank, &candidates[*b])));
         }
@@ -289,8 +289,8 @@ mod tests {
         Candidate {
             scope,
             kind,
-            source: PathBuf::from(path).parent().unwrap().to_path_buf(),
-            location: PathBuf::from(path),
+            source: Path::new(path).parent().unwrap().into(),
+            location: path.into(),
             base_dir: PathBuf::from(path).parent().unwrap().to_path_buf(),
             name: name.into(),
             id: name.into(),
@@ -391,7 +391,7 @@ mod tests {
             ]
             .into_iter()
             .map(|mut c| {
-                c.source = c.location.ancestors().nth(2).unwrap().to_path_buf();
+                c.source = c.location.ancestors().nth(2).unwrap().into();
                 c
             })
             .collect(),

@@ -28,7 +28,8 @@ pub struct Inputs {
 /// One directory to walk.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Root {
-    pub path: PathBuf,
+    /// Shared with every skill found under it ([`crate::Skill::source`]).
+    pub path: crate::SharedPath,
     pub scope: Scope,
     pub kind: SkillKind,
     pub pattern: String,
@@ -229,7 +230,7 @@ pub fn expand(profile: &Profile, inputs: &Inputs, nested: bool, host_settings: b
     if nested {
         if let Some(n) = &profile.nested {
             out.roots.push(Root {
-                path: inputs.project.clone(),
+                path: inputs.project.as_path().into(),
                 scope: n.scope,
                 kind: SkillKind::Skill,
                 pattern: n.pattern.clone(),
@@ -302,7 +303,7 @@ fn marked_dirs(
 
 fn root_for(profile: &Profile, source: &Source, path: PathBuf) -> Root {
     Root {
-        path,
+        path: path.into(),
         scope: source.scope,
         kind: source.kind,
         pattern: source.pattern.clone(),
@@ -317,7 +318,7 @@ fn root_for(profile: &Profile, source: &Source, path: PathBuf) -> Root {
 /// A caller-supplied or settings root, walked with the profile's rules.
 pub fn extra_root(profile: &Profile, path: PathBuf, scope: Scope, pattern: Option<&str>) -> Root {
     Root {
-        path,
+        path: path.into(),
         scope,
         kind: SkillKind::Skill,
         pattern: pattern.unwrap_or("**/SKILL.md").to_string(),
@@ -599,7 +600,7 @@ mod tests {
             expand(&profile, inputs, false, true)
                 .roots
                 .into_iter()
-                .map(|r| r.path)
+                .map(|r| r.path.to_path_buf())
                 .collect()
         };
         assert_eq!(paths(&inputs).len(), 4);

@@ -17,17 +17,56 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// A file that matched the root's pattern.
+///
+/// Ordered by `path`, which within one root is the order of [`WalkedFile::rel`] (the same
+/// root components come first).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct WalkedFile {
-    /// Path relative to the root.
-    pub rel: PathBuf,
-    /// Path as walked (root joined with `rel`, symlinks not resolved).
-    pub path: PathBuf,
+    /// Path as walked (root joined with `rel`, symlinks not resolved). Kept for the deck's
+    /// life by a reloadable load's layout, and shared with the file's parse cache entry
+    /// and its skill's location, so it is one buffer.
+    pub path: crate::SharedPath,
+    /// How many leading components of `path` are the root's. The path relative to the
+    /// root is read from `path` ([`WalkedFile::rel`]) instead of kept as a second copy.
+    root_depth: u32,
     /// The directory listing said it is a regular file (so it can be opened without a
     /// `stat` first: opening a FIFO or a device could block).
     pub regular: bool,
     /// Matched the root's loose pattern (`[loose]`), not its own pattern.
     pub loose: bool,
+}
+
+impl WalkedFile {
+    /// The file at `path`, found below the root `root` (`path` must start with its
+    /// components, as a walked path does).
+    #[cfg(test)]
+    pub(crate) fn new(
+        root: &Path,
+        path: impl Into<crate::SharedPath>,
+        regular: bool,
+        loose: bool,
+    ) -> Self {
+        WalkedFile {
+            path: path.into(),
+            root_depth: depth(root),
+            regular,
+            loose,
+        }
+    }
+
+    /// Path relative to the root.
+    pub fn rel(&self) -> &Path {
+        let mut components = self.path.components();
+        for _ in 0..self.root_depth {
+            components.next();
+        }
+        components.as_path()
+    }
+}
+
+/// The number of components of `root`, saturated (no real path has 4 billion).
+fn depth(root: &Path) -> u32 {
+    u32::try_from(root.components().count()).unwrap_or(u32::MAX)
 }
 
 /// Everything one root's walk produced.
@@ -231,6 +270,8 @@ struct Globs {
 
 struct Shared {
     root: PathBuf,
+    /// `depth(root)`, for every file's [`WalkedFile::rel`].
+    root_depth: u32,
     glob: Globs,
     loose: Option<Arc<super::profile::Loose>>,
     rules: WalkRules,
@@ -244,7 +285,8 @@ struct Shared {
 impl Shared {
     fn new(root: &Root, glob: Globs, stamp_dirs: bool) -> Shared {
         Shared {
-            root: root.path.clone(),
+            root: root.path.to_path_buf(),
+            root_depth: depth(&root.path),
             glob,
             loose: root.loose.clone(),
             rules: root.walk.clone(),
@@ -274,10 +316,10 @@ impl Shared {
                 .files
                 .iter()
                 .filter(|f| !f.loose)
-                .map(|f| f.rel.parent().map(Path::to_path_buf).unwrap_or_default())
+                .map(|f| f.rel().parent().map(Path::to_path_buf).unwrap_or_default())
                 .collect();
             out.files.retain(|f| {
-                let dir = f.rel.parent().unwrap_or(Path::new(""));
+                let dir = f.rel().parent().unwrap_or(Path::new(""));
                 !dir.ancestors().skip(1).any(|a| skill_dirs.contains(a))
             });
         }
@@ -351,11 +393,10 @@ impl<'a> Visitor<'a> {
         } else {
             return;
         };
-        let rel = rel.to_path_buf();
         self.local.files.push(WalkedFile {
-            rel,
             regular: file_type.is_file(),
-            path: entry.into_path(),
+            path: entry.into_path().into(),
+            root_depth: self.shared.root_depth,
             loose,
         });
     }
@@ -473,6 +514,22 @@ fn find_loop(err: &ignore::Error) -> Option<(&Path, &Path)> {
 mod tests {
 
     #[test]
+    fn the_relative_path_is_read_from_the_walked_one() {
+        for (path, root, rel) in [
+            ("/x/SKILL.md", "/", "x/SKILL.md"),
+            ("/a/b/c/SKILL.md", "/a/b", "c/SKILL.md"),
+            ("/a/b//c/SKILL.md", "/a/b/", "c/SKILL.md"),
+            ("/a/b/./c/SKILL.md", "/a/b", "c/SKILL.md"),
+            ("rel/dir/SKILL.md", "rel", "dir/SKILL.md"),
+            ("/a/b", "/a/b", ""),
+        ] {
+            let f = WalkedFile::new(Path::new(root), PathBuf::from(path), true, false);
+            assert_eq!(f.rel(), Path::new(rel), "{path} below {root}");
+            assert_eq!(Some(f.rel()), Path::new(path).strip_prefix(root).ok());
+        }
+    }
+
+    #[test]
     fn relative_to_is_strip_prefix() {
         let cases = [
             ("/a/b/c/SKILL.md", "/a/b"),
@@ -504,7 +561,7 @@ mod tests {
 
     fn root(path: &Path, pattern: &str, walk: WalkRules) -> Root {
         Root {
-            path: path.to_path_buf(),
+            path: path.into(),
             scope: Scope::Project,
             kind: SkillKind::Skill,
             pattern: pattern.to_string(),
@@ -524,7 +581,7 @@ mod tests {
     fn rels(w: &Walked) -> Vec<String> {
         w.files
             .iter()
-            .map(|f| f.rel.to_string_lossy().into_owned())
+            .map(|f| f.rel().to_string_lossy().into_owned())
             .collect()
     }
 
@@ -608,7 +665,7 @@ mod tests {
             true,
         );
         assert_eq!(rels(&w), ["a/SKILL.md"]);
-        let codes: Vec<_> = w.diagnostics.iter().map(|d| d.code.as_str()).collect();
+        let codes: Vec<_> = w.diagnostics.iter().map(|d| &*d.code).collect();
         assert_eq!(
             codes,
             ["dangling-symlink", "symlink-loop"],
@@ -630,7 +687,7 @@ mod tests {
             true,
         );
         assert_eq!(rels(&w), ["a/SKILL.md"]);
-        let codes: Vec<_> = w.diagnostics.iter().map(|d| d.code.as_str()).collect();
+        let codes: Vec<_> = w.diagnostics.iter().map(|d| &*d.code).collect();
         assert_eq!(
             codes,
             ["symlink-loop", "symlink-loop"],
@@ -664,8 +721,8 @@ mod tests {
         };
         let first = walk(&root(t.path(), "**/SKILL.md", rules.clone()), 2, true);
         assert_eq!(first.files.len(), 10);
-        assert_eq!(first.files[0].rel, Path::new("d00/SKILL.md"));
-        assert_eq!(first.files[9].rel, Path::new("d09/SKILL.md"));
+        assert_eq!(first.files[0].rel(), Path::new("d00/SKILL.md"));
+        assert_eq!(first.files[9].rel(), Path::new("d09/SKILL.md"));
         assert!(first.diagnostics.iter().any(|d| d.code == "walk-truncated"));
         for _ in 0..5 {
             let again = walk(&root(t.path(), "**/SKILL.md", rules.clone()), 2, true);

@@ -92,7 +92,7 @@ pub fn parse(text: &str, dialect: &Dialect) -> Parsed {
     let threw = first
         .diagnostics
         .iter()
-        .any(|d| d.is_error() && matches!(d.code.as_str(), "invalid-yaml" | "duplicate-key"));
+        .any(|d| d.is_error() && matches!(&*d.code, "invalid-yaml" | "duplicate-key"));
     if !threw || dialect.repair != super::RepairRule::Opencode {
         return first;
     }

@@ -257,8 +257,7 @@ fn no_block(text: &str, fences: FenceRule) -> Diagnostic {
 pub(super) fn without_frontmatter(mut why: Diagnostic) -> Parsed {
     why.severity = crate::diagnostic::Severity::Warning;
     why.hint = Some(
-        "the host loads it without a name or description; add a `---` frontmatter block"
-            .to_string(),
+        "the host loads it without a name or description; add a `---` frontmatter block".into(),
     );
     let mut parsed = Parsed {
         body_line: Some(1),

@@ -297,9 +297,9 @@ fn parse_block(mut parsed: Parsed, yaml: &str, yaml_line: u32, dialect: &Dialect
                     "invalid YAML: the `{open}` opened here is never closed (the parser stopped on line {stopped}: {})",
                     err.message
                 );
-                d.hint = Some(format!(
-                    "close the `{open}`, or quote the whole value if it is text"
-                ));
+                d.hint = Some(
+                    format!("close the `{open}`, or quote the whole value if it is text").into(),
+                );
             }
             parsed.diagnostics.push(d);
             return parsed;
@@ -837,7 +837,7 @@ mod tests {
     }
 
     fn codes(p: &Parsed) -> Vec<&str> {
-        p.diagnostics.iter().map(|d| d.code.as_str()).collect()
+        p.diagnostics.iter().map(|d| &*d.code).collect()
     }
 
     #[test]
@@ -915,7 +915,7 @@ mod tests {
     #[test]
     fn strict_notes() {
         let p = parse("\u{feff}---\nname: a\nmetadata: {k: v}\n---\n");
-        let notes: Vec<_> = p.strict_notes.iter().map(|d| d.code.as_str()).collect();
+        let notes: Vec<_> = p.strict_notes.iter().map(|d| &*d.code).collect();
         assert_eq!(notes, ["bom", "yaml-flow-style"]);
         assert_eq!(p.strict_notes[1].line, Some(3));
     }

@@ -313,11 +313,11 @@ fn valid_name(name: &str) -> bool {
 pub(super) fn parse(block: &Block) -> Parsed {
     let offset = block.line.saturating_sub(1);
     let fm = read(&block.yaml);
-    let fail = |code: &str, message: String, key: &str, hint: &str| {
+    let fail = |code: &'static str, message: String, key: &str, hint: &'static str| {
         Parsed::failed(
             Diagnostic::error(code, message)
                 .at(fm.line(key).saturating_add(offset), Some(1))
-                .with_hint(hint.to_string()),
+                .with_hint(hint),
         )
     };
     let missing =

@@ -134,13 +134,15 @@ pub fn read_frontmatter_dialect(
     dialect: &Dialect,
 ) -> Parsed {
     let mut parsed = read_prefix(path, file, meta, dialect);
+    // One buffer for the path, shared by the file's diagnostics.
+    let mut shared: Option<crate::SharedPath> = None;
     for d in parsed
         .diagnostics
         .iter_mut()
         .chain(parsed.strict_notes.iter_mut())
     {
         if d.path.is_none() {
-            d.path = Some(path.to_path_buf());
+            d.path = Some(shared.get_or_insert_with(|| path.into()).clone());
         }
     }
     parsed

@@ -43,7 +43,7 @@ impl Codex {
     pub fn new(skills: &[&Skill], scan_order: &[PathBuf]) -> Codex {
         let mut used: Vec<&Path> = Vec::new();
         for s in skills {
-            if !used.contains(&s.source.as_path()) {
+            if !used.contains(&&*s.source) {
                 used.push(&s.source);
             }
         }

@@ -465,10 +465,10 @@ mod tests {
         Skill {
             id: name.to_string(),
             name: name.to_string(),
-            location: PathBuf::from(format!("/s/{name}/SKILL.md")),
+            location: PathBuf::from(format!("/s/{name}/SKILL.md")).into(),
             base_dir: PathBuf::from(format!("/s/{name}")),
             scope: Scope::User,
-            source: PathBuf::from("/s"),
+            source: PathBuf::from("/s").into(),
             plugin: None,
             kind: Default::default(),
             manifest: std::sync::Arc::new(crate::manifest::Manifest {

@@ -182,7 +182,7 @@ pub fn run(index: &Index, options: &SearchOptions) -> SearchResults {
                 id: skill.id.clone(),
                 name: skill.name.clone(),
                 description: skill.description().to_string(),
-                location: skill.location.clone(),
+                location: skill.location.to_path_buf(),
                 score,
                 bm25: text.map_or(0.0, |s| s.score),
                 similarity,
@@ -266,7 +266,7 @@ impl BodyCache {
             let stamp = std::fs::metadata(&skill.location)
                 .ok()
                 .and_then(|m| Some((m.len(), m.modified().ok()?)));
-            let terms = match self.entries.remove(&skill.location) {
+            let terms = match self.entries.remove(&*skill.location) {
                 Some((old, terms)) if old == stamp && stamp.is_some() => terms,
                 _ => {
                     let body = crate::parse::read_body(&skill.location).unwrap_or_default();
@@ -274,7 +274,7 @@ impl BodyCache {
                 }
             };
             out.insert(skill.id.clone(), Arc::clone(&terms));
-            live.insert(skill.location.clone(), (stamp, terms));
+            live.insert(skill.location.to_path_buf(), (stamp, terms));
         }
         self.entries = live;
         out

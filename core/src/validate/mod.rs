@@ -52,9 +52,12 @@ pub struct ValidationReport {
 pub fn check(parsed: &Parsed, skill_md: &Path, strict: bool) -> Vec<Diagnostic> {
     let mut out = rules::mode_parse_diagnostics(parsed, strict);
     out.extend(rules::check_frontmatter(parsed, skill_md, strict));
+    // One buffer for the file's path, shared by its diagnostics.
+    let shared = crate::SharedPath::from(skill_md);
+    crate::diagnostic::Diagnostic::share_path(&mut out, &shared);
     for d in &mut out {
         if d.path.is_none() {
-            d.path = Some(skill_md.to_path_buf());
+            d.path = Some(shared.clone());
         }
     }
     // Source order reads best; findings without a line (missing keys) come last.
@@ -94,7 +97,10 @@ pub fn validate(path: &Path, options: &ValidateOptions) -> Vec<ValidationReport>
         .map(|p| validate_file(p, options.strict))
         .collect();
     for problem in found.problems.into_iter().filter(Diagnostic::is_error) {
-        let at = problem.path.clone().unwrap_or_else(|| path.to_path_buf());
+        let at = problem
+            .path
+            .as_deref()
+            .map_or_else(|| path.to_path_buf(), Path::to_path_buf);
         reports.push(failure(&at, problem));
     }
     if reports.is_empty() {
@@ -251,7 +257,7 @@ mod tests {
     fn codes(r: &ValidationReport) -> Vec<(&str, &str)> {
         r.diagnostics
             .iter()
-            .map(|d| (d.code.as_str(), d.severity.as_str()))
+            .map(|d| (&*d.code, d.severity.as_str()))
             .collect()
     }
 

@@ -55,7 +55,14 @@ impl Rules<'_> {
             .map(|k| (k.line, k.column))
     }
 
-    fn push(&mut self, severity: Severity, code: &str, at_key: &str, message: String, hint: &str) {
+    fn push(
+        &mut self,
+        severity: Severity,
+        code: &'static str,
+        at_key: &str,
+        message: String,
+        hint: &'static str,
+    ) {
         let mut d = Diagnostic::new(code, severity, message).with_hint(hint);
         if let Some((line, column)) = self.key_pos(at_key) {
             d = d.at(line, Some(column));
@@ -387,7 +394,7 @@ pub fn mode_parse_diagnostics(parsed: &Parsed, strict: bool) -> Vec<Diagnostic> 
         .iter()
         .cloned()
         .map(|mut d| {
-            if strict && STRICT_ERRORS.contains(&d.code.as_str()) {
+            if strict && STRICT_ERRORS.contains(&&*d.code) {
                 d.severity = Severity::Error;
             }
             d

@@ -123,6 +123,80 @@ fn retained_kib_per_deck(layout: &Layout) -> (Option<f64>, usize, usize, u64) {
     (rss, heap_held, load_peak, load_allocs)
 }
 
+/// Heap bytes of the parts of a loaded catalog, each measured as a deep copy of it (a
+/// lower bound: copies carry no spare capacity), plus the heap of a one-shot load's whole
+/// catalog: where a loaded deck's bytes are, by the same exact counter.
+fn catalog_heap_parts(
+    catalog: &skilldeck::Catalog,
+    layout: &Layout,
+) -> serde_json::Map<String, serde_json::Value> {
+    fn measure<T>(make: impl FnOnce() -> T) -> usize {
+        let before = heap::live();
+        let held = make();
+        let bytes = heap::live().saturating_sub(before);
+        drop(held);
+        bytes
+    }
+    let skills = &catalog.skills;
+    let mut parts = serde_json::Map::new();
+    let mut put = |name: &str, bytes: usize| {
+        parts.insert(name.to_string(), serde_json::json!(bytes));
+    };
+    put(
+        "manifests",
+        measure(|| {
+            skills
+                .iter()
+                .map(|s| (*s.manifest).clone())
+                .collect::<Vec<_>>()
+        }),
+    );
+    put(
+        "skill_diagnostics",
+        measure(|| {
+            skills
+                .iter()
+                .map(|s| s.diagnostics.clone())
+                .collect::<Vec<_>>()
+        }),
+    );
+    put(
+        "skill_paths",
+        measure(|| {
+            skills
+                .iter()
+                .map(|s| (s.location.clone(), s.base_dir.clone(), s.source.clone()))
+                .collect::<Vec<_>>()
+        }),
+    );
+    put(
+        "skill_ids_names",
+        measure(|| {
+            skills
+                .iter()
+                .map(|s| (s.id.clone(), s.name.clone(), s.plugin.clone()))
+                .collect::<Vec<_>>()
+        }),
+    );
+    put(
+        "skill_status",
+        measure(|| skills.iter().map(|s| s.status.clone()).collect::<Vec<_>>()),
+    );
+    put(
+        "catalog_diagnostics_shadowed",
+        measure(|| (catalog.diagnostics.clone(), catalog.shadowed.clone())),
+    );
+    put(
+        "load_once_catalog",
+        measure(|| {
+            Deck::new(options(layout))
+                .and_then(|deck| deck.load_once())
+                .unwrap_or_else(|e| fail("load_once", &e))
+        }),
+    );
+    parts
+}
+
 fn main() {
     let args = Args::from_env();
     let runs: usize = args.parsed("--runs", 5).max(1);
@@ -154,6 +228,7 @@ fn main() {
             .map(|s| s.manifest.description.as_deref().map_or(0, str::len))
             .sum();
         let (rss, heap_bytes, load_peak, load_allocs) = retained_kib_per_deck(&layout);
+        let catalog_parts = catalog_heap_parts(&catalog, &layout);
         println!(
             "{}",
             serde_json::json!({
@@ -163,6 +238,7 @@ fn main() {
                 "load_heap_peak_bytes": load_peak,
                 "load_allocations": load_allocs,
                 "description_bytes": description_bytes,
+                "catalog_heap_parts": catalog_parts,
             })
         );
         return;

@@ -2900,9 +2900,9 @@ public func FfiConverterTypeAuditReport_lower(_ value: AuditReport) -> RustBuffe
  * `name-mismatch`) to match on; `message` is for humans and may change.
  */
 public struct Diagnostic: Equatable, Hashable {
-    public var code: String
+    public var code: Text
     public var severity: Severity
-    public var path: FsPath?
+    public var path: SharedPath?
     /**
      * 1-based line in the file, when known.
      */
@@ -2915,11 +2915,11 @@ public struct Diagnostic: Equatable, Hashable {
     /**
      * What to do about it.
      */
-    public var hint: String?
+    public var hint: Text?
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
-    public init(code: String, severity: Severity, path: FsPath?, 
+    public init(code: Text, severity: Severity, path: SharedPath?, 
         /**
          * 1-based line in the file, when known.
          */line: UInt32?, 
@@ -2928,7 +2928,7 @@ public struct Diagnostic: Equatable, Hashable {
          */column: UInt32?, message: String, 
         /**
          * What to do about it.
-         */hint: String?) {
+         */hint: Text?) {
         self.code = code
         self.severity = severity
         self.path = path
@@ -2954,24 +2954,24 @@ public struct FfiConverterTypeDiagnostic: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Diagnostic {
         return
             try Diagnostic(
-                code: FfiConverterString.read(from: &buf), 
+                code: FfiConverterTypeText.read(from: &buf), 
                 severity: FfiConverterTypeSeverity.read(from: &buf), 
-                path: FfiConverterOptionTypeFsPath.read(from: &buf), 
+                path: FfiConverterOptionTypeSharedPath.read(from: &buf), 
                 line: FfiConverterOptionUInt32.read(from: &buf), 
                 column: FfiConverterOptionUInt32.read(from: &buf), 
                 message: FfiConverterString.read(from: &buf), 
-                hint: FfiConverterOptionString.read(from: &buf)
+                hint: FfiConverterOptionTypeText.read(from: &buf)
         )
     }
 
     public static func write(_ value: Diagnostic, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.code, into: &buf)
+        FfiConverterTypeText.write(value.code, into: &buf)
         FfiConverterTypeSeverity.write(value.severity, into: &buf)
-        FfiConverterOptionTypeFsPath.write(value.path, into: &buf)
+        FfiConverterOptionTypeSharedPath.write(value.path, into: &buf)
         FfiConverterOptionUInt32.write(value.line, into: &buf)
         FfiConverterOptionUInt32.write(value.column, into: &buf)
         FfiConverterString.write(value.message, into: &buf)
-        FfiConverterOptionString.write(value.hint, into: &buf)
+        FfiConverterOptionTypeText.write(value.hint, into: &buf)
     }
 }
 
@@ -6171,11 +6171,11 @@ public func FfiConverterTypeSearchResults_lower(_ value: SearchResults) -> RustB
 public struct Shadowed: Equatable, Hashable {
     public var id: String
     public var name: String
-    public var location: FsPath
+    public var location: SharedPath
     /**
      * Location of the skill that won.
      */
-    public var winner: FsPath
+    public var winner: SharedPath
     /**
      * Why it lost, e.g. `project beats user`, `same file as winner`.
      */
@@ -6183,10 +6183,10 @@ public struct Shadowed: Equatable, Hashable {
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
-    public init(id: String, name: String, location: FsPath, 
+    public init(id: String, name: String, location: SharedPath, 
         /**
          * Location of the skill that won.
-         */winner: FsPath, 
+         */winner: SharedPath, 
         /**
          * Why it lost, e.g. `project beats user`, `same file as winner`.
          */reason: String) {
@@ -6215,8 +6215,8 @@ public struct FfiConverterTypeShadowed: FfiConverterRustBuffer {
             try Shadowed(
                 id: FfiConverterString.read(from: &buf), 
                 name: FfiConverterString.read(from: &buf), 
-                location: FfiConverterTypeFsPath.read(from: &buf), 
-                winner: FfiConverterTypeFsPath.read(from: &buf), 
+                location: FfiConverterTypeSharedPath.read(from: &buf), 
+                winner: FfiConverterTypeSharedPath.read(from: &buf), 
                 reason: FfiConverterString.read(from: &buf)
         )
     }
@@ -6224,8 +6224,8 @@ public struct FfiConverterTypeShadowed: FfiConverterRustBuffer {
     public static func write(_ value: Shadowed, into buf: inout [UInt8]) {
         FfiConverterString.write(value.id, into: &buf)
         FfiConverterString.write(value.name, into: &buf)
-        FfiConverterTypeFsPath.write(value.location, into: &buf)
-        FfiConverterTypeFsPath.write(value.winner, into: &buf)
+        FfiConverterTypeSharedPath.write(value.location, into: &buf)
+        FfiConverterTypeSharedPath.write(value.winner, into: &buf)
         FfiConverterString.write(value.reason, into: &buf)
     }
 }
@@ -9199,6 +9199,54 @@ fileprivate struct FfiConverterOptionTypeJsonValue: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionTypeSharedPath: FfiConverterRustBuffer {
+    typealias SwiftType = SharedPath?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeSharedPath.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeSharedPath.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeText: FfiConverterRustBuffer {
+    typealias SwiftType = Text?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeText.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeText.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterSequenceFloat: FfiConverterRustBuffer {
     typealias SwiftType = [Float]
 
@@ -9992,6 +10040,86 @@ public func FfiConverterTypeJsonValue_lift(_ value: RustBuffer) throws -> JsonVa
 #endif
 public func FfiConverterTypeJsonValue_lower(_ value: JsonValue) -> RustBuffer {
     return FfiConverterTypeJsonValue.lower(value)
+}
+
+
+
+public typealias SharedPath = String
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeSharedPath: FfiConverter {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SharedPath {
+        return try FfiConverterString.read(from: &buf)
+    }
+
+    public static func write(_ value: SharedPath, into buf: inout [UInt8]) {
+        return FfiConverterString.write(value, into: &buf)
+    }
+
+    public static func lift(_ value: RustBuffer) throws -> SharedPath {
+        return try FfiConverterString.lift(value)
+    }
+
+    public static func lower(_ value: SharedPath) -> RustBuffer {
+        return FfiConverterString.lower(value)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSharedPath_lift(_ value: RustBuffer) throws -> SharedPath {
+    return try FfiConverterTypeSharedPath.lift(value)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSharedPath_lower(_ value: SharedPath) -> RustBuffer {
+    return FfiConverterTypeSharedPath.lower(value)
+}
+
+
+
+public typealias Text = String
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeText: FfiConverter {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Text {
+        return try FfiConverterString.read(from: &buf)
+    }
+
+    public static func write(_ value: Text, into buf: inout [UInt8]) {
+        return FfiConverterString.write(value, into: &buf)
+    }
+
+    public static func lift(_ value: RustBuffer) throws -> Text {
+        return try FfiConverterString.lift(value)
+    }
+
+    public static func lower(_ value: Text) -> RustBuffer {
+        return FfiConverterString.lower(value)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeText_lift(_ value: RustBuffer) throws -> Text {
+    return try FfiConverterTypeText.lift(value)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeText_lower(_ value: Text) -> RustBuffer {
+    return FfiConverterTypeText.lower(value)
 }
 
 /**

@@ -4991,11 +4991,11 @@ public object FfiConverterTypeAuditReport: FfiConverterRustBuffer<AuditReport> {
  * `name-mismatch`) to match on; `message` is for humans and may change.
  */
 data class Diagnostic (
-    var `code`: kotlin.String
+    var `code`: Text
     , 
     var `severity`: Severity
     , 
-    var `path`: FsPath?
+    var `path`: SharedPath?
     , 
     /**
      * 1-based line in the file, when known.
@@ -5012,7 +5012,7 @@ data class Diagnostic (
     /**
      * What to do about it.
      */
-    var `hint`: kotlin.String?
+    var `hint`: Text?
     
 ){
     
@@ -5029,34 +5029,34 @@ data class Diagnostic (
 public object FfiConverterTypeDiagnostic: FfiConverterRustBuffer<Diagnostic> {
     override fun read(buf: ByteBuffer): Diagnostic {
         return Diagnostic(
-            FfiConverterString.read(buf),
+            FfiConverterTypeText.read(buf),
             FfiConverterTypeSeverity.read(buf),
-            FfiConverterOptionalTypeFsPath.read(buf),
+            FfiConverterOptionalTypeSharedPath.read(buf),
             FfiConverterOptionalUInt.read(buf),
             FfiConverterOptionalUInt.read(buf),
             FfiConverterString.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalTypeText.read(buf),
         )
     }
 
     override fun allocationSize(value: Diagnostic) = (
-            FfiConverterString.allocationSize(value.`code`) +
+            FfiConverterTypeText.allocationSize(value.`code`) +
             FfiConverterTypeSeverity.allocationSize(value.`severity`) +
-            FfiConverterOptionalTypeFsPath.allocationSize(value.`path`) +
+            FfiConverterOptionalTypeSharedPath.allocationSize(value.`path`) +
             FfiConverterOptionalUInt.allocationSize(value.`line`) +
             FfiConverterOptionalUInt.allocationSize(value.`column`) +
             FfiConverterString.allocationSize(value.`message`) +
-            FfiConverterOptionalString.allocationSize(value.`hint`)
+            FfiConverterOptionalTypeText.allocationSize(value.`hint`)
     )
 
     override fun write(value: Diagnostic, buf: ByteBuffer) {
-            FfiConverterString.write(value.`code`, buf)
+            FfiConverterTypeText.write(value.`code`, buf)
             FfiConverterTypeSeverity.write(value.`severity`, buf)
-            FfiConverterOptionalTypeFsPath.write(value.`path`, buf)
+            FfiConverterOptionalTypeSharedPath.write(value.`path`, buf)
             FfiConverterOptionalUInt.write(value.`line`, buf)
             FfiConverterOptionalUInt.write(value.`column`, buf)
             FfiConverterString.write(value.`message`, buf)
-            FfiConverterOptionalString.write(value.`hint`, buf)
+            FfiConverterOptionalTypeText.write(value.`hint`, buf)
     }
 }
 
@@ -7493,12 +7493,12 @@ data class Shadowed (
     , 
     var `name`: kotlin.String
     , 
-    var `location`: FsPath
+    var `location`: SharedPath
     , 
     /**
      * Location of the skill that won.
      */
-    var `winner`: FsPath
+    var `winner`: SharedPath
     , 
     /**
      * Why it lost, e.g. `project beats user`, `same file as winner`.
@@ -7522,8 +7522,8 @@ public object FfiConverterTypeShadowed: FfiConverterRustBuffer<Shadowed> {
         return Shadowed(
             FfiConverterString.read(buf),
             FfiConverterString.read(buf),
-            FfiConverterTypeFsPath.read(buf),
-            FfiConverterTypeFsPath.read(buf),
+            FfiConverterTypeSharedPath.read(buf),
+            FfiConverterTypeSharedPath.read(buf),
             FfiConverterString.read(buf),
         )
     }
@@ -7531,16 +7531,16 @@ public object FfiConverterTypeShadowed: FfiConverterRustBuffer<Shadowed> {
     override fun allocationSize(value: Shadowed) = (
             FfiConverterString.allocationSize(value.`id`) +
             FfiConverterString.allocationSize(value.`name`) +
-            FfiConverterTypeFsPath.allocationSize(value.`location`) +
-            FfiConverterTypeFsPath.allocationSize(value.`winner`) +
+            FfiConverterTypeSharedPath.allocationSize(value.`location`) +
+            FfiConverterTypeSharedPath.allocationSize(value.`winner`) +
             FfiConverterString.allocationSize(value.`reason`)
     )
 
     override fun write(value: Shadowed, buf: ByteBuffer) {
             FfiConverterString.write(value.`id`, buf)
             FfiConverterString.write(value.`name`, buf)
-            FfiConverterTypeFsPath.write(value.`location`, buf)
-            FfiConverterTypeFsPath.write(value.`winner`, buf)
+            FfiConverterTypeSharedPath.write(value.`location`, buf)
+            FfiConverterTypeSharedPath.write(value.`winner`, buf)
             FfiConverterString.write(value.`reason`, buf)
     }
 }
@@ -10440,6 +10440,70 @@ public object FfiConverterOptionalTypeJsonValue: FfiConverterRustBuffer<JsonValu
 /**
  * @suppress
  */
+public object FfiConverterOptionalTypeSharedPath: FfiConverterRustBuffer<SharedPath?> {
+    override fun read(buf: ByteBuffer): SharedPath? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeSharedPath.read(buf)
+    }
+
+    override fun allocationSize(value: SharedPath?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeSharedPath.allocationSize(value)
+        }
+    }
+
+    override fun write(value: SharedPath?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeSharedPath.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypeText: FfiConverterRustBuffer<Text?> {
+    override fun read(buf: ByteBuffer): Text? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeText.read(buf)
+    }
+
+    override fun allocationSize(value: Text?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeText.allocationSize(value)
+        }
+    }
+
+    override fun write(value: Text?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeText.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterSequenceFloat: FfiConverterRustBuffer<List<kotlin.Float>> {
     override fun read(buf: ByteBuffer): List<kotlin.Float> {
         val len = buf.getInt()
@@ -11248,6 +11312,16 @@ public typealias FfiConverterTypeJsonObject = FfiConverterString
 
 public typealias JsonValue = kotlin.String
 public typealias FfiConverterTypeJsonValue = FfiConverterString
+
+
+
+public typealias SharedPath = kotlin.String
+public typealias FfiConverterTypeSharedPath = FfiConverterString
+
+
+
+public typealias Text = kotlin.String
+public typealias FfiConverterTypeText = FfiConverterString
         /**
          * Parse the text of a SKILL.md (frontmatter + body). Never throws: problems are diagnostics.
          */ fun `parse`(`text`: kotlin.String): Parsed {
