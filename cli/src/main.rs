@@ -8,15 +8,5 @@ fn main() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    // One malloc arena instead of one per thread: a command runs a few seconds at most, and
-    // the discovery workers' per-thread arenas held ~2.5 MiB of freed, unreturned memory at
-    // `list`'s peak on a 10,000-skill tree (bench/PROFILE.md, "a summary load"); tcache
-    // keeps small allocations lock-free, so the cost in CPU time is within noise. glibc
-    // only: musl and other platforms have no arenas to limit.
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: called before any thread exists; mallopt only tunes the allocator.
-    unsafe {
-        libc::mallopt(libc::M_ARENA_MAX, 1);
-    }
     std::process::exit(skilldeck_cli::run(std::env::args_os()));
 }
