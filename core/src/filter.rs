@@ -352,17 +352,12 @@ pub(crate) fn status_fields(manifest: Manifest) -> Manifest {
         requires: tool.requires,
         ..ToolFields::default()
     };
-    let disabled = extra.remove("disabled");
-    let mut kept_extra = serde_json::Map::new();
-    if let Some(value) = disabled {
-        kept_extra.insert("disabled".to_string(), value);
-    }
     Manifest {
         name,
         description,
         claude_code: claude_code.into(),
         tool: tool.into(),
-        extra: kept_extra,
+        extra: extra.remove_entry("disabled").into_iter().collect(),
         fallback_line,
         unlisted,
         ..Manifest::default()

@@ -1,6 +1,9 @@
 //! Runs every conformance vector in `tests/vectors` through the Rust API (format: tests/README.md).
 //! One libtest trial per vector, so `cargo test` names each failing case.
 
+mod common;
+
+use common::listing;
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::{json, Map, Value};
 use skilldeck::{
@@ -154,28 +157,6 @@ fn apply_changes(tree: &Path, changes: &Value) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// What `skilldeck list` shows of a catalog: everything but the skills' manifests (beyond
-/// the description) and their warnings, which a summary load drops.
-fn listing(catalog: &skilldeck::Catalog) -> Value {
-    let skills: Vec<Value> = catalog
-        .skills
-        .iter()
-        .map(|s| {
-            json!({
-                "id": s.id, "name": s.name, "description": s.description(),
-                "location": s.location, "base_dir": s.base_dir, "scope": s.scope,
-                "source": s.source, "plugin": s.plugin, "kind": s.kind, "status": s.status,
-            })
-        })
-        .collect();
-    json!({
-        "profile": catalog.profile,
-        "skills": skills,
-        "shadowed": catalog.shadowed,
-        "diagnostics": catalog.diagnostics,
-    })
 }
 
 fn run_operation(tree: &Path, case: &Value) -> Result<Value, String> {

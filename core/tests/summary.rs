@@ -4,7 +4,10 @@
 //! diagnostics. Only the manifests beyond their description and the skills' warnings may
 //! differ, and they must actually be dropped.
 
-use skilldeck::{Catalog, Deck, DeckOptions, Profile};
+mod common;
+
+use common::listing;
+use skilldeck::{Deck, DeckOptions, Profile};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -83,27 +86,6 @@ fn tree(base: &Path) {
         &base.join("project/.claude/commands/cmd.md"),
         "Run the command.\n",
     );
-}
-
-/// Everything a listing shows.
-fn listing(catalog: &Catalog) -> serde_json::Value {
-    let skills: Vec<serde_json::Value> = catalog
-        .skills
-        .iter()
-        .map(|s| {
-            serde_json::json!({
-                "id": s.id, "name": s.name, "description": s.description(),
-                "location": s.location, "base_dir": s.base_dir, "scope": s.scope,
-                "source": s.source, "plugin": s.plugin, "kind": s.kind, "status": s.status,
-            })
-        })
-        .collect();
-    serde_json::json!({
-        "profile": catalog.profile,
-        "skills": skills,
-        "shadowed": catalog.shadowed,
-        "diagnostics": catalog.diagnostics,
-    })
 }
 
 #[test]
