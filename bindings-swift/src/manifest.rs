@@ -1,6 +1,6 @@
-//! The manifest record. The core `Manifest` stores the hosts' fields in lazily allocated
-//! groups (`claude_code`, `tool`); Swift and Kotlin get the flat record every other
-//! binding and the canonical JSON show. The record and both conversions are generated from
+//! The manifest record. The core `Manifest` stores the hosts' fields, `metadata` and
+//! `extra` in lazily allocated groups (`claude_code`, `tool`, ...); Swift and Kotlin get
+//! the flat record every other binding and the canonical JSON show. The record and both conversions are generated from
 //! the core's one field list ([`skilldeck::manifest_fields!`]): a field added in core
 //! reaches Swift and Kotlin on the next `generate.sh`, with nothing to write here.
 
@@ -17,22 +17,26 @@ macro_rules! manifest_record {
             $( $(#[doc = $fd])* pub $f: $ft, )*
         }
 
+        // `.into()` converts `metadata`/`extra` from and into their `Section`; every other
+        // field is already its record type.
         impl From<skilldeck::Manifest> for Manifest {
+            #[allow(clippy::useless_conversion)]
             fn from(mut m: skilldeck::Manifest) -> Self {
                 // Taking through the sections' `DerefMut` may store an empty group in `m`,
                 // which is dropped right after.
                 Manifest {
-                    $( $i: std::mem::take(&mut m.$($ip).+), )*
-                    $( $f: std::mem::take(&mut m.$($fp).+), )*
+                    $( $i: std::mem::take(&mut m.$($ip).+).into(), )*
+                    $( $f: std::mem::take(&mut m.$($fp).+).into(), )*
                 }
             }
         }
 
         impl From<Manifest> for skilldeck::Manifest {
+            #[allow(clippy::useless_conversion)]
             fn from(v: Manifest) -> Self {
                 let mut m = skilldeck::Manifest::default();
-                $( m.$($ip).+ = v.$i; )*
-                $( m.$($fp).+ = v.$f; )*
+                $( m.$($ip).+ = v.$i.into(); )*
+                $( m.$($fp).+ = v.$f.into(); )*
                 m.compact()
             }
         }

@@ -22,7 +22,7 @@ use crate::catalog::{Catalog, Skill, Status};
 use crate::diagnostic::Diagnostic;
 use crate::discover::resolve;
 use crate::host_settings::{HostRules, SkillOverride};
-use crate::manifest::{ClaudeCodeFields, Manifest, ToolFields};
+use crate::manifest::{ClaudeCodeFields, JsonObject, Manifest, ToolFields};
 use crate::options::DeckOptions;
 use crate::permissions::{wildcard_match, Decision, PermissionRules};
 use std::collections::{BTreeMap, HashMap};
@@ -335,7 +335,7 @@ pub(crate) fn status_fields(manifest: Manifest) -> Manifest {
         description,
         claude_code,
         tool,
-        mut extra,
+        extra,
         fallback_line,
         unlisted,
         ..
@@ -357,7 +357,11 @@ pub(crate) fn status_fields(manifest: Manifest) -> Manifest {
         description,
         claude_code: claude_code.into(),
         tool: tool.into(),
-        extra: extra.remove_entry("disabled").into_iter().collect(),
+        extra: JsonObject::from(extra)
+            .remove_entry("disabled")
+            .into_iter()
+            .collect::<JsonObject>()
+            .into(),
         fallback_line,
         unlisted,
         ..Manifest::default()

@@ -15,7 +15,10 @@
 /// Calls `$callback! { $($arg)* identity [..] fields [..] }` with every field of
 /// [`Manifest`](crate::Manifest), in declaration order. `identity` holds `name` and
 /// `description`, which a `Skill` resolves itself; `fields` holds the rest. Each entry is
-/// `$(#[doc = "..."])* field: kind (CoreType) = path.in.core`. The docs are plain string
+/// `$(#[doc = "..."])* field: kind (CoreType) = path.in.core`. The field at the path is a
+/// `CoreType`, except for the `map` kind: `metadata` and `extra` are
+/// [`Section`](crate::Section)s of a `CoreType`, which deref to it and convert from and
+/// into it (`JsonObject::clone(&m.extra)`, `m.extra = object.into()`). The docs are plain string
 /// literals rather than `///` because napi copies a raw string's `r"` into the `.d.ts`.
 #[macro_export]
 macro_rules! manifest_fields {
@@ -65,9 +68,9 @@ macro_rules! manifest_fields {
                 requires: requires (::core::option::Option<$crate::Requirements>) = tool.requires,
                 install: install (::std::vec::Vec<$crate::InstallSpec>) = tool.install,
                 #[doc = "`metadata.mcp`: the MCP tool the skill fronts."]
-                mcp: mcp (::core::option::Option<$crate::McpRef>) = mcp,
+                mcp: mcp (::core::option::Option<$crate::McpRef>) = lifted.mcp,
                 #[doc = "Codex's `metadata.short-description`."]
-                short_description: str (::core::option::Option<::std::string::String>) = short_description,
+                short_description: str (::core::option::Option<::std::string::String>) = lifted.short_description,
                 #[doc = "Every top-level key the engine does not know, with its value, in source order."]
                 extra: map ($crate::JsonObject) = extra,
             ]
@@ -88,10 +91,11 @@ mod tests {
             fn names() -> Vec<&'static str> {
                 vec![$(stringify!($i),)* $(stringify!($f),)*]
             }
+            #[allow(clippy::useless_conversion)] // only `metadata`/`extra` convert
             fn copy(from: &Manifest) -> Manifest {
                 let mut to = Manifest::default();
-                $( { let v: $it = from.$($ip).+.clone(); to.$($ip).+ = v; } )*
-                $( { let v: $ft = from.$($fp).+.clone(); to.$($fp).+ = v; } )*
+                $( { let v: $it = <$it>::clone(&from.$($ip).+); to.$($ip).+ = v.into(); } )*
+                $( { let v: $ft = <$ft>::clone(&from.$($fp).+); to.$($fp).+ = v.into(); } )*
                 to
             }
             (names(), copy as fn(&Manifest) -> Manifest)

@@ -3,8 +3,10 @@
 //! with its original value, so nothing a user wrote is lost.
 //!
 //! The specification's fields sit in [`Manifest`] itself; the hosts' extensions are grouped
-//! in [`Section`]s (`manifest.claude_code`, `manifest.tool`) that cost one pointer until the
-//! frontmatter sets one of their fields, because a catalog keeps a manifest per skill.
+//! in [`Section`]s (`manifest.claude_code`, `manifest.tool`, `manifest.lifted`) that cost one
+//! pointer until the frontmatter sets one of their fields, because a catalog keeps a
+//! manifest per skill. `metadata` and `extra`, empty in most skills, are sections of a JSON
+//! object for the same reason (`manifest.extra.get(..)` reads through them).
 //!
 //! The canonical JSON form (used by the conformance vectors and every binding's
 //! `to_dict()` / `toJSON()`) is this struct's serde serialisation: keys in kebab-case as in
@@ -20,6 +22,22 @@ pub use section::{Section, SectionFields};
 
 /// A JSON object (`metadata`, `extra`): the type bindings name in [`crate::manifest_fields!`].
 pub type JsonObject = Map<String, Value>;
+
+/// `metadata` and `extra` are [`Section`]s of a JSON object: most skills leave both empty,
+/// and an empty order-preserving map is still 72 bytes inline.
+impl SectionFields for JsonObject {
+    fn empty() -> &'static Self {
+        static EMPTY: OnceLock<JsonObject> = OnceLock::new();
+        EMPTY.get_or_init(JsonObject::new)
+    }
+}
+
+/// The object of `metadata` or `extra`, owned (empty when unset): what a binding's record holds.
+impl From<Section<JsonObject>> for JsonObject {
+    fn from(section: Section<JsonObject>) -> Self {
+        section.into_inner()
+    }
+}
 /// Any JSON value (`hooks`, a parameter's `default`).
 pub type JsonValue = Value;
 
@@ -105,8 +123,9 @@ pub struct Manifest {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub compatibility: Option<String>,
     /// `metadata` as written (values may be non-strings in the wild; validation flags them).
+    /// Stored only when not empty; reads and writes go through it as a [`JsonObject`].
     #[serde(default, skip_serializing_if = "Map::is_empty")]
-    pub metadata: Map<String, Value>,
+    pub metadata: Section<JsonObject>,
     /// `allowed-tools`, normalised to a list whether written as a list or a space/comma-separated string.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub allowed_tools: Vec<String>,
@@ -118,17 +137,14 @@ pub struct Manifest {
     #[serde(flatten)]
     pub tool: Section<ToolFields>,
 
-    // --- lifted out of `metadata` ---
-    /// `metadata.mcp`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mcp: Option<McpRef>,
-    /// Codex's `metadata.short-description`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub short_description: Option<String>,
+    /// Fields lifted out of `metadata` (`mcp`, `short-description`).
+    #[serde(flatten)]
+    pub lifted: Section<LiftedFields>,
 
     /// Every top-level key this model does not know, with its value, in source order.
+    /// Stored only when not empty; reads and writes go through it as a [`JsonObject`].
     #[serde(default, skip_serializing_if = "Map::is_empty")]
-    pub extra: Map<String, Value>,
+    pub extra: Section<JsonObject>,
 
     /// Not a frontmatter key: for a profile with `description_fallback_line` and a skill
     /// without a description, the body line the host shows instead (OpenHands). Set when the
@@ -178,11 +194,14 @@ pub struct FallbackLine {
 }
 
 impl Manifest {
-    /// Drop the hosts' sections that hold nothing: a binding that assigned every field
-    /// through the sections (see [`crate::manifest_fields!`]) stored empty ones.
+    /// Drop the sections that hold nothing: a binding that assigned every field through
+    /// the sections (see [`crate::manifest_fields!`]) stored empty ones.
     pub fn compact(mut self) -> Self {
+        self.metadata = self.metadata.into_inner().into();
         self.claude_code = self.claude_code.into_inner().into();
         self.tool = self.tool.into_inner().into();
+        self.lifted = self.lifted.into_inner().into();
+        self.extra = self.extra.into_inner().into();
         self
     }
 
@@ -280,6 +299,26 @@ impl SectionFields for ToolFields {
     }
 }
 
+/// The fields lifted out of `metadata`, kept there too. Stored in [`Manifest::lifted`] only
+/// when `metadata` has one of them; in JSON they sit beside the specification's fields.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct LiftedFields {
+    /// `metadata.mcp`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mcp: Option<McpRef>,
+    /// Codex's `metadata.short-description`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub short_description: Option<String>,
+}
+
+impl SectionFields for LiftedFields {
+    fn empty() -> &'static Self {
+        static EMPTY: OnceLock<LiftedFields> = OnceLock::new();
+        EMPTY.get_or_init(LiftedFields::default)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -318,9 +357,10 @@ mod tests {
 
     #[test]
     fn an_ordinary_manifest_stays_small() {
-        // A catalog holds one manifest per skill; the hosts' fields live behind pointers.
+        // A catalog holds one manifest per skill; the hosts' fields, `metadata` and `extra`
+        // live behind pointers.
         assert!(
-            std::mem::size_of::<Manifest>() <= 384,
+            std::mem::size_of::<Manifest>() <= 176,
             "{}",
             std::mem::size_of::<Manifest>()
         );

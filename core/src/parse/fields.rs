@@ -483,9 +483,9 @@ fn metadata(m: &mut Manifest, value: &Value) -> bool {
         Value::Null => return true,
         _ => return false,
     };
-    m.metadata = map.clone();
+    m.metadata = map.clone().into();
     if let Some(Value::Object(mcp)) = map.get("mcp") {
-        m.mcp = Some(McpRef {
+        m.lifted.mcp = Some(McpRef {
             server: mcp.get("server").map(scalar_string),
             tool: mcp.get("tool").map(scalar_string),
         });
@@ -494,7 +494,7 @@ fn metadata(m: &mut Manifest, value: &Value) -> bool {
         .get("short-description")
         .or(map.get("short_description"))
     {
-        m.short_description = Some(scalar_string(short));
+        m.lifted.short_description = Some(scalar_string(short));
     }
     true
 }
