@@ -355,7 +355,7 @@ skilldeck::manifest_fields!(with_manifest_getters, PySkill, without_identity, {
     }
     #[getter]
     fn base_dir(&self) -> PathBuf {
-        self.inner.base_dir.clone()
+        self.inner.base_dir.to_path_buf()
     }
     #[getter]
     fn scope(&self) -> &'static str {

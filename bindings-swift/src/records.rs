@@ -56,7 +56,7 @@ macro_rules! skill_record {
                     name: s.name,
                     description,
                     location: s.location.into(),
-                    base_dir: s.base_dir,
+                    base_dir: s.base_dir.to_path_buf(),
                     scope: s.scope,
                     source: s.source.into(),
                     plugin: s.plugin,
@@ -79,11 +79,12 @@ impl Skill {
     pub(crate) fn to_core(&self) -> skilldeck::Skill {
         let manifest = skilldeck::Manifest::from(self.manifest.clone())
             .or_description(self.description.clone());
+        let location = skilldeck::SharedPath::from(self.location.clone());
         skilldeck::Skill {
             id: self.id.clone(),
             name: self.name.clone(),
-            location: self.location.clone().into(),
-            base_dir: self.base_dir.clone(),
+            base_dir: skilldeck::BaseDir::new(self.base_dir.clone(), &location),
+            location,
             scope: self.scope,
             source: self.source.clone().into(),
             plugin: self.plugin.clone(),

@@ -125,6 +125,95 @@ impl Status {
     }
 }
 
+/// [`Skill::base_dir`]: the directory holding a skill's files. Nearly always the directory
+/// of the skill's file, so it is then stored as the location's shared buffer rather than a
+/// copy of its bytes (~100 bytes per skill); any other directory has its own buffer.
+/// Reads, compares and prints as a [`Path`] (`Deref`).
+#[derive(Clone)]
+pub struct BaseDir {
+    path: SharedPath,
+    /// `path` is the skill's file and the directory is its parent.
+    of_file: bool,
+}
+
+impl BaseDir {
+    /// The directory of `location`, sharing its buffer (`None` for a path without one).
+    pub fn of(location: &SharedPath) -> Option<BaseDir> {
+        location.parent().map(|_| BaseDir {
+            path: location.clone(),
+            of_file: true,
+        })
+    }
+
+    /// `dir`, sharing `location`'s buffer when `dir` is its directory.
+    pub fn new(dir: PathBuf, location: &SharedPath) -> BaseDir {
+        match BaseDir::of(location) {
+            Some(shared) if *shared == *dir => shared,
+            _ => BaseDir::from(dir),
+        }
+    }
+}
+
+impl std::ops::Deref for BaseDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        if self.of_file {
+            // `of` made sure there is a parent.
+            self.path.parent().unwrap_or(&self.path)
+        } else {
+            &self.path
+        }
+    }
+}
+
+impl AsRef<Path> for BaseDir {
+    fn as_ref(&self) -> &Path {
+        self
+    }
+}
+
+impl PartialEq for BaseDir {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for BaseDir {}
+
+impl std::fmt::Debug for BaseDir {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
+/// As a path string, like every path of the JSON form.
+impl Serialize for BaseDir {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        crate::serde_path::lossy(self, serializer)
+    }
+}
+
+impl From<PathBuf> for BaseDir {
+    fn from(dir: PathBuf) -> Self {
+        BaseDir {
+            path: dir.into(),
+            of_file: false,
+        }
+    }
+}
+
+impl From<&str> for BaseDir {
+    fn from(dir: &str) -> Self {
+        BaseDir::from(PathBuf::from(dir))
+    }
+}
+
+impl From<String> for BaseDir {
+    fn from(dir: String) -> Self {
+        BaseDir::from(PathBuf::from(dir))
+    }
+}
+
 /// One resolved skill.
 ///
 /// Its description is [`Skill::description`], read from the manifest: a catalog keeps one
@@ -138,8 +227,8 @@ pub struct Skill {
     /// Absolute path of the SKILL.md (or command file). Shared with the deck's parse cache
     /// and the skill's diagnostics (one buffer per file).
     pub location: SharedPath,
-    /// Directory holding the skill's files.
-    pub base_dir: PathBuf,
+    /// Directory holding the skill's files (usually `location`'s, sharing its buffer).
+    pub base_dir: BaseDir,
     pub scope: Scope,
     /// The root directory the skill was found under, shared by the root's skills.
     pub source: SharedPath,
@@ -229,11 +318,12 @@ struct SkillJson {
 impl From<SkillJson> for Skill {
     fn from(json: SkillJson) -> Self {
         let manifest = json.manifest.or_description(json.description);
+        let location = SharedPath::from(json.location);
         Skill {
             id: json.id,
             name: json.name,
-            location: json.location.into(),
-            base_dir: json.base_dir,
+            base_dir: BaseDir::new(json.base_dir, &location),
+            location,
             scope: json.scope,
             source: json.source.into(),
             plugin: json.plugin,
@@ -392,6 +482,23 @@ mod tests {
             diagnostics: Vec::new(),
             status: Status::default(),
         }
+    }
+
+    #[test]
+    fn a_base_dir_of_the_skill_file_shares_its_buffer_and_reads_as_the_directory() {
+        let location = SharedPath::from("/p/demo/SKILL.md");
+        let dir = BaseDir::new(PathBuf::from("/p/demo"), &location);
+        assert_eq!(&*dir, Path::new("/p/demo"));
+        assert!(dir.of_file && dir.path.ptr_eq(&location));
+        assert_eq!(dir, BaseDir::from("/p/demo"), "compared as paths");
+        let elsewhere = BaseDir::new(PathBuf::from("/q"), &location);
+        assert!(!elsewhere.of_file);
+        assert_eq!(&*elsewhere, Path::new("/q"));
+        assert_eq!(
+            serde_json::to_string(&dir).ok().as_deref(),
+            Some(r#""/p/demo""#)
+        );
+        assert!(BaseDir::of(&SharedPath::from("/")).is_none());
     }
 
     #[test]

@@ -534,7 +534,7 @@ mod tests {
             id: id.to_string(),
             name: id.to_string(),
             location: PathBuf::from(format!("/p/.claude/skills/{id}/SKILL.md")).into(),
-            base_dir: PathBuf::from(format!("/p/.claude/skills/{id}")),
+            base_dir: format!("/p/.claude/skills/{id}").into(),
             scope: Scope::Project,
             source: PathBuf::from("/p/.claude/skills").into(),
             plugin: None,

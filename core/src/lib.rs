@@ -55,7 +55,7 @@ pub use activate::{ActivateOptions, Activation, ActivationFormat, ASK_PREFIX, MA
 pub use audit::{
     audit, AuditError, AuditFinding, AuditKind, AuditOptions, AuditReport, AuditSeverity,
 };
-pub use catalog::{Catalog, Diff, Scope, Shadowed, Skill, SkillKind, Status};
+pub use catalog::{BaseDir, Catalog, Diff, Scope, Shadowed, Skill, SkillKind, Status};
 pub use compat::skills_ref;
 pub use deck::Deck;
 pub use diagnostic::{Diagnostic, Severity};

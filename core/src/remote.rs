@@ -13,9 +13,10 @@
 //! use). A name shared with a skill of another origin is never resolved silently: both
 //! stay, each under its own id, and the catalog carries a warning naming both.
 
-use crate::catalog::{Catalog, Scope, Skill, SkillKind, Status};
+use crate::catalog::{BaseDir, Catalog, Scope, Skill, SkillKind, Status};
 use crate::diagnostic::Diagnostic;
 use crate::error::Result;
+use crate::shared_path::SharedPath;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Component, Path, PathBuf};
@@ -180,17 +181,21 @@ fn skill_of(label: &str, entry: &RemoteEntry) -> Skill {
             .into_iter()
             .map(|d| d.with_path(&entry.location)),
     );
+    let location = SharedPath::from(entry.location.clone());
     Skill {
         id: entry.id.clone(),
         // The namespaced id is the name the deck lists and the model calls it by: a bare
         // name resolves to a skill on disk only, never across origins (SEP-2640). The
         // frontmatter name stays in the manifest.
         name: entry.id.clone(),
-        location: entry.location.clone().into(),
-        base_dir: entry
-            .location
-            .parent()
-            .map_or_else(|| entry.location.clone(), Path::to_path_buf),
+        base_dir: BaseDir::new(
+            entry
+                .location
+                .parent()
+                .map_or_else(|| entry.location.clone(), Path::to_path_buf),
+            &location,
+        ),
+        location,
         scope: Scope::Extra,
         source: origin(label).into(),
         plugin: None,
@@ -311,7 +316,7 @@ mod tests {
             id: name.into(),
             name: name.into(),
             location: PathBuf::from(format!("/p/{name}/SKILL.md")).into(),
-            base_dir: PathBuf::from(format!("/p/{name}")),
+            base_dir: format!("/p/{name}").into(),
             scope: Scope::Project,
             source: PathBuf::from("/p").into(),
             plugin: None,

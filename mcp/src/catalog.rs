@@ -79,7 +79,7 @@ impl ServedCatalog {
                 id: skill.id.clone(),
                 name: skill.name.clone(),
                 description: skill.description().to_string(),
-                base_dir: skill.base_dir.clone(),
+                base_dir: skill.base_dir.to_path_buf(),
                 user_invocable: skill.status.user_invocable,
             });
         }

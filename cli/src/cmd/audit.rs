@@ -86,7 +86,11 @@ fn targets(args: &Args) -> Result<Vec<PathBuf>, i32> {
     let deck = args.deck.deck()?;
     if args.targets.is_empty() {
         let catalog = deck.catalog().map_err(|e| super::deck_args::report(&e))?;
-        return Ok(catalog.skills.iter().map(|s| s.base_dir.clone()).collect());
+        return Ok(catalog
+            .skills
+            .iter()
+            .map(|s| s.base_dir.to_path_buf())
+            .collect());
     }
     let mut out = Vec::new();
     for target in &args.targets {
@@ -96,7 +100,7 @@ fn targets(args: &Args) -> Result<Vec<PathBuf>, i32> {
             continue;
         }
         match deck.get(target) {
-            Ok(skill) => out.push(skill.base_dir.clone()),
+            Ok(skill) => out.push(skill.base_dir.to_path_buf()),
             Err(err) => {
                 crate::style::eprint_error(
                     Some("NOT_FOUND"),

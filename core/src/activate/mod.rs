@@ -345,7 +345,7 @@ pub fn activate_with(
         name: skill.name.clone(),
         text,
         body,
-        base_dir: skill.base_dir.clone(),
+        base_dir: skill.base_dir.to_path_buf(),
         resources,
         allowed_tools: m.allowed_tools.clone(),
         model: m.claude_code.model.clone(),
@@ -392,7 +392,8 @@ fn qwen_code(skill: &Skill, raw: &str) -> String {
 /// tool takes no arguments), the resolved skill directory, and the first 10 of the skill's
 /// other files, sorted, as paths relative to the skill directory. No final newline.
 fn mistral_vibe(skill: &Skill, raw: &str) -> String {
-    let dir = std::fs::canonicalize(&skill.base_dir).unwrap_or_else(|_| skill.base_dir.clone());
+    let dir =
+        std::fs::canonicalize(&skill.base_dir).unwrap_or_else(|_| skill.base_dir.to_path_buf());
     let files = vibe_sample_files(&skill.base_dir)
         .iter()
         .map(|f| format!("<file>{f}</file>"))
@@ -745,7 +746,7 @@ mod tests {
             id: "greet".into(),
             name: "greet".into(),
             location: base.join("SKILL.md").into(),
-            base_dir: base,
+            base_dir: base.into(),
             scope: Scope::Project,
             source: dir.into(),
             plugin: None,

@@ -332,7 +332,7 @@ pub fn to_prompt<P: AsRef<Path>>(skill_dirs: &[P]) -> Result<String, CompatError
             id: props.name.clone(),
             name: props.name,
             location: location.into(),
-            base_dir: dir.clone(),
+            base_dir: dir.clone().into(),
             scope: Scope::Extra,
             source: dir.into(),
             plugin: None,

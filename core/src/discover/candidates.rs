@@ -6,7 +6,7 @@ use super::profile::{FieldTypes, Naming, Profile};
 use super::roots::Root;
 use super::walk::WalkedFile;
 use crate::cache::{CachedParse, ParseCache, Stamp};
-use crate::catalog::{Scope, Shadowed, SkillKind};
+use crate::catalog::{BaseDir, Scope, Shadowed, SkillKind};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::manifest::Manifest;
 use crate::parse::{self, ValueKind};
@@ -26,7 +26,7 @@ pub struct Candidate {
     /// Root directory it was found under.
     pub source: SharedPath,
     pub location: SharedPath,
-    pub base_dir: PathBuf,
+    pub base_dir: BaseDir,
     pub name: String,
     pub id: String,
     pub plugin: Option<String>,
@@ -451,10 +451,7 @@ fn candidate_with(
 ) -> Result<Option<Candidate>, Vec<Diagnostic>> {
     // The cache entry's buffer: one copy of the path per file.
     let location = SharedPath::from(Arc::clone(&entry.location));
-    let base_dir = location
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| root.path.to_path_buf());
+    let base_dir = BaseDir::of(&location).unwrap_or_else(|| BaseDir::from(root.path.to_path_buf()));
     let mut diagnostics = checked.unwrap_or_else(|| entry.checked.clone());
     let mut manifest = Arc::clone(&entry.manifest);
     let loose = root.loose.as_deref().filter(|_| found.loose);
@@ -828,7 +825,7 @@ fn whole_file(
     root: &Root,
     name: &str,
     location: SharedPath,
-    base_dir: PathBuf,
+    base_dir: BaseDir,
     mut diagnostics: Vec<Diagnostic>,
 ) -> Result<Option<Candidate>, Vec<Diagnostic>> {
     diagnostics.retain(|d| d.is_error() && READ_ERRORS.contains(&&*d.code));

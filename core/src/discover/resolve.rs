@@ -291,7 +291,7 @@ mod tests {
             kind,
             source: Path::new(path).parent().unwrap().into(),
             location: path.into(),
-            base_dir: PathBuf::from(path).parent().unwrap().to_path_buf(),
+            base_dir: PathBuf::from(path).parent().unwrap().to_path_buf().into(),
             name: name.into(),
             id: name.into(),
             plugin: None,

@@ -466,7 +466,7 @@ mod tests {
             id: name.to_string(),
             name: name.to_string(),
             location: PathBuf::from(format!("/s/{name}/SKILL.md")).into(),
-            base_dir: PathBuf::from(format!("/s/{name}")),
+            base_dir: format!("/s/{name}").into(),
             scope: Scope::User,
             source: PathBuf::from("/s").into(),
             plugin: None,
