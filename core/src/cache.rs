@@ -465,6 +465,11 @@ pub struct CachedParse {
     /// resolve links) and the lenient validation of the parse at that location.
     pub location: std::sync::Arc<Path>,
     pub checked: Vec<crate::diagnostic::Diagnostic>,
+    /// Cut to what naming the file reads: its manifest holds only those fields, and
+    /// `checked` only errors (see `candidates::slim`). Kept for files whose skill lost to
+    /// another (most of a reloadable deck's shadowed files); a discovery in which such a
+    /// file's skill loads reads the file again.
+    pub slim: bool,
 }
 
 impl CachedParse {
@@ -493,6 +498,7 @@ impl CachedParse {
             bom,
             location,
             checked,
+            slim: false,
         }
     }
 }
@@ -507,6 +513,11 @@ impl ParseCache {
 
     pub fn get(&self, path: &Path, stamp: &Stamp) -> Option<&std::sync::Arc<CachedParse>> {
         self.entry(path).filter(|c| c.stamp == *stamp)
+    }
+
+    /// Every entry, in no particular order, to be replaced in place.
+    pub fn entries_mut(&mut self) -> impl Iterator<Item = &mut std::sync::Arc<CachedParse>> {
+        self.map.values_mut()
     }
 
     /// The entry of `path`, whatever its stamp.

@@ -838,6 +838,50 @@ mod tests {
     }
 
     #[test]
+    fn a_shadowed_skill_that_wins_after_a_reload_is_whole() {
+        let t = tempfile::tempdir().expect("tempdir");
+        let winner = t.path().join("project/.agents/skills/a/SKILL.md");
+        let loser = t.path().join("home/.agents/skills/a/SKILL.md");
+        write(&winner, &skill("a", "Project."));
+        // A field naming does not read, and a warning: what a slim cache entry drops.
+        write(
+            &loser,
+            "---\nname: a\ndescription: Home.\nlicense: MIT\nunknown-key: 1\n---\nBody.\n",
+        );
+        let deck = deck(t.path());
+        let first = deck.load().expect("load");
+        assert_eq!(first.get("a").map(|s| s.description()), Some("Project."));
+        assert_eq!(first.shadowed.len(), 1);
+        {
+            let state = deck.inner.state.lock().expect("state");
+            let entry = state.parses.entry(&loser).expect("the loser is cached");
+            assert!(entry.slim, "a shadowed file keeps a slim cache entry");
+            assert_eq!(entry.manifest.license, None);
+        }
+
+        std::fs::remove_dir_all(winner.parent().expect("dir")).expect("remove the winner");
+        // A summary load cannot read a file again after resolving: it takes no slim entry.
+        let summary = deck.load_summary().expect("load_summary");
+        assert_eq!(summary.get("a").map(|s| s.description()), Some("Home."));
+        let second = deck.load().expect("load");
+        let fresh = deck_for_comparison(t.path());
+        let expected = fresh.get("a").expect("a loads");
+        assert_eq!(expected.description(), "Home.");
+        assert_eq!(expected.manifest.license.as_deref(), Some("MIT"));
+        assert!(!expected.diagnostics.is_empty(), "the loser has a warning");
+        assert_eq!(second.get("a"), Some(expected));
+        assert!(second.shadowed.is_empty());
+        let state = deck.inner.state.lock().expect("state");
+        let entry = state.parses.entry(&loser).expect("cached");
+        assert!(!entry.slim, "the winner's entry is whole again");
+    }
+
+    /// What a fresh deck's one-shot load finds under `root`.
+    fn deck_for_comparison(root: &Path) -> Arc<Catalog> {
+        deck(root).load_once().expect("load_once")
+    }
+
+    #[test]
     fn events_are_delivered_and_callbacks_may_reenter() {
         let t = tempfile::tempdir().expect("tempdir");
         write(

@@ -70,6 +70,9 @@ pub struct Collected {
     /// Every walked file in walk order, with its root index and stamp (for the cache
     /// fingerprint).
     pub files: Vec<(usize, PathBuf, Option<Stamp>)>,
+    /// Candidates named from a slim cache entry ([`CachedParse::slim`]), by root index and
+    /// walked path: [`settle_slim`] reads again those whose skill loads.
+    pub slim_hits: Vec<(usize, SharedPath)>,
 }
 
 /// Read and name every file of `walked` (one list per root, in root order).
@@ -97,7 +100,7 @@ pub fn collect<'a>(
         let cache: &ParseCache = cache;
         let on_worker = (!keep).then_some(&plugins);
         move |(root, found): &(usize, &'a WalkedFile)| {
-            let mut read = read_one(*root, found, cache, profile);
+            let mut read = read_one(*root, found, cache, profile, keep);
             let named = match (on_worker, read.entry.take()) {
                 (Some(plugins), Some(mut entry)) => {
                     // A fresh read's entry is this worker's alone: its diagnostics move into
@@ -149,8 +152,23 @@ pub fn collect<'a>(
         }
         let named = match (named, read.entry) {
             (Some(named), _) => named,
-            (None, Some(entry)) => {
-                let named = candidate(profile, &roots[read.root], read.found, &entry, &plugins);
+            (None, Some(mut entry)) => {
+                let root = &roots[read.root];
+                let mut named = candidate(profile, root, read.found, &entry, &plugins);
+                if entry.slim {
+                    match &named {
+                        Ok(Some(_)) => out.slim_hits.push((read.root, read.found.path.clone())),
+                        Ok(None) => {}
+                        // A slim entry keeps no warnings: a file that does not load now
+                        // (it did, but lost) is read again, so its diagnostics are whole.
+                        Err(_) => {
+                            if let Some(fresh) = read_fresh(read.root, read.found, profile) {
+                                named = candidate(profile, root, read.found, &fresh, &plugins);
+                                entry = fresh;
+                            }
+                        }
+                    }
+                }
                 if keep {
                     next.insert(&read.found.path, entry);
                 }
@@ -251,15 +269,20 @@ fn drop_refused_roots(
 /// Stat, read and check one file (runs on all cores): the frontmatter parse, the location
 /// (resolved for profiles that report real paths) and the lenient validation are reused from
 /// the cache while the file's stamp and location are unchanged.
+///
+/// A slim entry ([`CachedParse::slim`]) is a hit only with `take_slim`: for a reloadable
+/// discovery, which reads the file again should its skill load ([`settle_slim`]).
 pub(crate) fn read_one<'a>(
     root: usize,
     found: &'a WalkedFile,
     cache: &ParseCache,
     profile: &Profile,
+    take_slim: bool,
 ) -> FileRead<'a> {
+    let usable = |c: &&Arc<CachedParse>| take_slim || !c.slim;
     // A file the cache does not know is read anyway: open it first and `fstat` the handle,
     // one path lookup instead of two. Known files are only stat'ed (most are cache hits).
-    let opened = if found.regular && cache.entry(&found.path).is_none() {
+    let opened = if found.regular && cache.entry(&found.path).filter(usable).is_none() {
         open_regular(&found.path)
     } else {
         None
@@ -291,7 +314,7 @@ pub(crate) fn read_one<'a>(
     } else {
         Arc::clone(found.path.as_arc())
     };
-    if let Some(hit) = cache.get(&found.path, &stamp) {
+    if let Some(hit) = cache.get(&found.path, &stamp).filter(usable) {
         let mut entry = hit.clone();
         if entry.location != location {
             // Seen at another real path (a link moved): validate again there. The cache keeps
@@ -319,6 +342,116 @@ pub(crate) fn read_one<'a>(
         |key| naming_reads(profile, key),
     )));
     read
+}
+
+/// `found` read again whatever the cache holds; `None` when it vanished.
+fn read_fresh(root: usize, found: &WalkedFile, profile: &Profile) -> Option<Arc<CachedParse>> {
+    read_one(root, found, &ParseCache::default(), profile, false).entry
+}
+
+/// `entry` cut to what naming its file reads ([`candidate_with`]): the name, whether there
+/// is a description (its text only for a profile that limits its length), the keys, and
+/// the lenient diagnostics only when one is an error (warnings never decide whether a file
+/// loads). Naming a slim entry gives the same id, name, place and outcome as naming the
+/// whole one; only the skill's manifest and warnings would differ, and a skill named from
+/// a slim entry that loads is read again ([`settle_slim`]).
+fn slim(profile: &Profile, entry: &CachedParse) -> CachedParse {
+    let full = &entry.manifest;
+    let description = full
+        .description
+        .as_ref()
+        .map(|d| match profile.max_description_chars {
+            Some(_) => d.clone(),
+            None => String::new(),
+        });
+    let manifest = Manifest {
+        name: full.name.clone(),
+        description,
+        ..Manifest::default()
+    };
+    let checked = if entry.checked.iter().any(Diagnostic::is_error) {
+        entry.checked.clone()
+    } else {
+        Vec::new()
+    };
+    CachedParse {
+        stamp: entry.stamp,
+        manifest: Arc::new(manifest),
+        keys: entry.keys.clone(),
+        bom: entry.bom,
+        location: Arc::clone(&entry.location),
+        checked,
+        slim: true,
+    }
+}
+
+/// After resolving a reloadable discovery: give the skills named from slim cache entries
+/// (`slim_hits`) their whole read, then make slim the cache entries of the files whose
+/// skill lost (`shadowed`), which a deck otherwise keeps whole for its life (on a tree
+/// with many duplicate names, a third of its files). Profiles with loose files keep every
+/// entry whole: their grouping reads fields a slim manifest does not keep.
+pub fn settle_slim(
+    profile: &Profile,
+    layout: &super::WalkLayout,
+    slim_hits: &[(usize, SharedPath)],
+    cache: &mut ParseCache,
+    plugins: &Mutex<Plugins>,
+    skills: &mut [Arc<crate::catalog::Skill>],
+    shadowed: &[Shadowed],
+) {
+    // Locations are the cache entries' own buffers, so pointers identify them.
+    let key = |p: &Path| p.as_os_str().as_encoded_bytes().as_ptr() as usize;
+    if !slim_hits.is_empty() {
+        let by_location: HashMap<usize, usize> = skills
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (key(&s.location), i))
+            .collect();
+        for (root, path) in slim_hits {
+            let Some(entry) = cache.entry(path) else {
+                continue;
+            };
+            let Some(&at) = by_location.get(&key(&entry.location)) else {
+                continue;
+            };
+            let found = layout
+                .walked
+                .iter()
+                .filter(|(r, _)| r == root)
+                .find_map(|(_, files)| {
+                    files
+                        .binary_search_by(|f| f.path.cmp(path))
+                        .ok()
+                        .map(|i| &files[i])
+                });
+            let (Some(found), Some(root_dir)) = (found, layout.roots.get(*root)) else {
+                continue;
+            };
+            let Some(fresh) = read_fresh(*root, found, profile) else {
+                continue;
+            };
+            // The file is unchanged (same stamp as when it was named), so this names it
+            // as before; only a file edited during the load could differ, and its new
+            // stamp makes the next load discover again.
+            if let Ok(Some(full)) = candidate(profile, root_dir, found, &fresh, plugins) {
+                let skill = Arc::make_mut(&mut skills[at]);
+                skill.location = full.location;
+                skill.manifest = full.manifest;
+                skill.diagnostics = full.diagnostics;
+            }
+            cache.insert(path, fresh);
+        }
+    }
+    if profile.loose.is_some() || shadowed.is_empty() {
+        return;
+    }
+    let lost: std::collections::HashSet<usize> =
+        shadowed.iter().map(|s| key(&s.location)).collect();
+    for entry in cache.entries_mut() {
+        if !entry.slim && lost.contains(&key(&entry.location)) {
+            *entry = Arc::new(slim(profile, entry));
+        }
+    }
 }
 
 /// The frontmatter of `found` as `profile` reads it, with the body check of profiles that

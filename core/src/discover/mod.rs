@@ -341,6 +341,21 @@ pub fn finish_for(
     if keep != Keep::ForReload {
         layout.walked = Vec::new();
     }
+    let (mut skills, mut shadowed) = resolve::resolve(profile, collected.candidates);
+    shadowed.extend(collected.duplicates);
+    if keep == Keep::ForReload {
+        let lock = std::sync::Mutex::new(std::mem::take(&mut plugins));
+        candidates::settle_slim(
+            profile,
+            &layout,
+            &collected.slim_hits,
+            cache,
+            &lock,
+            &mut skills,
+            &shadowed,
+        );
+        plugins = lock.into_inner().unwrap_or_else(|e| e.into_inner());
+    }
     for (root, path, stamp) in collected.files {
         match layout.roots.get(root) {
             Some(root) => files.push_under(&root.path, path, stamp),
@@ -356,9 +371,6 @@ pub fn finish_for(
     let mut diagnostics = layout.diagnostics.clone();
     diagnostics.extend(plugins.diagnostics);
     diagnostics.extend(collected.diagnostics);
-
-    let (skills, mut shadowed) = resolve::resolve(profile, collected.candidates);
-    shadowed.extend(collected.duplicates);
 
     Discovery {
         catalog: Catalog {
