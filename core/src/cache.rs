@@ -464,7 +464,8 @@ pub struct CachedParse {
     /// Where the skill is reported (the walked path, or its real path for profiles that
     /// resolve links) and the lenient validation of the parse at that location.
     pub location: std::sync::Arc<Path>,
-    pub checked: Vec<crate::diagnostic::Diagnostic>,
+    /// Shared with the file's skill when naming added nothing (`Skill::diagnostics`).
+    pub checked: std::sync::Arc<[crate::diagnostic::Diagnostic]>,
     /// Cut to what naming the file reads: its manifest holds only those fields, and
     /// `checked` only errors (see `candidates::slim`). Kept for files whose skill lost to
     /// another (most of a reloadable deck's shadowed files); a discovery in which such a
@@ -485,10 +486,9 @@ impl CachedParse {
     ) -> CachedParse {
         let mut keys = parsed.keys;
         keys.retain(|k| keep_key(&k.key));
-        // Kept for the deck's life: no spare capacity from pushing diagnostics one by one,
-        // and one copy of the path for the file's diagnostics and its location.
+        // Kept for the deck's life: one copy of the path for the file's diagnostics and its
+        // location, and (as a shared slice) no spare capacity.
         let mut checked = checked;
-        checked.shrink_to_fit();
         let shared = crate::SharedPath::from(std::sync::Arc::clone(&location));
         crate::diagnostic::Diagnostic::share_path(&mut checked, &shared);
         CachedParse {
@@ -497,7 +497,7 @@ impl CachedParse {
             keys: keys.into_boxed_slice(),
             bom,
             location,
-            checked,
+            checked: crate::diagnostic::Diagnostic::shared(checked),
             slim: false,
         }
     }

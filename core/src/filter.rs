@@ -539,7 +539,7 @@ mod tests {
                 description: Some(format!("{id} description")),
                 ..Default::default()
             }),
-            diagnostics: Vec::new(),
+            diagnostics: Vec::new().into(),
             status: Default::default(),
         }
     }

@@ -31,8 +31,9 @@ pub struct Candidate {
     pub id: String,
     pub plugin: Option<String>,
     pub manifest: Arc<Manifest>,
-    /// Warnings and infos (a candidate with errors is not loaded).
-    pub diagnostics: Vec<Diagnostic>,
+    /// Warnings and infos (a candidate with errors is not loaded); shared with its cache
+    /// entry when naming changed none of the file's own.
+    pub diagnostics: Arc<[Diagnostic]>,
     /// Nested skills directory below the project (`apps/web`), used to qualify a clashing id.
     pub nested_prefix: Option<String>,
     /// Its place among its root's skills when the root has loose files
@@ -44,7 +45,7 @@ impl Candidate {
     /// This candidate as a [`super::Keep::Summary`] load keeps it: no warnings, and only
     /// the manifest fields a listing shows and the filter reads.
     fn summary(mut self) -> Candidate {
-        self.diagnostics = Vec::new();
+        self.diagnostics = Diagnostic::shared(Vec::new());
         let manifest = Arc::try_unwrap(self.manifest).unwrap_or_else(|shared| (*shared).clone());
         self.manifest = Arc::new(crate::filter::status_fields(manifest));
         self
@@ -102,15 +103,12 @@ pub fn collect<'a>(
         move |(root, found): &(usize, &'a WalkedFile)| {
             let mut read = read_one(*root, found, cache, profile, keep);
             let named = match (on_worker, read.entry.take()) {
-                (Some(plugins), Some(mut entry)) => {
-                    // A fresh read's entry is this worker's alone: its diagnostics move into
-                    // the candidate instead of being copied (~3 MB of `list`'s heap peak on
-                    // the real-world corpus, where most files have unknown keys).
-                    let checked = Arc::get_mut(&mut entry).map(|e| std::mem::take(&mut e.checked));
-                    let root = &roots[*root];
-                    Some(candidate_with(
-                        profile, root, found, &entry, checked, plugins,
-                    ))
+                (Some(plugins), Some(entry)) => {
+                    // The candidate shares the entry's diagnostics unless naming changed
+                    // them, so dropping the entry here frees all but one copy (~3 MB of
+                    // `list`'s heap peak on the real-world corpus, where most files have
+                    // unknown keys).
+                    Some(candidate(profile, &roots[*root], found, &entry, plugins))
                 }
                 (_, entry) => {
                     read.entry = entry;
@@ -322,7 +320,7 @@ pub(crate) fn read_one<'a>(
             // stays the shared one.
             let parsed = fresh_parse(found, None, &meta, profile);
             let mut moved = CachedParse::clone(&entry);
-            moved.checked = validate::check(&parsed, &location, false);
+            moved.checked = Diagnostic::shared(validate::check(&parsed, &location, false));
             moved.location = location;
             entry = Arc::new(moved);
         }
@@ -370,9 +368,9 @@ fn slim(profile: &Profile, entry: &CachedParse) -> CachedParse {
         ..Manifest::default()
     };
     let checked = if entry.checked.iter().any(Diagnostic::is_error) {
-        entry.checked.clone()
+        Arc::clone(&entry.checked)
     } else {
-        Vec::new()
+        Diagnostic::shared(Vec::new())
     };
     CachedParse {
         stamp: entry.stamp,
@@ -570,25 +568,13 @@ pub(crate) fn candidate(
     entry: &CachedParse,
     plugins: &Mutex<Plugins>,
 ) -> Result<Option<Candidate>, Vec<Diagnostic>> {
-    candidate_with(profile, root, found, entry, None, plugins)
-}
-
-/// [`candidate`], given `entry.checked` when the caller could take it out of the entry.
-fn candidate_with(
-    profile: &Profile,
-    root: &Root,
-    found: &WalkedFile,
-    entry: &CachedParse,
-    checked: Option<Vec<Diagnostic>>,
-    plugins: &Mutex<Plugins>,
-) -> Result<Option<Candidate>, Vec<Diagnostic>> {
     // The cache entry's buffer: one copy of the path per file.
     let location = SharedPath::from(Arc::clone(&entry.location));
     let base_dir = location
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_else(|| root.path.to_path_buf());
-    let mut diagnostics = checked.unwrap_or_else(|| entry.checked.clone());
+    let mut diagnostics = entry.checked.to_vec();
     let mut manifest = Arc::clone(&entry.manifest);
     let loose = root.loose.as_deref().filter(|_| found.loose);
     if let Some(name) = loose.and_then(|l| super::loose::whole_name(l, found.rel())) {
@@ -938,7 +924,7 @@ fn candidate_with(
         id,
         plugin,
         manifest,
-        diagnostics: dedup(diagnostics),
+        diagnostics: shared_with(dedup(diagnostics), &entry.checked),
         nested_prefix,
         group,
     }))
@@ -1000,7 +986,7 @@ fn whole_file(
         id: name.to_string(),
         plugin: root.plugin.clone(),
         manifest: Arc::new(manifest),
-        diagnostics,
+        diagnostics: Diagnostic::shared(diagnostics),
         nested_prefix: None,
         group: super::loose::GROUP_ALWAYS_ON,
     }))
@@ -1099,6 +1085,17 @@ fn command_description(path: &Path) -> Option<String> {
         _ => &text,
     };
     crate::parse::fallback_description(body)
+}
+
+/// `diagnostics` as a shared slice: `checked`'s own when they are the same (naming a file
+/// usually adds nothing to its lenient diagnostics), so a skill and its cache entry keep one
+/// copy.
+fn shared_with(diagnostics: Vec<Diagnostic>, checked: &Arc<[Diagnostic]>) -> Arc<[Diagnostic]> {
+    if diagnostics[..] == checked[..] {
+        Arc::clone(checked)
+    } else {
+        Diagnostic::shared(diagnostics)
+    }
 }
 
 /// Drop repeats of the same finding (same code, line and severity): validation and the
