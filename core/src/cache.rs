@@ -137,12 +137,16 @@ impl PackedStamp {
     }
 
     fn unpack(self, present: bool) -> Option<Stamp> {
-        present.then(|| Stamp {
+        present.then(|| self.get())
+    }
+
+    fn get(self) -> Stamp {
+        Stamp {
             size: self.size,
             mtime_ns: (i128::from(self.mtime_hi) << 64) | i128::from(self.mtime_lo),
             inode: self.inode,
             device: self.device,
-        })
+        }
     }
 }
 
@@ -456,8 +460,10 @@ impl std::borrow::Borrow<[u8]> for Key {
 ///   which reads the file again).
 #[derive(Clone, Debug)]
 pub struct CachedParse {
-    pub stamp: Stamp,
-    pub manifest: std::sync::Arc<crate::manifest::Manifest>,
+    /// The file's stamp when read ([`CachedParse::stamp`]), packed: a `Stamp`'s `i128`
+    /// aligns the whole entry to 16 bytes.
+    stamp: PackedStamp,
+    pub manifest: Frontmatter,
     pub keys: Box<[crate::parse::KeyInfo]>,
     /// The file starts with a UTF-8 byte-order mark.
     pub bom: bool,
@@ -466,11 +472,69 @@ pub struct CachedParse {
     pub location: std::sync::Arc<Path>,
     /// Shared with the file's skill when naming added nothing (`Skill::diagnostics`).
     pub checked: std::sync::Arc<[crate::diagnostic::Diagnostic]>,
-    /// Cut to what naming the file reads: its manifest holds only those fields, and
-    /// `checked` only errors (see `candidates::slim`). Kept for files whose skill lost to
-    /// another (most of a reloadable deck's shadowed files); a discovery in which such a
-    /// file's skill loads reads the file again.
-    pub slim: bool,
+}
+
+/// A cached file's frontmatter as naming reads it.
+#[derive(Clone, Debug)]
+pub enum Frontmatter {
+    /// The manifest, shared with every catalog built from this read.
+    Whole(std::sync::Arc<crate::manifest::Manifest>),
+    /// Only what naming reads (see `candidates::slim`), and `checked` holds only errors:
+    /// kept for a file whose skill lost to another (on a tree with many duplicate names, a
+    /// third of a reloadable deck's files). A discovery in which such a file's skill loads
+    /// reads the file again.
+    Slim(Box<SlimFields>),
+}
+
+/// The fields of a slim entry's frontmatter: the name, and the description (empty when
+/// naming reads only whether there is one).
+#[derive(Clone, Debug, Default)]
+pub struct SlimFields {
+    pub name: Option<Box<str>>,
+    pub description: Option<Box<str>>,
+}
+
+impl Frontmatter {
+    /// The manifest naming starts from: the whole one, or one holding only the slim fields.
+    pub fn manifest(&self) -> std::sync::Arc<crate::manifest::Manifest> {
+        match self {
+            Frontmatter::Whole(manifest) => std::sync::Arc::clone(manifest),
+            Frontmatter::Slim(fields) => std::sync::Arc::new(crate::manifest::Manifest {
+                name: fields.name.as_deref().map(Into::into),
+                description: fields.description.as_deref().map(Into::into),
+                ..crate::manifest::Manifest::default()
+            }),
+        }
+    }
+}
+
+impl CachedParse {
+    /// The file's stamp when it was read.
+    pub fn stamp(&self) -> Stamp {
+        self.stamp.get()
+    }
+
+    /// A copy of this read with another frontmatter and lenient validation (see
+    /// [`Frontmatter::Slim`]).
+    pub fn with(
+        &self,
+        manifest: Frontmatter,
+        checked: std::sync::Arc<[crate::diagnostic::Diagnostic]>,
+    ) -> CachedParse {
+        CachedParse {
+            stamp: self.stamp,
+            manifest,
+            keys: self.keys.clone(),
+            bom: self.bom,
+            location: std::sync::Arc::clone(&self.location),
+            checked,
+        }
+    }
+
+    /// See [`Frontmatter::Slim`].
+    pub fn is_slim(&self) -> bool {
+        matches!(self.manifest, Frontmatter::Slim(_))
+    }
 }
 
 impl CachedParse {
@@ -492,13 +556,12 @@ impl CachedParse {
         let shared = crate::SharedPath::from(std::sync::Arc::clone(&location));
         crate::diagnostic::Diagnostic::share_path(&mut checked, &shared);
         CachedParse {
-            stamp,
-            manifest: std::sync::Arc::new(parsed.manifest),
+            stamp: PackedStamp::pack(Some(stamp)).0,
+            manifest: Frontmatter::Whole(std::sync::Arc::new(parsed.manifest)),
             keys: keys.into_boxed_slice(),
             bom,
             location,
             checked: crate::diagnostic::Diagnostic::shared(checked),
-            slim: false,
         }
     }
 }
@@ -512,7 +575,7 @@ impl ParseCache {
     }
 
     pub fn get(&self, path: &Path, stamp: &Stamp) -> Option<&std::sync::Arc<CachedParse>> {
-        self.entry(path).filter(|c| c.stamp == *stamp)
+        self.entry(path).filter(|c| c.stamp() == *stamp)
     }
 
     /// Every entry, in no particular order, to be replaced in place.

@@ -855,8 +855,8 @@ mod tests {
         {
             let state = deck.inner.state.lock().expect("state");
             let entry = state.parses.entry(&loser).expect("the loser is cached");
-            assert!(entry.slim, "a shadowed file keeps a slim cache entry");
-            assert_eq!(entry.manifest.license, None);
+            assert!(entry.is_slim(), "a shadowed file keeps a slim cache entry");
+            assert_eq!(entry.manifest.manifest().license, None);
         }
 
         std::fs::remove_dir_all(winner.parent().expect("dir")).expect("remove the winner");
@@ -873,7 +873,7 @@ mod tests {
         assert!(second.shadowed.is_empty());
         let state = deck.inner.state.lock().expect("state");
         let entry = state.parses.entry(&loser).expect("cached");
-        assert!(!entry.slim, "the winner's entry is whole again");
+        assert!(!entry.is_slim(), "the winner's entry is whole again");
     }
 
     /// What a fresh deck's one-shot load finds under `root`.

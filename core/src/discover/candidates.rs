@@ -5,7 +5,7 @@ use super::plugin::Plugins;
 use super::profile::{FieldTypes, Naming, Profile};
 use super::roots::Root;
 use super::walk::WalkedFile;
-use crate::cache::{CachedParse, ParseCache, Stamp};
+use crate::cache::{CachedParse, Frontmatter, ParseCache, SlimFields, Stamp};
 use crate::catalog::{Scope, Shadowed, SkillKind};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::manifest::Manifest;
@@ -71,7 +71,7 @@ pub struct Collected {
     /// Every walked file in walk order, with its root index and stamp (for the cache
     /// fingerprint).
     pub files: Vec<(usize, PathBuf, Option<Stamp>)>,
-    /// Candidates named from a slim cache entry ([`CachedParse::slim`]), by root index and
+    /// Candidates named from a slim cache entry ([`Frontmatter::Slim`]), by root index and
     /// walked path: [`settle_slim`] reads again those whose skill loads.
     pub slim_hits: Vec<(usize, SharedPath)>,
 }
@@ -153,7 +153,7 @@ pub fn collect<'a>(
             (None, Some(mut entry)) => {
                 let root = &roots[read.root];
                 let mut named = candidate(profile, root, read.found, &entry, &plugins);
-                if entry.slim {
+                if entry.is_slim() {
                     match &named {
                         Ok(Some(_)) => out.slim_hits.push((read.root, read.found.path.clone())),
                         Ok(None) => {}
@@ -268,7 +268,7 @@ fn drop_refused_roots(
 /// (resolved for profiles that report real paths) and the lenient validation are reused from
 /// the cache while the file's stamp and location are unchanged.
 ///
-/// A slim entry ([`CachedParse::slim`]) is a hit only with `take_slim`: for a reloadable
+/// A slim entry ([`Frontmatter::Slim`]) is a hit only with `take_slim`: for a reloadable
 /// discovery, which reads the file again should its skill load ([`settle_slim`]).
 pub(crate) fn read_one<'a>(
     root: usize,
@@ -277,7 +277,7 @@ pub(crate) fn read_one<'a>(
     profile: &Profile,
     take_slim: bool,
 ) -> FileRead<'a> {
-    let usable = |c: &&Arc<CachedParse>| take_slim || !c.slim;
+    let usable = |c: &&Arc<CachedParse>| take_slim || !c.is_slim();
     // A file the cache does not know is read anyway: open it first and `fstat` the handle,
     // one path lookup instead of two. Known files are only stat'ed (most are cache hits).
     let opened = if found.regular && cache.entry(&found.path).filter(usable).is_none() {
@@ -354,33 +354,24 @@ fn read_fresh(root: usize, found: &WalkedFile, profile: &Profile) -> Option<Arc<
 /// whole one; only the skill's manifest and warnings would differ, and a skill named from
 /// a slim entry that loads is read again ([`settle_slim`]).
 fn slim(profile: &Profile, entry: &CachedParse) -> CachedParse {
-    let full = &entry.manifest;
+    let full = entry.manifest.manifest();
     let description = full
         .description
-        .as_ref()
+        .as_deref()
         .map(|d| match profile.max_description_chars {
-            Some(_) => d.clone(),
-            None => String::new(),
+            Some(_) => Box::from(d),
+            None => Box::from(""),
         });
-    let manifest = Manifest {
-        name: full.name.clone(),
+    let fields = SlimFields {
+        name: full.name.as_deref().map(Box::from),
         description,
-        ..Manifest::default()
     };
     let checked = if entry.checked.iter().any(Diagnostic::is_error) {
         Arc::clone(&entry.checked)
     } else {
         Diagnostic::shared(Vec::new())
     };
-    CachedParse {
-        stamp: entry.stamp,
-        manifest: Arc::new(manifest),
-        keys: entry.keys.clone(),
-        bom: entry.bom,
-        location: Arc::clone(&entry.location),
-        checked,
-        slim: true,
-    }
+    entry.with(Frontmatter::Slim(Box::new(fields)), checked)
 }
 
 /// After resolving a reloadable discovery: give the skills named from slim cache entries
@@ -446,7 +437,7 @@ pub fn settle_slim(
     let lost: std::collections::HashSet<usize> =
         shadowed.iter().map(|s| key(&s.location)).collect();
     for entry in cache.entries_mut() {
-        if !entry.slim && lost.contains(&key(&entry.location)) {
+        if !entry.is_slim() && lost.contains(&key(&entry.location)) {
             *entry = Arc::new(slim(profile, entry));
         }
     }
@@ -575,7 +566,7 @@ pub(crate) fn candidate(
         .map(Path::to_path_buf)
         .unwrap_or_else(|| root.path.to_path_buf());
     let mut diagnostics = entry.checked.to_vec();
-    let mut manifest = Arc::clone(&entry.manifest);
+    let mut manifest = entry.manifest.manifest();
     let loose = root.loose.as_deref().filter(|_| found.loose);
     if let Some(name) = loose.and_then(|l| super::loose::whole_name(l, found.rel())) {
         return whole_file(profile, root, name, location, base_dir, diagnostics);
