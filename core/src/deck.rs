@@ -1,7 +1,7 @@
 //! `Deck`: ties the pipeline together, owns the cache, and delivers events.
 
 use crate::activate::{self, ActivateOptions, Activation};
-use crate::cache::{Fingerprint, ParseCache};
+use crate::cache::{FileStamps, Fingerprint, ParseCache};
 use crate::catalog::{Catalog, Diff, Skill};
 use crate::discover::{self, Inputs, Profile};
 use crate::error::{Error, Result};
@@ -56,8 +56,8 @@ struct CacheState {
 struct Last {
     /// The walk, reused while no directory it read changed.
     layout: discover::WalkLayout,
-    /// The walked files, in walk order.
-    files: Fingerprint,
+    /// The stamps of the walked files, in walk order (their paths are the layout's).
+    files: FileStamps,
     /// Plugin manifests read while naming.
     probes: Fingerprint,
     /// The host settings the filter stage read (their files are in `host.files`).
@@ -79,13 +79,13 @@ struct LastChanges {
 impl Last {
     /// One parallel `stat` pass over every input of the snapshot.
     fn changes(&self) -> LastChanges {
-        let mut all = crate::cache::check_all(&[
-            &self.layout.fingerprint,
+        let paths = self.layout.file_paths();
+        let (all, files) = crate::cache::check_all_with_files(
+            &[&self.layout.fingerprint, &self.probes, &self.host.files],
             &self.files,
-            &self.probes,
-            &self.host.files,
-        ])
-        .into_iter();
+            &paths,
+        );
+        let mut all = all.into_iter();
         // `check_all` answers once per fingerprint; a missing answer counts as a change, so
         // the worst case is a needless rebuild, never a stale snapshot.
         let mut next = || {
@@ -96,7 +96,7 @@ impl Last {
         };
         LastChanges {
             walk: next(),
-            files: next(),
+            files,
             probes: next(),
             settings: next(),
         }

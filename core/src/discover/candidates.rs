@@ -68,9 +68,8 @@ pub struct Collected {
     pub duplicates: Vec<Shadowed>,
     /// Errors of files that were not loaded, and problems found while naming.
     pub diagnostics: Vec<Diagnostic>,
-    /// Every walked file in walk order, with its root index and stamp (for the cache
-    /// fingerprint).
-    pub files: Vec<(usize, PathBuf, Option<Stamp>)>,
+    /// The stamp of every walked file, in walk order (for a reloadable deck's check).
+    pub files: Vec<Option<Stamp>>,
     /// Candidates named from a slim cache entry ([`Frontmatter::Slim`]), by root index and
     /// walked path: [`settle_slim`] reads again those whose skill loads.
     pub slim_hits: Vec<(usize, SharedPath)>,
@@ -145,8 +144,7 @@ pub fn collect<'a>(
     // N=10,000, bench/PROFILE.md item 41).
     crate::par::each_in_order(&items, 32, read, |(read, named)| {
         if keep {
-            out.files
-                .push((read.root, read.found.path.to_path_buf(), read.stamp));
+            out.files.push(read.stamp);
         }
         let named = match (named, read.entry) {
             (Some(named), _) => named,
