@@ -585,7 +585,9 @@ pub struct CachedParse {
     /// aligns the whole entry to 16 bytes.
     stamp: PackedStamp,
     pub manifest: Frontmatter,
-    pub keys: Box<[crate::parse::KeyInfo]>,
+    /// The keys naming reads, by their index in the profile's list of them (see
+    /// [`CachedKey`]).
+    pub keys: Box<[CachedKey]>,
     /// The file starts with a UTF-8 byte-order mark.
     pub bom: bool,
     /// Where the skill is reported (the walked path, or its real path for profiles that
@@ -593,6 +595,34 @@ pub struct CachedParse {
     pub location: std::sync::Arc<Path>,
     /// Shared with the file's skill when naming added nothing (`Skill::diagnostics`).
     pub checked: std::sync::Arc<[crate::diagnostic::Diagnostic]>,
+}
+
+/// A key of the frontmatter as a cache entry keeps it: what a [`crate::parse::KeyInfo`]
+/// says, with the key's name as an index into the profile's list of keys naming reads (the
+/// caller's numbering: the same profile gives the same list) instead of a `String`. 12
+/// bytes and no allocation where a `KeyInfo` is 40 and one: a deck keeps a few per file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CachedKey {
+    pub line: u32,
+    pub column: u32,
+    pub index: u16,
+    kind: crate::parse::ValueKind,
+    lax_bool: bool,
+    texts: bool,
+}
+
+impl CachedKey {
+    /// The key as the parse reported it, without its name (which naming already knows).
+    pub fn info(&self) -> crate::parse::KeyInfo {
+        crate::parse::KeyInfo {
+            key: String::new(),
+            line: self.line,
+            column: self.column,
+            kind: self.kind,
+            lax_bool: self.lax_bool,
+            texts: self.texts,
+        }
+    }
 }
 
 /// A cached file's frontmatter as naming reads it.
@@ -660,17 +690,29 @@ impl CachedParse {
 
 impl CachedParse {
     /// Store `parsed` (read when the file had `stamp`), found at `location` with the lenient
-    /// validation `checked`, keeping the keys `keep_key` accepts.
+    /// validation `checked`, keeping the keys `key_index` numbers.
     pub fn new(
         stamp: Stamp,
         parsed: Parsed,
         bom: bool,
         location: std::sync::Arc<Path>,
         checked: Vec<crate::diagnostic::Diagnostic>,
-        keep_key: impl Fn(&str) -> bool,
+        key_index: impl Fn(&str) -> Option<u16>,
     ) -> CachedParse {
-        let mut keys = parsed.keys;
-        keys.retain(|k| keep_key(&k.key));
+        let keys: Vec<CachedKey> = parsed
+            .keys
+            .iter()
+            .filter_map(|k| {
+                Some(CachedKey {
+                    line: k.line,
+                    column: k.column,
+                    index: key_index(&k.key)?,
+                    kind: k.kind,
+                    lax_bool: k.lax_bool,
+                    texts: k.texts,
+                })
+            })
+            .collect();
         // Kept for the deck's life: one copy of the path for the file's diagnostics and its
         // location, and (as a shared slice) no spare capacity.
         let mut checked = checked;

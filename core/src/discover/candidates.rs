@@ -335,7 +335,7 @@ pub(crate) fn read_one<'a>(
         bom,
         location,
         checked,
-        |key| naming_reads(profile, key),
+        |key| naming_key(profile, key),
     )));
     read
 }
@@ -345,7 +345,7 @@ fn read_fresh(root: usize, found: &WalkedFile, profile: &Profile) -> Option<Arc<
     read_one(root, found, &ParseCache::default(), profile, false).entry
 }
 
-/// `entry` cut to what naming its file reads ([`candidate_with`]): the name, whether there
+/// `entry` cut to what naming its file reads ([`candidate`]): the name, whether there
 /// is a description (its text only for a profile that limits its length), the keys, and
 /// the lenient diagnostics only when one is an error (warnings never decide whether a file
 /// loads). Naming a slim entry gives the same id, name, place and outcome as naming the
@@ -478,17 +478,30 @@ fn fresh_parse(
     parsed
 }
 
-/// The keys whose kind and position naming a file looks at ([`candidate_with`],
-/// [`root_refusal`]): the only ones a cache entry keeps.
-fn naming_reads(profile: &Profile, key: &str) -> bool {
-    key == "name"
-        || key == "description"
-        || profile.field_rules.contains_key(key)
-        || profile.refuse_root.fields.contains_key(key)
-        || profile
-            .loose
-            .as_ref()
-            .is_some_and(|l| l.field_rules.contains_key(key))
+/// The keys whose kind and position naming a file looks at ([`candidate`],
+/// [`root_refusal`]), the only ones a cache entry keeps: `key`'s place in the profile's list
+/// of them (`name`, `description`, then the keys of its field rules, root rules and loose
+/// field rules), or `None`.
+fn naming_key(profile: &Profile, key: &str) -> Option<u16> {
+    let loose = profile.loose.iter().flat_map(|l| l.field_rules.keys());
+    let position = ["name", "description"]
+        .into_iter()
+        .chain(profile.field_rules.keys().map(String::as_str))
+        .chain(profile.refuse_root.fields.keys().map(String::as_str))
+        .chain(loose.map(String::as_str))
+        .position(|k| k == key)?;
+    u16::try_from(position).ok()
+}
+
+/// The last occurrence of `key` in `entry`'s frontmatter, if naming reads it.
+fn key_info(profile: &Profile, entry: &CachedParse, key: &str) -> Option<crate::parse::KeyInfo> {
+    let index = naming_key(profile, key)?;
+    entry
+        .keys
+        .iter()
+        .rev()
+        .find(|k| k.index == index)
+        .map(|k| k.info())
 }
 
 /// Whether `pattern` matches all of `name`; a pattern that does not compile matches nothing.
@@ -599,7 +612,7 @@ pub(crate) fn candidate(
         }
     } else {
         for key in ["name", "description"] {
-            let Some(info) = entry.keys.iter().rev().find(|k| k.key == key) else {
+            let Some(info) = key_info(profile, entry, key) else {
                 continue;
             };
             if profile.field_types == FieldTypes::StringsOnly {
@@ -656,10 +669,10 @@ pub(crate) fn candidate(
         }
         let loose_rules = loose.map(|l| &l.field_rules).into_iter().flatten();
         for (key, rule) in profile.field_rules.iter().chain(loose_rules) {
-            let Some(info) = entry.keys.iter().rev().find(|k| &k.key == key) else {
+            let Some(info) = key_info(profile, entry, key) else {
                 continue;
             };
-            if !rule.accepts(info) {
+            if !rule.accepts(&info) {
                 diagnostics.push(
                     Diagnostic::error("invalid-field-type", rule.refusal(&profile.name, key))
                         .with_path(&location)
@@ -998,10 +1011,10 @@ fn root_refusal(
     let alone = !diagnostics.iter().any(Diagnostic::is_error);
     let mut field = None;
     for (key, rule) in &profile.refuse_root.fields {
-        let Some(info) = entry.keys.iter().rev().find(|k| &k.key == key) else {
+        let Some(info) = key_info(profile, entry, key) else {
             continue;
         };
-        if !rule.accepts(info) {
+        if !rule.accepts(&info) {
             diagnostics.push(
                 Diagnostic::error("invalid-field-type", rule.refusal(&profile.name, key))
                     .with_path(location)
