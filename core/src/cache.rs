@@ -326,9 +326,7 @@ fn into_relative(path: PathBuf, base: &Path) -> Result<PathBuf, PathBuf> {
     }
 }
 
-/// Check several fingerprints in one parallel pass (one result per fingerprint, in order):
-/// a no-change load is nothing but this pass, and one pass over all entries keeps both
-/// cores busy where a pass per fingerprint waited for its slowest half each time.
+/// [`check_all_with_files`] without files.
 #[cfg(test)]
 pub fn check_all(prints: &[&Fingerprint]) -> Vec<Changes> {
     check_all_with_files(prints, &FileStamps::default(), &FilePaths::default()).0
@@ -433,7 +431,10 @@ fn relative<'p>(_path: &'p Path, _base: Option<&Path>) -> Option<&'p Path> {
     None
 }
 
-/// [`check_all`], and the walked files' stamps against `paths`, in the same parallel pass.
+/// Check several fingerprints, and the walked files' stamps against `paths`, in one
+/// parallel pass (one result per fingerprint, in order, then the files'): a no-change load
+/// is nothing but this pass, and one pass over all entries keeps both cores busy where a
+/// pass per fingerprint waited for its slowest half each time.
 pub fn check_all_with_files(
     prints: &[&Fingerprint],
     files: &FileStamps,
