@@ -47,6 +47,9 @@ const KNOWN: &[&str] = &[
     "install",
 ];
 
+/// The length of the longest folded key in [`KNOWN`].
+const LONGEST_KNOWN: usize = 22;
+
 /// Fields that identify a skill: a wrong shape here is an error, not a warning.
 const IDENTITY: [&str; 2] = ["name", "description"];
 
@@ -90,8 +93,19 @@ pub fn folds_to(key: &str, folded: &str) -> bool {
 /// True when `key` (in any common spelling) is a typed manifest field.
 pub fn is_known(key: &str) -> bool {
     if key.is_ascii() {
-        // Lenient validation asks for every key of every file: no folded copy per call.
-        return KNOWN.iter().any(|known| folds_to(key, known));
+        // Lenient validation asks for every key of every file: folded once, on the stack
+        // (folding it again against each known key was ~3% of `list`'s instructions).
+        let mut folded = [0u8; LONGEST_KNOWN];
+        let mut len = 0;
+        for b in key.bytes().filter(|b| *b != b'-' && *b != b'_') {
+            let Some(slot) = folded.get_mut(len) else {
+                // Longer than every known key.
+                return false;
+            };
+            *slot = b.to_ascii_lowercase();
+            len += 1;
+        }
+        return KNOWN.iter().any(|known| known.as_bytes() == &folded[..len]);
     }
     KNOWN.contains(&fold(key).as_str())
 }
@@ -601,6 +615,7 @@ mod tests {
             }
         }
         assert_eq!(fold("maxThinkingTokens"), "maxthinkingtokens");
+        assert_eq!(KNOWN.iter().map(|k| k.len()).max(), Some(LONGEST_KNOWN));
         assert!(is_known("When-To-Use"));
         assert!(!is_known("author"));
         // Without folding a copy, the same answer as with one.
@@ -612,6 +627,9 @@ mod tests {
             "-_",
             "author",
             "Ärgument",
+            "disable-model-invocation-x",
+            "Disable_Model_Invocation",
+            "disablemodelinvocatio",
         ]) {
             assert_eq!(is_known(key), KNOWN.contains(&fold(key).as_str()), "{key}");
         }
