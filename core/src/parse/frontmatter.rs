@@ -107,6 +107,39 @@ pub fn split_with(text: &str, lone_cr: bool) -> Split {
 
 /// [`split_with`]; with `indented` false a fence line may carry trailing whitespace only.
 pub fn split_rules(text: &str, lone_cr: bool, indented: bool) -> Split {
+    let (mut split, block) = locate(text, lone_cr, indented);
+    if let Some(block) = block {
+        let yaml = &text[block.start..block.end];
+        if block.plain {
+            split.yaml = yaml.to_owned();
+        } else {
+            // A `\r\n`, lone `\r` or missing last line end: each line gets a `\n`.
+            split.yaml.reserve(yaml.len() + 1);
+            for line in lines_with(yaml, 0, lone_cr) {
+                split.yaml.push_str(line.text);
+                split.yaml.push('\n');
+            }
+        }
+    }
+    split
+}
+
+/// [`split_rules`]'s `fences` alone, without copying the block (the prefix reader asks it
+/// after each read to know whether the block is complete).
+pub fn fences_rules(text: &str, lone_cr: bool, indented: bool) -> Fences {
+    locate(text, lone_cr, indented).0.fences
+}
+
+/// Where the YAML block is in the input.
+struct Block {
+    start: usize,
+    end: usize,
+    /// Every line of it ends in a lone `\n`: the block is that slice of the input as it is.
+    plain: bool,
+}
+
+/// The split without its `yaml`, and where that is (`None`: no opening fence).
+fn locate(text: &str, lone_cr: bool, indented: bool) -> (Split, Option<Block>) {
     let is_fence = |line: &str| {
         if indented {
             is_fence(line)
@@ -125,16 +158,17 @@ pub fn split_rules(text: &str, lone_cr: bool, indented: bool) -> Split {
         body_offset: None,
         bom,
     };
-    let yaml_start = match lines.next() {
+    let start = match lines.next() {
         Some(first) if is_fence(first.text) => first.next,
-        _ => return split,
+        _ => return (split, None),
     };
     split.fences = Fences::Unterminated;
-    // Where the YAML ends, and whether every line of it ends in a lone `\n`: then the block
-    // is one slice of the input, copied once instead of line by line.
-    let mut yaml_end = text.len();
-    let mut plain = true;
-    let mut line_start = yaml_start;
+    let mut block = Block {
+        start,
+        end: text.len(),
+        plain: true,
+    };
+    let mut line_start = start;
     let mut number = 1u32;
     for line in lines {
         number = number.saturating_add(1);
@@ -142,25 +176,14 @@ pub fn split_rules(text: &str, lone_cr: bool, indented: bool) -> Split {
             split.fences = Fences::Closed;
             split.body_line = Some(number.saturating_add(1));
             split.body_offset = Some(line.next);
-            yaml_end = line_start;
+            block.end = line_start;
             break;
         }
         let terminator = &text.as_bytes()[line_start + line.text.len()..line.next];
-        plain &= terminator == b"\n";
+        block.plain &= terminator == b"\n";
         line_start = line.next;
     }
-    let yaml = &text[yaml_start..yaml_end];
-    if plain {
-        split.yaml = yaml.to_owned();
-    } else {
-        // A `\r\n`, lone `\r` or missing last line end: each line gets a `\n`.
-        split.yaml.reserve(yaml.len() + 1);
-        for line in lines_with(yaml, 0, lone_cr) {
-            split.yaml.push_str(line.text);
-            split.yaml.push('\n');
-        }
-    }
-    split
+    (split, Some(block))
 }
 
 #[cfg(test)]
@@ -291,11 +314,13 @@ mod tests {
                 for (lone_cr, indented) in
                     [(true, true), (false, true), (true, false), (false, false)]
                 {
+                    let split = split_rules(&text, lone_cr, indented);
                     assert_eq!(
-                        split_rules(&text, lone_cr, indented),
+                        split,
                         split_line_by_line(&text, lone_cr, indented),
                         "{text:?} lone_cr={lone_cr} indented={indented}"
                     );
+                    assert_eq!(fences_rules(&text, lone_cr, indented), split.fences);
                 }
             }
         }

@@ -168,8 +168,7 @@ fn closed(text: &str, dialect: &Dialect) -> bool {
             .strip_prefix("---")
             .is_some_and(|rest| !rest.starts_with('-') && rest.contains("\n---"));
     }
-    frontmatter::split_rules(text, dialect.lone_cr(), dialect.indented_fences()).fences
-        == Fences::Closed
+    frontmatter::fences_rules(text, dialect.lone_cr(), dialect.indented_fences()) == Fences::Closed
 }
 
 /// Is the frontmatter's extent known from `text`, or must more of the file be read?
@@ -208,8 +207,7 @@ fn decided(text: &str, at_eof: bool, dialect: &Dialect) -> bool {
             None => text.len() >= 3,
         };
     }
-    let split = frontmatter::split_rules(text, dialect.lone_cr(), dialect.indented_fences());
-    match split.fences {
+    match frontmatter::fences_rules(text, dialect.lone_cr(), dialect.indented_fences()) {
         Fences::Closed => true,
         // The first line is complete and is not a fence: nothing more to learn.
         Fences::MissingOpening => text.contains(['\n', '\r']),
