@@ -514,10 +514,12 @@ fn whole_match(pattern: &str, name: &str) -> bool {
     }
     COMPILED.with(|cache| {
         let mut cache = cache.borrow_mut();
-        let re = cache
-            .entry(pattern.to_owned())
-            .or_insert_with(|| regex::Regex::new(pattern).ok());
-        re.as_ref().is_some_and(|re| {
+        // Looked up by `&str` first: `entry` wants an owned key, a copy per file.
+        if !cache.contains_key(pattern) {
+            cache.insert(pattern.to_owned(), regex::Regex::new(pattern).ok());
+        }
+        let re = cache.get(pattern).and_then(Option::as_ref);
+        re.is_some_and(|re| {
             re.find(name)
                 .is_some_and(|m| m.start() == 0 && m.end() == name.len())
         })
