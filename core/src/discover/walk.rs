@@ -491,14 +491,24 @@ fn cmp_plain(x: &[u8], y: &[u8]) -> Option<std::cmp::Ordering> {
         return None;
     }
     // The component holding the first difference starts after the last `/` before it; the
-    // same bytes before it split into the same components in both paths.
-    let start = memchr::memrchr(b'/', &x[..i])? + 1;
-    fn component(z: &[u8], start: usize) -> &[u8] {
-        let rest = &z[start..];
-        &rest[..memchr::memchr(b'/', rest).unwrap_or(rest.len())]
+    // same bytes before it split into the same components in both paths. Names are short:
+    // a byte loop back to the `/` costs less than a `memrchr` call.
+    let mut start = i;
+    while start > 0 && x[start - 1] != b'/' {
+        start -= 1;
     }
-    let plain = |c: &[u8]| !c.is_empty() && c != b"." && c != b"..";
-    if !plain(component(x, start)) || !plain(component(y, start)) {
+    if start == 0 {
+        return None;
+    }
+    // An empty, `.` or `..` component is told from its first three bytes.
+    let plain = |z: &[u8]| {
+        let at = |k: usize| z.get(start + k).copied().unwrap_or(b'/');
+        !matches!(
+            (at(0), at(1), at(2)),
+            (b'/', _, _) | (b'.', b'/', _) | (b'.', b'.', b'/')
+        )
+    };
+    if !plain(x) || !plain(y) {
         return None;
     }
     // Both components are normal names that agree up to `i`; a name that ends there is a
