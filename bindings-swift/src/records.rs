@@ -62,7 +62,7 @@ macro_rules! skill_record {
                     plugin: s.plugin,
                     kind: s.kind,
                     status: s.status,
-                    diagnostics: s.diagnostics,
+                    diagnostics: s.diagnostics.to_vec(),
                     $( $f: m.$f.clone(), )*
                     manifest: m,
                 }
@@ -90,7 +90,7 @@ impl Skill {
             plugin: self.plugin.clone(),
             kind: self.kind,
             manifest: std::sync::Arc::new(manifest),
-            diagnostics: self.diagnostics.clone(),
+            diagnostics: skilldeck::Diagnostic::shared(self.diagnostics.clone()),
             status: self.status.clone(),
         }
     }
@@ -474,7 +474,7 @@ mod tests {
             plugin: None,
             kind: SkillKind::Skill,
             manifest: parsed.manifest.into(),
-            diagnostics: Vec::new(),
+            diagnostics: Vec::new().into(),
             status: Status::default(),
         }
     }

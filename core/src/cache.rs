@@ -137,12 +137,16 @@ impl PackedStamp {
     }
 
     fn unpack(self, present: bool) -> Option<Stamp> {
-        present.then(|| Stamp {
+        present.then(|| self.get())
+    }
+
+    fn get(self) -> Stamp {
+        Stamp {
             size: self.size,
             mtime_ns: (i128::from(self.mtime_hi) << 64) | i128::from(self.mtime_lo),
             inode: self.inode,
             device: self.device,
-        })
+        }
     }
 }
 
@@ -245,6 +249,7 @@ impl Fingerprint {
     }
 
     /// Record that entry `index` (a push index) now has `stamp`.
+    #[cfg(test)]
     pub fn update(&mut self, index: usize, stamp: Option<Stamp>) {
         if let Some(entry) = self.entries.get_mut(index) {
             *entry = Entry::new(entry.path, stamp);
@@ -282,7 +287,7 @@ impl Fingerprint {
                     .relative
                     .get(start as usize..)
                     .and_then(|rest| std::ffi::CStr::from_bytes_until_nul(rest).ok())
-                    .and_then(|rel| bases.stamp(base as usize, rel)),
+                    .and_then(|rel| bases.stamp(base as usize, rel, rel.is_empty())),
             };
             if now != entry.stamp() {
                 changed.push(range.start + index);
@@ -321,10 +326,120 @@ fn into_relative(path: PathBuf, base: &Path) -> Result<PathBuf, PathBuf> {
     }
 }
 
-/// Check several fingerprints in one parallel pass (one result per fingerprint, in order):
-/// a no-change load is nothing but this pass, and one pass over all entries keeps both
-/// cores busy where a pass per fingerprint waited for its slowest half each time.
+/// [`check_all_with_files`] without files.
+#[cfg(test)]
 pub fn check_all(prints: &[&Fingerprint]) -> Vec<Changes> {
+    check_all_with_files(prints, &FileStamps::default(), &FilePaths::default()).0
+}
+
+/// The stamps of a walk's files in walk order, without their paths: the walk's own list
+/// has those ([`FilePaths`]), and a reloadable deck keeps both for its life, where a
+/// [`Fingerprint`] kept a second copy of every file's relative path.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileStamps {
+    stamps: Vec<PackedStamp>,
+    /// Beside `stamps`, not in it: a flag per stamp would pad each to 48 bytes.
+    present: Vec<bool>,
+}
+
+impl FileStamps {
+    pub fn with_capacity(n: usize) -> FileStamps {
+        FileStamps {
+            stamps: Vec::with_capacity(n),
+            present: Vec::with_capacity(n),
+        }
+    }
+
+    /// Record the next file's stamp (`None`: it could not be `stat`ed).
+    pub fn push(&mut self, stamp: Option<Stamp>) {
+        let (packed, present) = PackedStamp::pack(stamp);
+        self.stamps.push(packed);
+        self.present.push(present);
+    }
+
+    /// Record that file `index` now has `stamp`.
+    pub fn update(&mut self, index: usize, stamp: Option<Stamp>) {
+        if let (Some(slot), Some(flag)) = (self.stamps.get_mut(index), self.present.get_mut(index))
+        {
+            (*slot, *flag) = PackedStamp::pack(stamp);
+        }
+    }
+
+    pub fn shrink_to_fit(&mut self) {
+        self.stamps.shrink_to_fit();
+        self.present.shrink_to_fit();
+    }
+
+    fn len(&self) -> usize {
+        self.stamps.len()
+    }
+
+    fn get(&self, index: usize) -> Option<Stamp> {
+        let (stamp, present) = (self.stamps.get(index)?, self.present.get(index)?);
+        stamp.unpack(*present)
+    }
+
+    /// The indices in `range` whose stamp differs now (an index past either list counts
+    /// as changed).
+    fn changed_in(&self, paths: &FilePaths<'_>, range: std::ops::Range<usize>) -> Vec<usize> {
+        let mut bases = OpenBases::new(&paths.bases);
+        let mut changed = Vec::new();
+        for index in range {
+            let (Some(&(base, path)), true) = (paths.files.get(index), index < self.len()) else {
+                changed.push(index);
+                continue;
+            };
+            let now = match relative(path, paths.bases.get(base).copied()) {
+                Some(rel) => bases.stamp(base, rel, rel.as_os_str().is_empty()),
+                None => Stamp::read(path),
+            };
+            if now != self.get(index) {
+                changed.push(index);
+            }
+        }
+        changed
+    }
+}
+
+/// The files a [`FileStamps`] records, in its order, each with the index in `bases` of the
+/// walked root it was found below (a check `stat`s it from there, as a [`Fingerprint`]
+/// does its entries below a base).
+#[derive(Debug, Default)]
+pub struct FilePaths<'a> {
+    pub bases: Vec<&'a Path>,
+    pub files: Vec<(usize, &'a Path)>,
+}
+
+/// `path` below `base`, borrowed (see [`into_relative`]); `None` when it is not below it.
+#[cfg(unix)]
+fn relative<'p>(path: &'p Path, base: Option<&Path>) -> Option<&'p Path> {
+    use std::os::unix::ffi::OsStrExt;
+    let prefix = base?.as_os_str().as_bytes();
+    let bytes = path.as_os_str().as_bytes();
+    let rest = match bytes.strip_prefix(prefix) {
+        Some([]) => &[][..],
+        Some([b'/', rest @ ..]) => rest,
+        Some(rest) if prefix.ends_with(b"/") => rest,
+        _ => return None,
+    };
+    Some(Path::new(std::ffi::OsStr::from_bytes(rest)))
+}
+
+/// Without `fstatat` every file is `stat`ed by its whole path.
+#[cfg(not(unix))]
+fn relative<'p>(_path: &'p Path, _base: Option<&Path>) -> Option<&'p Path> {
+    None
+}
+
+/// Check several fingerprints, and the walked files' stamps against `paths`, in one
+/// parallel pass (one result per fingerprint, in order, then the files'): a no-change load
+/// is nothing but this pass, and one pass over all entries keeps both cores busy where a
+/// pass per fingerprint waited for its slowest half each time.
+pub fn check_all_with_files(
+    prints: &[&Fingerprint],
+    files: &FileStamps,
+    paths: &FilePaths<'_>,
+) -> (Vec<Changes>, Changes) {
     // Large enough that opening a chunk's roots is noise, small enough to balance.
     const CHUNK: usize = 1024;
     let mut tasks = Vec::new();
@@ -336,8 +451,15 @@ pub fn check_all(prints: &[&Fingerprint]) -> Vec<Changes> {
                 .map(|start| (which, start..n.min(start + CHUNK))),
         );
     }
-    let found = crate::par::map(&tasks, 1, |(which, range)| {
-        prints[*which].changed_in(range.clone())
+    let n = files.len().max(paths.files.len());
+    tasks.extend(
+        (0..n)
+            .step_by(CHUNK)
+            .map(|start| (prints.len(), start..n.min(start + CHUNK))),
+    );
+    let found = crate::par::map(&tasks, 1, |(which, range)| match prints.get(*which) {
+        Some(print) => print.changed_in(range.clone()),
+        None => files.changed_in(paths, range.clone()),
     });
     let mut out: Vec<Changes> = prints
         .iter()
@@ -346,23 +468,27 @@ pub fn check_all(prints: &[&Fingerprint]) -> Vec<Changes> {
             markers: p.markers_changed(),
         })
         .collect();
+    let mut file_changes = Changes::default();
     for ((which, _), changed) in tasks.iter().zip(found) {
-        out[*which].entries.extend(changed);
+        match out.get_mut(*which) {
+            Some(changes) => changes.entries.extend(changed),
+            None => file_changes.entries.extend(changed),
+        }
     }
-    out
+    (out, file_changes)
 }
 
 /// The bases of one fingerprint, each opened on first use during one check.
-struct OpenBases<'a> {
+struct OpenBases<'a, P: AsRef<Path>> {
     // Read only where entries can be base-relative (unix).
     #[cfg_attr(not(unix), allow(dead_code))]
-    paths: &'a [PathBuf],
+    paths: &'a [P],
     #[cfg(unix)]
     open: Vec<Option<Option<rustix::fd::OwnedFd>>>,
 }
 
-impl<'a> OpenBases<'a> {
-    fn new(paths: &'a [PathBuf]) -> OpenBases<'a> {
+impl<'a, P: AsRef<Path>> OpenBases<'a, P> {
+    fn new(paths: &'a [P]) -> OpenBases<'a, P> {
         OpenBases {
             paths,
             #[cfg(unix)]
@@ -372,7 +498,7 @@ impl<'a> OpenBases<'a> {
 
     /// The stamp of `rel` below base `index` (`rel` empty: the base itself).
     #[cfg(unix)]
-    fn stamp(&mut self, index: usize, rel: &std::ffi::CStr) -> Option<Stamp> {
+    fn stamp<R: rustix::path::Arg>(&mut self, index: usize, rel: R, empty: bool) -> Option<Stamp> {
         use rustix::fs::{AtFlags, Mode, OFlags};
         let (Some(slot), Some(path)) = (self.open.get_mut(index), self.paths.get(index)) else {
             return None;
@@ -380,7 +506,7 @@ impl<'a> OpenBases<'a> {
         let fd = slot.get_or_insert_with(|| {
             // O_PATH: only a handle to look up from, no read permission needed.
             rustix::fs::open(
-                path,
+                path.as_ref(),
                 OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
                 Mode::empty(),
             )
@@ -388,7 +514,7 @@ impl<'a> OpenBases<'a> {
         });
         // The base is gone or no longer a directory: so is everything below it.
         let fd = fd.as_ref()?;
-        let stat = if rel.is_empty() {
+        let stat = if empty {
             rustix::fs::fstat(fd)
         } else {
             rustix::fs::statat(fd, rel, AtFlags::empty())
@@ -398,7 +524,7 @@ impl<'a> OpenBases<'a> {
 
     /// Without `fstatat` every entry is kept whole ([`Fingerprint::push_under`]).
     #[cfg(not(unix))]
-    fn stamp(&mut self, _index: usize, _rel: &std::ffi::CStr) -> Option<Stamp> {
+    fn stamp<R>(&mut self, _index: usize, _rel: R, _empty: bool) -> Option<Stamp> {
         None
     }
 }
@@ -456,43 +582,150 @@ impl std::borrow::Borrow<[u8]> for Key {
 ///   which reads the file again).
 #[derive(Clone, Debug)]
 pub struct CachedParse {
-    pub stamp: Stamp,
-    pub manifest: std::sync::Arc<crate::manifest::Manifest>,
-    pub keys: Box<[crate::parse::KeyInfo]>,
+    /// The file's stamp when read ([`CachedParse::stamp`]), packed: a `Stamp`'s `i128`
+    /// aligns the whole entry to 16 bytes.
+    stamp: PackedStamp,
+    pub manifest: Frontmatter,
+    /// The keys naming reads, by their index in the profile's list of them (see
+    /// [`CachedKey`]).
+    pub keys: Box<[CachedKey]>,
     /// The file starts with a UTF-8 byte-order mark.
     pub bom: bool,
     /// Where the skill is reported (the walked path, or its real path for profiles that
     /// resolve links) and the lenient validation of the parse at that location.
     pub location: std::sync::Arc<Path>,
-    pub checked: Vec<crate::diagnostic::Diagnostic>,
+    /// Shared with the file's skill when naming added nothing (`Skill::diagnostics`).
+    pub checked: std::sync::Arc<[crate::diagnostic::Diagnostic]>,
+}
+
+/// A key of the frontmatter as a cache entry keeps it: what a [`crate::parse::KeyInfo`]
+/// says, with the key's name as an index into the profile's list of keys naming reads (the
+/// caller's numbering: the same profile gives the same list) instead of a `String`. 12
+/// bytes and no allocation where a `KeyInfo` is 40 and one: a deck keeps a few per file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CachedKey {
+    pub line: u32,
+    pub column: u32,
+    pub index: u16,
+    kind: crate::parse::ValueKind,
+    lax_bool: bool,
+    texts: bool,
+}
+
+impl CachedKey {
+    /// The key as the parse reported it, without its name (which naming already knows).
+    pub fn info(&self) -> crate::parse::KeyInfo {
+        crate::parse::KeyInfo {
+            key: String::new(),
+            line: self.line,
+            column: self.column,
+            kind: self.kind,
+            lax_bool: self.lax_bool,
+            texts: self.texts,
+        }
+    }
+}
+
+/// A cached file's frontmatter as naming reads it.
+#[derive(Clone, Debug)]
+pub enum Frontmatter {
+    /// The manifest, shared with every catalog built from this read.
+    Whole(std::sync::Arc<crate::manifest::Manifest>),
+    /// Only what naming reads (see `candidates::slim`), and `checked` holds only errors:
+    /// kept for a file whose skill lost to another (on a tree with many duplicate names, a
+    /// third of a reloadable deck's files). A discovery in which such a file's skill loads
+    /// reads the file again.
+    Slim(Box<SlimFields>),
+}
+
+/// The fields of a slim entry's frontmatter: the name, and the description (empty when
+/// naming reads only whether there is one).
+#[derive(Clone, Debug, Default)]
+pub struct SlimFields {
+    pub name: Option<Box<str>>,
+    pub description: Option<Box<str>>,
+}
+
+impl Frontmatter {
+    /// The manifest naming starts from: the whole one, or one holding only the slim fields.
+    pub fn manifest(&self) -> std::sync::Arc<crate::manifest::Manifest> {
+        match self {
+            Frontmatter::Whole(manifest) => std::sync::Arc::clone(manifest),
+            Frontmatter::Slim(fields) => std::sync::Arc::new(crate::manifest::Manifest {
+                name: fields.name.as_deref().map(Into::into),
+                description: fields.description.as_deref().map(Into::into),
+                ..crate::manifest::Manifest::default()
+            }),
+        }
+    }
+}
+
+impl CachedParse {
+    /// The file's stamp when it was read.
+    pub fn stamp(&self) -> Stamp {
+        self.stamp.get()
+    }
+
+    /// A copy of this read with another frontmatter and lenient validation (see
+    /// [`Frontmatter::Slim`]).
+    pub fn with(
+        &self,
+        manifest: Frontmatter,
+        checked: std::sync::Arc<[crate::diagnostic::Diagnostic]>,
+    ) -> CachedParse {
+        CachedParse {
+            stamp: self.stamp,
+            manifest,
+            keys: self.keys.clone(),
+            bom: self.bom,
+            location: std::sync::Arc::clone(&self.location),
+            checked,
+        }
+    }
+
+    /// See [`Frontmatter::Slim`].
+    pub fn is_slim(&self) -> bool {
+        matches!(self.manifest, Frontmatter::Slim(_))
+    }
 }
 
 impl CachedParse {
     /// Store `parsed` (read when the file had `stamp`), found at `location` with the lenient
-    /// validation `checked`, keeping the keys `keep_key` accepts.
+    /// validation `checked`, keeping the keys `key_index` numbers.
     pub fn new(
         stamp: Stamp,
         parsed: Parsed,
         bom: bool,
         location: std::sync::Arc<Path>,
         checked: Vec<crate::diagnostic::Diagnostic>,
-        keep_key: impl Fn(&str) -> bool,
+        key_index: impl Fn(&str) -> Option<u16>,
     ) -> CachedParse {
-        let mut keys = parsed.keys;
-        keys.retain(|k| keep_key(&k.key));
-        // Kept for the deck's life: no spare capacity from pushing diagnostics one by one,
-        // and one copy of the path for the file's diagnostics and its location.
+        let keys: Vec<CachedKey> = parsed
+            .keys
+            .iter()
+            .filter_map(|k| {
+                Some(CachedKey {
+                    line: k.line,
+                    column: k.column,
+                    index: key_index(&k.key)?,
+                    kind: k.kind,
+                    lax_bool: k.lax_bool,
+                    texts: k.texts,
+                })
+            })
+            .collect();
+        // Kept for the deck's life: one copy of the path for the file's diagnostics and its
+        // location, and (as a shared slice) no spare capacity.
         let mut checked = checked;
-        checked.shrink_to_fit();
         let shared = crate::SharedPath::from(std::sync::Arc::clone(&location));
         crate::diagnostic::Diagnostic::share_path(&mut checked, &shared);
         CachedParse {
-            stamp,
-            manifest: std::sync::Arc::new(parsed.manifest),
+            stamp: PackedStamp::pack(Some(stamp)).0,
+            manifest: Frontmatter::Whole(std::sync::Arc::new(parsed.manifest)),
             keys: keys.into_boxed_slice(),
             bom,
             location,
-            checked,
+            checked: crate::diagnostic::Diagnostic::shared(checked),
         }
     }
 }
@@ -506,7 +739,12 @@ impl ParseCache {
     }
 
     pub fn get(&self, path: &Path, stamp: &Stamp) -> Option<&std::sync::Arc<CachedParse>> {
-        self.entry(path).filter(|c| c.stamp == *stamp)
+        self.entry(path).filter(|c| c.stamp() == *stamp)
+    }
+
+    /// Every entry, in no particular order, to be replaced in place.
+    pub fn entries_mut(&mut self) -> impl Iterator<Item = &mut std::sync::Arc<CachedParse>> {
+        self.map.values_mut()
     }
 
     /// The entry of `path`, whatever its stamp.
@@ -612,6 +850,50 @@ mod tests {
         std::fs::write(&expected[17], "longer").unwrap();
         std::fs::write(&expected[42], "longer").unwrap();
         assert_eq!(check_all(&[&fp])[0].entries, [17, 42]);
+    }
+
+    #[test]
+    fn file_stamps_are_checked_against_the_walks_paths() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().join("root");
+        let a = root.join("a/SKILL.md");
+        let b = root.join("b/SKILL.md");
+        let outside = t.path().join("elsewhere/SKILL.md");
+        for file in [&a, &b, &outside] {
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            std::fs::write(file, "x").unwrap();
+        }
+        let gone = root.join("c/SKILL.md");
+        let mut stamps = FileStamps::with_capacity(4);
+        for file in [&a, &b, &outside, &gone] {
+            stamps.push(Stamp::read(file));
+        }
+        let paths = FilePaths {
+            bases: vec![root.as_path()],
+            files: vec![(0, &a), (0, &b), (0, &outside), (0, &gone)]
+                .into_iter()
+                .map(|(base, p)| (base, p.as_path()))
+                .collect(),
+        };
+        let check = |stamps: &FileStamps| check_all_with_files(&[], stamps, &paths).1.entries;
+        assert!(check(&stamps).is_empty());
+
+        std::fs::write(&b, "longer").unwrap();
+        std::fs::write(&outside, "longer").unwrap();
+        std::fs::create_dir_all(gone.parent().unwrap()).unwrap();
+        std::fs::write(&gone, "").unwrap();
+        assert_eq!(check(&stamps), [1, 2, 3]);
+        for (index, file) in [(1, &b), (2, &outside), (3, &gone)] {
+            stamps.update(index, Stamp::read(file));
+        }
+        assert!(check(&stamps).is_empty());
+        // A path without a recorded stamp counts as changed.
+        let mut fewer = FileStamps::default();
+        fewer.push(Stamp::read(&a));
+        assert_eq!(check(&fewer), [1, 2, 3]);
+        // The root moved away: everything below it changed.
+        std::fs::rename(&root, t.path().join("moved")).unwrap();
+        assert_eq!(check(&stamps), [0, 1, 3]);
     }
 
     #[test]

@@ -238,7 +238,11 @@ pub struct Skill {
     /// file is unchanged, so a reload neither copies nor compares unchanged manifests field
     /// by field (`Arc`'s equality checks identity first).
     pub manifest: Arc<Manifest>,
-    pub diagnostics: Vec<Diagnostic>,
+    /// Warnings and infos about the file (a skill with errors does not load). Shared, like
+    /// the manifest, with the deck's parse cache (which keeps the file's lenient diagnostics
+    /// to name it again on a reload) when naming the file added nothing to them, and with
+    /// the skill's previous snapshots: one copy per file, not two. A slice in JSON.
+    pub diagnostics: Arc<[Diagnostic]>,
     pub status: Status,
 }
 
@@ -329,7 +333,7 @@ impl From<SkillJson> for Skill {
             plugin: json.plugin,
             kind: json.kind,
             manifest: Arc::new(manifest),
-            diagnostics: json.diagnostics,
+            diagnostics: Diagnostic::shared(json.diagnostics),
             status: json.status,
         }
     }
@@ -479,7 +483,7 @@ mod tests {
                 description: Some("Demo.".into()),
                 ..Manifest::default()
             }),
-            diagnostics: Vec::new(),
+            diagnostics: Arc::from([]),
             status: Status::default(),
         }
     }

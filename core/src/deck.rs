@@ -1,7 +1,7 @@
 //! `Deck`: ties the pipeline together, owns the cache, and delivers events.
 
 use crate::activate::{self, ActivateOptions, Activation};
-use crate::cache::{Fingerprint, ParseCache};
+use crate::cache::{FileStamps, Fingerprint, ParseCache};
 use crate::catalog::{Catalog, Diff, Skill};
 use crate::discover::{self, Inputs, Profile};
 use crate::error::{Error, Result};
@@ -56,8 +56,8 @@ struct CacheState {
 struct Last {
     /// The walk, reused while no directory it read changed.
     layout: discover::WalkLayout,
-    /// The walked files, in walk order.
-    files: Fingerprint,
+    /// The stamps of the walked files, in walk order (their paths are the layout's).
+    files: FileStamps,
     /// Plugin manifests read while naming.
     probes: Fingerprint,
     /// The host settings the filter stage read (their files are in `host.files`).
@@ -79,13 +79,13 @@ struct LastChanges {
 impl Last {
     /// One parallel `stat` pass over every input of the snapshot.
     fn changes(&self) -> LastChanges {
-        let mut all = crate::cache::check_all(&[
-            &self.layout.fingerprint,
+        let paths = self.layout.file_paths();
+        let (all, files) = crate::cache::check_all_with_files(
+            &[&self.layout.fingerprint, &self.probes, &self.host.files],
             &self.files,
-            &self.probes,
-            &self.host.files,
-        ])
-        .into_iter();
+            &paths,
+        );
+        let mut all = all.into_iter();
         // `check_all` answers once per fingerprint; a missing answer counts as a change, so
         // the worst case is a needless rebuild, never a stale snapshot.
         let mut next = || {
@@ -96,7 +96,7 @@ impl Last {
         };
         LastChanges {
             walk: next(),
-            files: next(),
+            files,
             probes: next(),
             settings: next(),
         }
@@ -835,6 +835,50 @@ mod tests {
         let third = deck.load().expect("load");
         assert_eq!(third.get("a").map(|s| s.description()), Some("Z."));
         assert!(!Arc::ptr_eq(&first, &third));
+    }
+
+    #[test]
+    fn a_shadowed_skill_that_wins_after_a_reload_is_whole() {
+        let t = tempfile::tempdir().expect("tempdir");
+        let winner = t.path().join("project/.agents/skills/a/SKILL.md");
+        let loser = t.path().join("home/.agents/skills/a/SKILL.md");
+        write(&winner, &skill("a", "Project."));
+        // A field naming does not read, and a warning: what a slim cache entry drops.
+        write(
+            &loser,
+            "---\nname: a\ndescription: Home.\nlicense: MIT\nunknown-key: 1\n---\nBody.\n",
+        );
+        let deck = deck(t.path());
+        let first = deck.load().expect("load");
+        assert_eq!(first.get("a").map(|s| s.description()), Some("Project."));
+        assert_eq!(first.shadowed.len(), 1);
+        {
+            let state = deck.inner.state.lock().expect("state");
+            let entry = state.parses.entry(&loser).expect("the loser is cached");
+            assert!(entry.is_slim(), "a shadowed file keeps a slim cache entry");
+            assert_eq!(entry.manifest.manifest().license, None);
+        }
+
+        std::fs::remove_dir_all(winner.parent().expect("dir")).expect("remove the winner");
+        // A summary load cannot read a file again after resolving: it takes no slim entry.
+        let summary = deck.load_summary().expect("load_summary");
+        assert_eq!(summary.get("a").map(|s| s.description()), Some("Home."));
+        let second = deck.load().expect("load");
+        let fresh = deck_for_comparison(t.path());
+        let expected = fresh.get("a").expect("a loads");
+        assert_eq!(expected.description(), "Home.");
+        assert_eq!(expected.manifest.license.as_deref(), Some("MIT"));
+        assert!(!expected.diagnostics.is_empty(), "the loser has a warning");
+        assert_eq!(second.get("a"), Some(expected));
+        assert!(second.shadowed.is_empty());
+        let state = deck.inner.state.lock().expect("state");
+        let entry = state.parses.entry(&loser).expect("cached");
+        assert!(!entry.is_slim(), "the winner's entry is whole again");
+    }
+
+    /// What a fresh deck's one-shot load finds under `root`.
+    fn deck_for_comparison(root: &Path) -> Arc<Catalog> {
+        deck(root).load_once().expect("load_once")
     }
 
     #[test]

@@ -103,6 +103,19 @@ impl Diagnostic {
         self.severity == Severity::Error
     }
 
+    /// `diagnostics` as a shared slice, as a skill and the deck's parse cache hold them.
+    /// Every empty list is one buffer: most files have no diagnostics, and an empty
+    /// `Arc<[T]>` is still an allocation.
+    pub fn shared(diagnostics: Vec<Diagnostic>) -> std::sync::Arc<[Diagnostic]> {
+        static EMPTY: std::sync::OnceLock<std::sync::Arc<[Diagnostic]>> =
+            std::sync::OnceLock::new();
+        if diagnostics.is_empty() {
+            std::sync::Arc::clone(EMPTY.get_or_init(|| std::sync::Arc::from([])))
+        } else {
+            diagnostics.into()
+        }
+    }
+
     /// Point every diagnostic whose path is `path` at the one shared buffer (dropping their
     /// own copies): what a deck does before keeping a file's diagnostics.
     pub fn share_path(diagnostics: &mut [Diagnostic], path: &SharedPath) {

@@ -543,7 +543,7 @@ mod tests {
                 description: Some(format!("{id} description")),
                 ..Default::default()
             }),
-            diagnostics: Vec::new(),
+            diagnostics: Vec::new().into(),
             status: Default::default(),
         }
     }

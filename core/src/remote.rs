@@ -201,7 +201,7 @@ fn skill_of(label: &str, entry: &RemoteEntry) -> Skill {
         plugin: None,
         kind: SkillKind::Skill,
         manifest: Arc::new(parsed.manifest),
-        diagnostics,
+        diagnostics: crate::Diagnostic::shared(diagnostics),
         status: Status::default(),
     }
 }
@@ -322,7 +322,7 @@ mod tests {
             plugin: None,
             kind: SkillKind::Skill,
             manifest: Arc::default(),
-            diagnostics: vec![],
+            diagnostics: Vec::new().into(),
             status: Status::default(),
         })
     }

@@ -8,7 +8,12 @@ use serde::Serializer;
 use std::path::Path;
 
 pub fn lossy<P: AsRef<Path>, S: Serializer>(path: &P, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.serialize_str(&path.as_ref().to_string_lossy())
+    // `to_str` first: checking UTF-8 is cheaper than `to_string_lossy`'s chunked scan, and
+    // nearly every path is UTF-8 (three per skill in `list --json`).
+    match path.as_ref().to_str() {
+        Some(text) => serializer.serialize_str(text),
+        None => serializer.serialize_str(&path.as_ref().to_string_lossy()),
+    }
 }
 
 pub fn lossy_opt<P: AsRef<Path>, S: Serializer>(

@@ -423,7 +423,7 @@ mod tests {
                 description: Some("D.".into()),
                 ..Default::default()
             }),
-            diagnostics: vec![],
+            diagnostics: Vec::new().into(),
             status: skilldeck::Status {
                 enabled,
                 reasons: if enabled {

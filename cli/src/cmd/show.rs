@@ -82,7 +82,7 @@ pub fn run(args: Args) -> i32 {
     }
     if !skill.diagnostics.is_empty() {
         println!("diagnostics:");
-        for d in &skill.diagnostics {
+        for d in skill.diagnostics.iter() {
             let line = d.line.map(|l| format!(":{l}")).unwrap_or_default();
             println!("  {}[{}]{line} {}", d.severity.as_str(), d.code, d.message);
         }

@@ -755,7 +755,7 @@ mod tests {
                 description: Some("Greets".to_string()),
                 ..Default::default()
             }),
-            diagnostics: Vec::new(),
+            diagnostics: Vec::new().into(),
             status: Default::default(),
         }
     }

@@ -341,7 +341,7 @@ pub fn to_prompt<P: AsRef<Path>>(skill_dirs: &[P]) -> Result<String, CompatError
                 description: Some(props.description),
                 ..Manifest::default()
             }),
-            diagnostics: Vec::new(),
+            diagnostics: crate::Diagnostic::shared(Vec::new()),
             status: Status::default(),
         }));
     }

@@ -5,7 +5,7 @@ use super::plugin::Plugins;
 use super::profile::{FieldTypes, Naming, Profile};
 use super::roots::Root;
 use super::walk::WalkedFile;
-use crate::cache::{CachedParse, ParseCache, Stamp};
+use crate::cache::{CachedParse, Frontmatter, ParseCache, SlimFields, Stamp};
 use crate::catalog::{BaseDir, Scope, Shadowed, SkillKind};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::manifest::Manifest;
@@ -31,8 +31,9 @@ pub struct Candidate {
     pub id: String,
     pub plugin: Option<String>,
     pub manifest: Arc<Manifest>,
-    /// Warnings and infos (a candidate with errors is not loaded).
-    pub diagnostics: Vec<Diagnostic>,
+    /// Warnings and infos (a candidate with errors is not loaded); shared with its cache
+    /// entry when naming changed none of the file's own.
+    pub diagnostics: Arc<[Diagnostic]>,
     /// Nested skills directory below the project (`apps/web`), used to qualify a clashing id.
     pub nested_prefix: Option<String>,
     /// Its place among its root's skills when the root has loose files
@@ -44,7 +45,7 @@ impl Candidate {
     /// This candidate as a [`super::Keep::Summary`] load keeps it: no warnings, and only
     /// the manifest fields a listing shows and the filter reads.
     fn summary(mut self) -> Candidate {
-        self.diagnostics = Vec::new();
+        self.diagnostics = Diagnostic::shared(Vec::new());
         let manifest = Arc::try_unwrap(self.manifest).unwrap_or_else(|shared| (*shared).clone());
         self.manifest = Arc::new(crate::filter::status_fields(manifest));
         self
@@ -67,9 +68,11 @@ pub struct Collected {
     pub duplicates: Vec<Shadowed>,
     /// Errors of files that were not loaded, and problems found while naming.
     pub diagnostics: Vec<Diagnostic>,
-    /// Every walked file in walk order, with its root index and stamp (for the cache
-    /// fingerprint).
-    pub files: Vec<(usize, PathBuf, Option<Stamp>)>,
+    /// The stamp of every walked file, in walk order (for a reloadable deck's check).
+    pub files: Vec<Option<Stamp>>,
+    /// Candidates named from a slim cache entry ([`Frontmatter::Slim`]), by root index and
+    /// walked path: [`settle_slim`] reads again those whose skill loads.
+    pub slim_hits: Vec<(usize, SharedPath)>,
 }
 
 /// Read and name every file of `walked` (one list per root, in root order).
@@ -97,17 +100,14 @@ pub fn collect<'a>(
         let cache: &ParseCache = cache;
         let on_worker = (!keep).then_some(&plugins);
         move |(root, found): &(usize, &'a WalkedFile)| {
-            let mut read = read_one(*root, found, cache, profile);
+            let mut read = read_one(*root, found, cache, profile, keep);
             let named = match (on_worker, read.entry.take()) {
-                (Some(plugins), Some(mut entry)) => {
-                    // A fresh read's entry is this worker's alone: its diagnostics move into
-                    // the candidate instead of being copied (~3 MB of `list`'s heap peak on
-                    // the real-world corpus, where most files have unknown keys).
-                    let checked = Arc::get_mut(&mut entry).map(|e| std::mem::take(&mut e.checked));
-                    let root = &roots[*root];
-                    Some(candidate_with(
-                        profile, root, found, &entry, checked, plugins,
-                    ))
+                (Some(plugins), Some(entry)) => {
+                    // The candidate shares the entry's diagnostics unless naming changed
+                    // them, so dropping the entry here frees all but one copy (~3 MB of
+                    // `list`'s heap peak on the real-world corpus, where most files have
+                    // unknown keys).
+                    Some(candidate(profile, &roots[*root], found, &entry, plugins))
                 }
                 (_, entry) => {
                     read.entry = entry;
@@ -144,13 +144,27 @@ pub fn collect<'a>(
     // N=10,000, bench/PROFILE.md item 41).
     crate::par::each_in_order(&items, 32, read, |(read, named)| {
         if keep {
-            out.files
-                .push((read.root, read.found.path.to_path_buf(), read.stamp));
+            out.files.push(read.stamp);
         }
         let named = match (named, read.entry) {
             (Some(named), _) => named,
-            (None, Some(entry)) => {
-                let named = candidate(profile, &roots[read.root], read.found, &entry, &plugins);
+            (None, Some(mut entry)) => {
+                let root = &roots[read.root];
+                let mut named = candidate(profile, root, read.found, &entry, &plugins);
+                if entry.is_slim() {
+                    match &named {
+                        Ok(Some(_)) => out.slim_hits.push((read.root, read.found.path.clone())),
+                        Ok(None) => {}
+                        // A slim entry keeps no warnings: a file that does not load now
+                        // (it did, but lost) is read again, so its diagnostics are whole.
+                        Err(_) => {
+                            if let Some(fresh) = read_fresh(read.root, read.found, profile) {
+                                named = candidate(profile, root, read.found, &fresh, &plugins);
+                                entry = fresh;
+                            }
+                        }
+                    }
+                }
                 if keep {
                     next.insert(&read.found.path, entry);
                 }
@@ -251,15 +265,20 @@ fn drop_refused_roots(
 /// Stat, read and check one file (runs on all cores): the frontmatter parse, the location
 /// (resolved for profiles that report real paths) and the lenient validation are reused from
 /// the cache while the file's stamp and location are unchanged.
+///
+/// A slim entry ([`Frontmatter::Slim`]) is a hit only with `take_slim`: for a reloadable
+/// discovery, which reads the file again should its skill load ([`settle_slim`]).
 pub(crate) fn read_one<'a>(
     root: usize,
     found: &'a WalkedFile,
     cache: &ParseCache,
     profile: &Profile,
+    take_slim: bool,
 ) -> FileRead<'a> {
+    let usable = |c: &&Arc<CachedParse>| take_slim || !c.is_slim();
     // A file the cache does not know is read anyway: open it first and `fstat` the handle,
     // one path lookup instead of two. Known files are only stat'ed (most are cache hits).
-    let opened = if found.regular && cache.entry(&found.path).is_none() {
+    let opened = if found.regular && cache.entry(&found.path).filter(usable).is_none() {
         open_regular(&found.path)
     } else {
         None
@@ -291,7 +310,7 @@ pub(crate) fn read_one<'a>(
     } else {
         Arc::clone(found.path.as_arc())
     };
-    if let Some(hit) = cache.get(&found.path, &stamp) {
+    if let Some(hit) = cache.get(&found.path, &stamp).filter(usable) {
         let mut entry = hit.clone();
         if entry.location != location {
             // Seen at another real path (a link moved): validate again there. The cache keeps
@@ -299,7 +318,7 @@ pub(crate) fn read_one<'a>(
             // stays the shared one.
             let parsed = fresh_parse(found, None, &meta, profile);
             let mut moved = CachedParse::clone(&entry);
-            moved.checked = validate::check(&parsed, &location, false);
+            moved.checked = Diagnostic::shared(validate::check(&parsed, &location, false));
             moved.location = location;
             entry = Arc::new(moved);
         }
@@ -316,9 +335,110 @@ pub(crate) fn read_one<'a>(
         bom,
         location,
         checked,
-        |key| naming_reads(profile, key),
+        |key| naming_key(profile, key),
     )));
     read
+}
+
+/// `found` read again whatever the cache holds; `None` when it vanished.
+fn read_fresh(root: usize, found: &WalkedFile, profile: &Profile) -> Option<Arc<CachedParse>> {
+    read_one(root, found, &ParseCache::default(), profile, false).entry
+}
+
+/// `entry` cut to what naming its file reads ([`candidate`]): the name, whether there
+/// is a description (its text only for a profile that limits its length), the keys, and
+/// the lenient diagnostics only when one is an error (warnings never decide whether a file
+/// loads). Naming a slim entry gives the same id, name, place and outcome as naming the
+/// whole one; only the skill's manifest and warnings would differ, and a skill named from
+/// a slim entry that loads is read again ([`settle_slim`]).
+fn slim(profile: &Profile, entry: &CachedParse) -> CachedParse {
+    let full = entry.manifest.manifest();
+    let description = full
+        .description
+        .as_deref()
+        .map(|d| match profile.max_description_chars {
+            Some(_) => Box::from(d),
+            None => Box::from(""),
+        });
+    let fields = SlimFields {
+        name: full.name.as_deref().map(Box::from),
+        description,
+    };
+    let checked = if entry.checked.iter().any(Diagnostic::is_error) {
+        Arc::clone(&entry.checked)
+    } else {
+        Diagnostic::shared(Vec::new())
+    };
+    entry.with(Frontmatter::Slim(Box::new(fields)), checked)
+}
+
+/// After resolving a reloadable discovery: give the skills named from slim cache entries
+/// (`slim_hits`) their whole read, then make slim the cache entries of the files whose
+/// skill lost (`shadowed`), which a deck otherwise keeps whole for its life (on a tree
+/// with many duplicate names, a third of its files). Profiles with loose files keep every
+/// entry whole: their grouping reads fields a slim manifest does not keep.
+pub fn settle_slim(
+    profile: &Profile,
+    layout: &super::WalkLayout,
+    slim_hits: &[(usize, SharedPath)],
+    cache: &mut ParseCache,
+    plugins: &Mutex<Plugins>,
+    skills: &mut [Arc<crate::catalog::Skill>],
+    shadowed: &[Shadowed],
+) {
+    // Locations are the cache entries' own buffers, so pointers identify them.
+    let key = |p: &Path| p.as_os_str().as_encoded_bytes().as_ptr() as usize;
+    if !slim_hits.is_empty() {
+        let by_location: HashMap<usize, usize> = skills
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (key(&s.location), i))
+            .collect();
+        for (root, path) in slim_hits {
+            let Some(entry) = cache.entry(path) else {
+                continue;
+            };
+            let Some(&at) = by_location.get(&key(&entry.location)) else {
+                continue;
+            };
+            let found = layout
+                .walked
+                .iter()
+                .filter(|(r, _)| r == root)
+                .find_map(|(_, files)| {
+                    files
+                        .binary_search_by(|f| f.path.cmp(path))
+                        .ok()
+                        .map(|i| &files[i])
+                });
+            let (Some(found), Some(root_dir)) = (found, layout.roots.get(*root)) else {
+                continue;
+            };
+            let Some(fresh) = read_fresh(*root, found, profile) else {
+                continue;
+            };
+            // The file is unchanged (same stamp as when it was named), so this names it
+            // as before; only a file edited during the load could differ, and its new
+            // stamp makes the next load discover again.
+            if let Ok(Some(full)) = candidate(profile, root_dir, found, &fresh, plugins) {
+                let skill = Arc::make_mut(&mut skills[at]);
+                skill.location = full.location;
+                skill.manifest = full.manifest;
+                skill.diagnostics = full.diagnostics;
+            }
+            cache.insert(path, fresh);
+        }
+    }
+    if profile.loose.is_some() || shadowed.is_empty() {
+        return;
+    }
+    let lost: std::collections::HashSet<usize> =
+        shadowed.iter().map(|s| key(&s.location)).collect();
+    for entry in cache.entries_mut() {
+        if !entry.is_slim() && lost.contains(&key(&entry.location)) {
+            *entry = Arc::new(slim(profile, entry));
+        }
+    }
 }
 
 /// The frontmatter of `found` as `profile` reads it, with the body check of profiles that
@@ -358,17 +478,30 @@ fn fresh_parse(
     parsed
 }
 
-/// The keys whose kind and position naming a file looks at ([`candidate_with`],
-/// [`root_refusal`]): the only ones a cache entry keeps.
-fn naming_reads(profile: &Profile, key: &str) -> bool {
-    key == "name"
-        || key == "description"
-        || profile.field_rules.contains_key(key)
-        || profile.refuse_root.fields.contains_key(key)
-        || profile
-            .loose
-            .as_ref()
-            .is_some_and(|l| l.field_rules.contains_key(key))
+/// The keys whose kind and position naming a file looks at ([`candidate`],
+/// [`root_refusal`]), the only ones a cache entry keeps: `key`'s place in the profile's list
+/// of them (`name`, `description`, then the keys of its field rules, root rules and loose
+/// field rules), or `None`.
+fn naming_key(profile: &Profile, key: &str) -> Option<u16> {
+    let loose = profile.loose.iter().flat_map(|l| l.field_rules.keys());
+    let position = ["name", "description"]
+        .into_iter()
+        .chain(profile.field_rules.keys().map(String::as_str))
+        .chain(profile.refuse_root.fields.keys().map(String::as_str))
+        .chain(loose.map(String::as_str))
+        .position(|k| k == key)?;
+    u16::try_from(position).ok()
+}
+
+/// The last occurrence of `key` in `entry`'s frontmatter, if naming reads it.
+fn key_info(profile: &Profile, entry: &CachedParse, key: &str) -> Option<crate::parse::KeyInfo> {
+    let index = naming_key(profile, key)?;
+    entry
+        .keys
+        .iter()
+        .rev()
+        .find(|k| k.index == index)
+        .map(|k| k.info())
 }
 
 /// Whether `pattern` matches all of `name`; a pattern that does not compile matches nothing.
@@ -381,10 +514,12 @@ fn whole_match(pattern: &str, name: &str) -> bool {
     }
     COMPILED.with(|cache| {
         let mut cache = cache.borrow_mut();
-        let re = cache
-            .entry(pattern.to_owned())
-            .or_insert_with(|| regex::Regex::new(pattern).ok());
-        re.as_ref().is_some_and(|re| {
+        // Looked up by `&str` first: `entry` wants an owned key, a copy per file.
+        if !cache.contains_key(pattern) {
+            cache.insert(pattern.to_owned(), regex::Regex::new(pattern).ok());
+        }
+        let re = cache.get(pattern).and_then(Option::as_ref);
+        re.is_some_and(|re| {
             re.find(name)
                 .is_some_and(|m| m.start() == 0 && m.end() == name.len())
         })
@@ -437,23 +572,11 @@ pub(crate) fn candidate(
     entry: &CachedParse,
     plugins: &Mutex<Plugins>,
 ) -> Result<Option<Candidate>, Vec<Diagnostic>> {
-    candidate_with(profile, root, found, entry, None, plugins)
-}
-
-/// [`candidate`], given `entry.checked` when the caller could take it out of the entry.
-fn candidate_with(
-    profile: &Profile,
-    root: &Root,
-    found: &WalkedFile,
-    entry: &CachedParse,
-    checked: Option<Vec<Diagnostic>>,
-    plugins: &Mutex<Plugins>,
-) -> Result<Option<Candidate>, Vec<Diagnostic>> {
     // The cache entry's buffer: one copy of the path per file.
     let location = SharedPath::from(Arc::clone(&entry.location));
     let base_dir = BaseDir::of(&location).unwrap_or_else(|| BaseDir::from(root.path.to_path_buf()));
-    let mut diagnostics = checked.unwrap_or_else(|| entry.checked.clone());
-    let mut manifest = Arc::clone(&entry.manifest);
+    let mut diagnostics = entry.checked.to_vec();
+    let mut manifest = entry.manifest.manifest();
     let loose = root.loose.as_deref().filter(|_| found.loose);
     if let Some(name) = loose.and_then(|l| super::loose::whole_name(l, found.rel())) {
         return whole_file(profile, root, name, location, base_dir, diagnostics);
@@ -488,7 +611,7 @@ fn candidate_with(
         }
     } else {
         for key in ["name", "description"] {
-            let Some(info) = entry.keys.iter().rev().find(|k| k.key == key) else {
+            let Some(info) = key_info(profile, entry, key) else {
                 continue;
             };
             if profile.field_types == FieldTypes::StringsOnly {
@@ -545,10 +668,10 @@ fn candidate_with(
         }
         let loose_rules = loose.map(|l| &l.field_rules).into_iter().flatten();
         for (key, rule) in profile.field_rules.iter().chain(loose_rules) {
-            let Some(info) = entry.keys.iter().rev().find(|k| &k.key == key) else {
+            let Some(info) = key_info(profile, entry, key) else {
                 continue;
             };
-            if !rule.accepts(info) {
+            if !rule.accepts(&info) {
                 diagnostics.push(
                     Diagnostic::error("invalid-field-type", rule.refusal(&profile.name, key))
                         .with_path(&location)
@@ -802,7 +925,7 @@ fn candidate_with(
         id,
         plugin,
         manifest,
-        diagnostics: dedup(diagnostics),
+        diagnostics: shared_with(dedup(diagnostics), &entry.checked),
         nested_prefix,
         group,
     }))
@@ -864,7 +987,7 @@ fn whole_file(
         id: name.to_string(),
         plugin: root.plugin.clone(),
         manifest: Arc::new(manifest),
-        diagnostics,
+        diagnostics: Diagnostic::shared(diagnostics),
         nested_prefix: None,
         group: super::loose::GROUP_ALWAYS_ON,
     }))
@@ -887,10 +1010,10 @@ fn root_refusal(
     let alone = !diagnostics.iter().any(Diagnostic::is_error);
     let mut field = None;
     for (key, rule) in &profile.refuse_root.fields {
-        let Some(info) = entry.keys.iter().rev().find(|k| &k.key == key) else {
+        let Some(info) = key_info(profile, entry, key) else {
             continue;
         };
-        if !rule.accepts(info) {
+        if !rule.accepts(&info) {
             diagnostics.push(
                 Diagnostic::error("invalid-field-type", rule.refusal(&profile.name, key))
                     .with_path(location)
@@ -963,6 +1086,17 @@ fn command_description(path: &Path) -> Option<String> {
         _ => &text,
     };
     crate::parse::fallback_description(body)
+}
+
+/// `diagnostics` as a shared slice: `checked`'s own when they are the same (naming a file
+/// usually adds nothing to its lenient diagnostics), so a skill and its cache entry keep one
+/// copy.
+fn shared_with(diagnostics: Vec<Diagnostic>, checked: &Arc<[Diagnostic]>) -> Arc<[Diagnostic]> {
+    if diagnostics[..] == checked[..] {
+        Arc::clone(checked)
+    } else {
+        Diagnostic::shared(diagnostics)
+    }
 }
 
 /// Drop repeats of the same finding (same code, line and severity): validation and the

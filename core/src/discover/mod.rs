@@ -27,7 +27,7 @@ pub mod watch;
 pub use profile::Profile;
 pub use roots::Inputs;
 
-use crate::cache::{Fingerprint, ParseCache, Stamp};
+use crate::cache::{FilePaths, FileStamps, Fingerprint, ParseCache, Stamp};
 use crate::catalog::{Catalog, Scope};
 use crate::diagnostic::Diagnostic;
 use crate::options::DeckOptions;
@@ -49,14 +49,30 @@ pub struct WalkLayout {
     pub skipped: Vec<roots::Skipped>,
 }
 
+impl WalkLayout {
+    /// The walked files in walk order, each with its root (what [`Discovery::files`]
+    /// records the stamps of).
+    pub fn file_paths(&self) -> FilePaths<'_> {
+        FilePaths {
+            bases: self.roots.iter().map(|r| &*r.path).collect(),
+            files: self
+                .walked
+                .iter()
+                .flat_map(|(root, files)| files.iter().map(move |f| (*root, &*f.path)))
+                .collect(),
+        }
+    }
+}
+
 /// A finished discovery.
 #[derive(Debug)]
 pub struct Discovery {
     /// Resolved but not yet filtered.
     pub catalog: Catalog,
-    /// Every walked file, in the order of `layout.walked` (one entry per file, so entry `i`
-    /// is the `i`-th file of the flattened walk). The directories are in `layout`.
-    pub files: Fingerprint,
+    /// The stamp of every walked file, in the order of `layout.walked` (stamp `i` is the
+    /// `i`-th file of the flattened walk, [`WalkLayout::file_paths`]). The directories are
+    /// in `layout`.
+    pub files: FileStamps,
     /// The plugin manifests looked up while naming.
     pub probes: Fingerprint,
     pub layout: WalkLayout,
@@ -66,9 +82,13 @@ impl Discovery {
     /// Whether nothing this discovery depended on changed on disk.
     #[cfg(test)]
     pub fn is_current(&self) -> bool {
-        crate::cache::check_all(&[&self.layout.fingerprint, &self.files, &self.probes])
-            .iter()
-            .all(crate::cache::Changes::is_empty)
+        let paths = self.layout.file_paths();
+        let (prints, files) = crate::cache::check_all_with_files(
+            &[&self.layout.fingerprint, &self.probes],
+            &self.files,
+            &paths,
+        );
+        files.is_empty() && prints.iter().all(crate::cache::Changes::is_empty)
     }
 
     /// Every root looked at, present or not (what a file watcher must cover).
@@ -326,7 +346,6 @@ pub fn finish_for(
     cache: &mut ParseCache,
     keep: Keep,
 ) -> Discovery {
-    let mut files = Fingerprint::default();
     let mut probes = Fingerprint::default();
     let mut plugins = plugin::Plugins::new(profile.plugin_markers.clone());
     plugins.mark(layout.plugin_dirs.iter().cloned());
@@ -341,11 +360,24 @@ pub fn finish_for(
     if keep != Keep::ForReload {
         layout.walked = Vec::new();
     }
-    for (root, path, stamp) in collected.files {
-        match layout.roots.get(root) {
-            Some(root) => files.push_under(&root.path, path, stamp),
-            None => files.push(path, stamp),
-        }
+    let (mut skills, mut shadowed) = resolve::resolve(profile, collected.candidates);
+    shadowed.extend(collected.duplicates);
+    if keep == Keep::ForReload {
+        let lock = std::sync::Mutex::new(std::mem::take(&mut plugins));
+        candidates::settle_slim(
+            profile,
+            &layout,
+            &collected.slim_hits,
+            cache,
+            &lock,
+            &mut skills,
+            &shadowed,
+        );
+        plugins = lock.into_inner().unwrap_or_else(|e| e.into_inner());
+    }
+    let mut files = FileStamps::with_capacity(collected.files.len());
+    for stamp in collected.files {
+        files.push(stamp);
     }
     for (path, stamp) in plugins.probed {
         probes.push(path, stamp);
@@ -356,9 +388,6 @@ pub fn finish_for(
     let mut diagnostics = layout.diagnostics.clone();
     diagnostics.extend(plugins.diagnostics);
     diagnostics.extend(collected.diagnostics);
-
-    let (skills, mut shadowed) = resolve::resolve(profile, collected.candidates);
-    shadowed.extend(collected.duplicates);
 
     Discovery {
         catalog: Catalog {

@@ -49,10 +49,10 @@ pub fn patch(
         let (root_index, found) = nth_file(layout, index)?;
         let root = layout.roots.get(root_index)?;
         let old_entry = cache.entry(&found.path)?.clone();
-        let read = candidates::read_one(root_index, found, cache, profile);
+        let read = candidates::read_one(root_index, found, cache, profile, false);
         let (new_stamp, new_entry) = (read.stamp?, read.entry?);
-        let same_file =
-            (old_entry.stamp.device, old_entry.stamp.inode) == (new_stamp.device, new_stamp.inode);
+        let old_stamp = old_entry.stamp();
+        let same_file = (old_stamp.device, old_stamp.inode) == (new_stamp.device, new_stamp.inode);
         if !same_file || old_entry.location != new_entry.location {
             return None;
         }

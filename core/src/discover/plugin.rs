@@ -66,14 +66,11 @@ impl Plugins {
         // `d == limit` is the last of those for `limit`: counted once here instead of two
         // component-wise comparisons per ancestor per skill (~7% of a cold load's
         // instructions at N=10,000).
-        let depth_of = |p: &Path| p.components().count();
-        let dir_depth = depth_of(dir);
-        let in_root = dir.starts_with(root).then(|| depth_of(root));
-        let in_limit = dir.starts_with(limit).then(|| depth_of(limit));
+        let in_root = depth_below(dir, root);
+        let in_limit = depth_below(dir, limit);
         for (depth, d) in dir.ancestors().enumerate() {
-            let d_depth = dir_depth.saturating_sub(depth);
-            let walked = in_root.is_some_and(|n| d_depth >= n);
-            let at_limit = in_limit.is_none_or(|n| d_depth <= n);
+            let walked = in_root.is_some_and(|n| depth <= n);
+            let at_limit = in_limit.is_none_or(|n| depth >= n);
             // A skill's own directory is unique to it and, unless the walk saw a marker in
             // it, never probed: it owes its plugin to its parent, so neither look it up nor
             // remember it (two hash lookups and a path copy per skill on large trees).
@@ -155,8 +152,68 @@ impl Plugins {
     }
 }
 
+/// How many components `dir` has beyond `base` when it starts with it (`None` when not): by
+/// bytes when `dir` is `base`'s bytes, a `/` and plain names (as walked paths are), component
+/// by component otherwise (~4% of a cold load's instructions at N=10,000, one lookup per
+/// skill: bench/PROFILE.md item 84).
+fn depth_below(dir: &Path, base: &Path) -> Option<usize> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let (d, b) = (dir.as_os_str().as_bytes(), base.as_os_str().as_bytes());
+        if d == b {
+            return Some(0);
+        }
+        if let Some(rest) = d.strip_prefix(b).and_then(|rest| rest.strip_prefix(b"/")) {
+            let plain = !b.is_empty()
+                && !b.ends_with(b"/")
+                && rest
+                    .split(|&c| c == b'/')
+                    .all(|name| !name.is_empty() && name != b"." && name != b"..");
+            if plain {
+                return Some(memchr::memchr_iter(b'/', rest).count() + 1);
+            }
+        }
+    }
+    let count = |p: &Path| p.components().count();
+    dir.starts_with(base)
+        .then(|| count(dir).saturating_sub(count(base)))
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn depth_below_counts_as_components_do() {
+        use super::depth_below;
+        use std::path::Path;
+        let slow = |d: &Path, b: &Path| {
+            let count = |p: &Path| p.components().count();
+            d.starts_with(b).then(|| count(d) - count(b))
+        };
+        for (dir, base) in [
+            ("/a/b/c", "/a/b"),
+            ("/a/b/c/d", "/a"),
+            ("/a/b", "/a/b"),
+            ("/a/b/", "/a/b"),
+            ("/a/b/.", "/a/b"),
+            ("/a/b/./c", "/a/b"),
+            ("/a/b//c", "/a/b"),
+            ("/a/b/../c", "/a/b"),
+            ("/a/bc", "/a/b"),
+            ("/a/b/c", "/a/b/"),
+            ("/a/./b/c", "/a/b"),
+            ("/x", "/"),
+            ("/x", ""),
+            ("rel/x/y", "rel"),
+            ("./rel/x", "./rel"),
+            ("./rel/x", "rel"),
+            ("/a", "/a/b"),
+        ] {
+            let (d, b) = (Path::new(dir), Path::new(base));
+            assert_eq!(depth_below(d, b), slow(d, b), "{dir} below {base}");
+        }
+    }
+
     use super::*;
 
     #[test]

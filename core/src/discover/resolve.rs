@@ -296,7 +296,7 @@ mod tests {
             id: name.into(),
             plugin: None,
             manifest: Default::default(),
-            diagnostics: vec![],
+            diagnostics: Vec::new().into(),
             nested_prefix: None,
             group: crate::discover::loose::GROUP_PATTERN,
         }

@@ -35,7 +35,7 @@ pub struct Fast {
 /// The entries of `yaml` and the position of its first flow collection, or `None` when it is
 /// not entirely made of the shapes above.
 pub fn read(yaml: &str) -> Option<Fast> {
-    if yaml.chars().any(unsupported_char) {
+    if has_unsupported_char(yaml) {
         return None;
     }
     let lines: Vec<&str> = yaml.split('\n').collect();
@@ -195,6 +195,7 @@ fn flow_scalar(item: &str) -> Option<Value> {
 
 /// Characters with rules of their own in YAML (tabs, other line breaks, a BOM, control
 /// characters YAML does not allow in a stream): the full parser handles them.
+#[cfg(test)]
 fn unsupported_char(c: char) -> bool {
     (c < ' ' && c != '\n')
         || ('\u{7f}'..='\u{9f}').contains(&c)
@@ -202,6 +203,27 @@ fn unsupported_char(c: char) -> bool {
             c,
             '\u{feff}' | '\u{fffe}' | '\u{ffff}' | '\u{2028}' | '\u{2029}'
         )
+}
+
+/// `text.chars().any(unsupported_char)`, by bytes: every such character's UTF-8 form is
+/// recognised from its lead byte and the bytes after it, without decoding the text.
+fn has_unsupported_char(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let at = |i: usize| bytes.get(i).copied().unwrap_or(0);
+    bytes.iter().enumerate().any(|(i, &b)| match b {
+        b'\n' => false,
+        0x00..=0x1f | 0x7f => true,
+        // U+0080..U+009F
+        0xc2 => matches!(at(i + 1), 0x80..=0x9f),
+        // U+2028, U+2029
+        0xe2 => at(i + 1) == 0x80 && matches!(at(i + 2), 0xa8 | 0xa9),
+        // U+FEFF, U+FFFE, U+FFFF
+        0xef => matches!(
+            (at(i + 1), at(i + 2)),
+            (0xbb, 0xbf) | (0xbf, 0xbe) | (0xbf, 0xbf)
+        ),
+        _ => false,
+    })
 }
 
 fn is_blank(line: &str) -> bool {
@@ -235,10 +257,11 @@ fn simple_key(key: &str) -> bool {
 
 /// Words some YAML schema types as null or boolean.
 fn typed_word(word: &str) -> bool {
-    matches!(
-        word.to_ascii_lowercase().as_str(),
-        "null" | "true" | "false" | "yes" | "no" | "on" | "off" | "y" | "n"
-    )
+    // Compared in place: a lowercased copy was an allocation per key and per plain value.
+    word.len() <= 5
+        && ["null", "true", "false", "yes", "no", "on", "off", "y", "n"]
+            .iter()
+            .any(|typed| word.eq_ignore_ascii_case(typed))
 }
 
 /// A one-line scalar: plain, double-quoted or single-quoted, with nothing after it; plain
@@ -273,48 +296,62 @@ fn plain(text: &str) -> Option<String> {
     if "-?:,[]{}#&*!|>'\"%@`+.~".contains(first) || typed_start || typed_word(text) {
         return None;
     }
-    if text.contains(": ") || text.contains(" #") || text.ends_with(':') {
+    // `: ` or ` #` anywhere, found from the rarer `:` and `#` in one scan.
+    let bytes = text.as_bytes();
+    let comment_or_key = memchr::memchr2_iter(b':', b'#', bytes).any(|i| {
+        if bytes[i] == b':' {
+            bytes.get(i + 1) == Some(&b' ')
+        } else {
+            i > 0 && bytes[i - 1] == b' '
+        }
+    });
+    if comment_or_key || text.ends_with(':') {
         return None;
     }
     Some(text.to_string())
 }
 
 fn double_quoted(text: &str) -> Option<String> {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text[1..].char_indices();
-    while let Some((at, c)) = chars.next() {
-        match c {
-            '"' => return text[1 + at + 1..].is_empty().then_some(out),
-            '\\' => out.push(match chars.next()?.1 {
-                '"' => '"',
-                '\\' => '\\',
-                '/' => '/',
-                'n' => '\n',
-                't' => '\t',
-                _ => return None,
-            }),
-            c => out.push(c),
+    // Copied a run at a time between quotes and escapes (found with memchr), not char by
+    // char.
+    let mut rest = &text[1..];
+    let mut out = String::with_capacity(rest.len());
+    loop {
+        // Not closed on this line: a multi-line quoted scalar.
+        let at = memchr::memchr2(b'"', b'\\', rest.as_bytes())?;
+        out.push_str(&rest[..at]);
+        if rest.as_bytes()[at] == b'"' {
+            return rest[at + 1..].is_empty().then_some(out);
         }
+        let escape = rest[at + 1..].chars().next()?;
+        out.push(match escape {
+            '"' => '"',
+            '\\' => '\\',
+            '/' => '/',
+            'n' => '\n',
+            't' => '\t',
+            _ => return None,
+        });
+        rest = &rest[at + 1 + escape.len_utf8()..];
     }
-    // Not closed on this line: a multi-line quoted scalar.
-    None
 }
 
 fn single_quoted(text: &str) -> Option<String> {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text[1..].char_indices().peekable();
-    while let Some((at, c)) = chars.next() {
-        if c == '\'' {
-            if chars.peek().is_some_and(|(_, n)| *n == '\'') {
-                chars.next();
+    let mut rest = &text[1..];
+    let mut out = String::with_capacity(rest.len());
+    loop {
+        let at = memchr::memchr(b'\'', rest.as_bytes())?;
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        match after.strip_prefix('\'') {
+            // `''` is one quote inside the scalar.
+            Some(more) => {
                 out.push('\'');
-                continue;
+                rest = more;
             }
-            return text[1 + at + 1..].is_empty().then_some(out);
+            None => return after.is_empty().then_some(out),
         }
-        out.push(c);
     }
-    None
 }
 
 #[derive(Clone, Copy)]
@@ -505,6 +542,85 @@ mod tests {
             got[4].1,
             serde_json::json!({"author": "me", "version": "1.0"})
         );
+    }
+
+    #[test]
+    fn unsupported_chars_found_by_bytes() {
+        for c in (0..=0x10ffff).filter_map(char::from_u32) {
+            for text in [c.to_string(), format!("ab{c}"), format!("{c}\u{e9}")] {
+                assert_eq!(
+                    has_unsupported_char(&text),
+                    text.chars().any(unsupported_char),
+                    "{:?}",
+                    c
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn quoted_scalars_as_char_by_char() {
+        // The readers before they copied runs between quotes and escapes.
+        fn double_by_char(text: &str) -> Option<String> {
+            let mut out = String::new();
+            let mut chars = text[1..].char_indices();
+            while let Some((at, c)) = chars.next() {
+                match c {
+                    '"' => return text[1 + at + 1..].is_empty().then_some(out),
+                    '\\' => out.push(match chars.next()?.1 {
+                        '"' => '"',
+                        '\\' => '\\',
+                        '/' => '/',
+                        'n' => '\n',
+                        't' => '\t',
+                        _ => return None,
+                    }),
+                    c => out.push(c),
+                }
+            }
+            None
+        }
+        fn single_by_char(text: &str) -> Option<String> {
+            let mut out = String::new();
+            let mut chars = text[1..].char_indices().peekable();
+            while let Some((at, c)) = chars.next() {
+                if c == '\'' {
+                    if chars.peek().is_some_and(|(_, n)| *n == '\'') {
+                        chars.next();
+                        out.push('\'');
+                        continue;
+                    }
+                    return text[1 + at + 1..].is_empty().then_some(out);
+                }
+                out.push(c);
+            }
+            None
+        }
+        // Every text of up to five pieces after the opening quote.
+        let pieces = ["\"", "'", "\\", "n", "u", "\u{e9}", " "];
+        let mut texts = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..5 {
+            last = last
+                .iter()
+                .flat_map(|t| pieces.iter().map(move |p| format!("{t}{p}")))
+                .collect();
+            texts.extend(last.iter().cloned());
+        }
+        for tail in &texts {
+            let double = format!("\"{tail}");
+            assert_eq!(
+                double_quoted(&double),
+                double_by_char(&double),
+                "{double:?}"
+            );
+            let single = format!("'{tail}");
+            assert_eq!(
+                single_quoted(&single),
+                single_by_char(&single),
+                "{single:?}"
+            );
+        }
     }
 
     #[test]

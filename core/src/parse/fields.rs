@@ -47,6 +47,9 @@ const KNOWN: &[&str] = &[
     "install",
 ];
 
+/// The length of the longest folded key in [`KNOWN`].
+const LONGEST_KNOWN: usize = 22;
+
 /// Fields that identify a skill: a wrong shape here is an error, not a warning.
 const IDENTITY: [&str; 2] = ["name", "description"];
 
@@ -90,8 +93,19 @@ pub fn folds_to(key: &str, folded: &str) -> bool {
 /// True when `key` (in any common spelling) is a typed manifest field.
 pub fn is_known(key: &str) -> bool {
     if key.is_ascii() {
-        // Lenient validation asks for every key of every file: no folded copy per call.
-        return KNOWN.iter().any(|known| folds_to(key, known));
+        // Lenient validation asks for every key of every file: folded once, on the stack
+        // (folding it again against each known key was ~3% of `list`'s instructions).
+        let mut folded = [0u8; LONGEST_KNOWN];
+        let mut len = 0;
+        for b in key.bytes().filter(|b| *b != b'-' && *b != b'_') {
+            let Some(slot) = folded.get_mut(len) else {
+                // Longer than every known key.
+                return false;
+            };
+            *slot = b.to_ascii_lowercase();
+            len += 1;
+        }
+        return KNOWN.iter().any(|known| known.as_bytes() == &folded[..len]);
     }
     KNOWN.contains(&fold(key).as_str())
 }
@@ -164,20 +178,16 @@ pub fn build(
         spans.push(start..folded_text.len());
     }
     let folded_keys: Vec<&str> = spans.into_iter().map(|r| &folded_text[r]).collect();
-    let mut last: HashMap<&str, usize> = HashMap::with_capacity(folded_keys.len());
-    for (i, &folded) in folded_keys.iter().enumerate() {
-        if first_wins {
-            last.entry(folded).or_insert(i);
-        } else {
-            last.insert(folded, i);
-        }
-    }
-    let mut seen: HashMap<&str, u32> = HashMap::with_capacity(folded_keys.len());
+    let lines: Vec<u32> = entries
+        .iter()
+        .map(|e| e.line.saturating_add(line_offset))
+        .collect();
+    let repeats = Repeats::of(&folded_keys, first_wins);
     for (i, (entry, &folded)) in entries.into_iter().zip(&folded_keys).enumerate() {
-        let line = entry.line.saturating_add(line_offset);
+        let line = lines[i];
         // Checks read the last `KeyInfo` of a key: with the first value winning, a later
         // spelling is not recorded, so the checks see the value that is used.
-        let used_later = first_wins && last.get(folded).is_some_and(|&u| u < i);
+        let used_later = first_wins && repeats.used[i] < i;
         if !used_later {
             typed.keys.push(KeyInfo {
                 key: entry.key.clone(),
@@ -188,7 +198,7 @@ pub fn build(
                 texts: texts(&entry.value),
             });
         }
-        if let Some(first) = seen.insert(folded, line) {
+        if let Some(first) = repeats.previous[i].map(|p| lines[p]) {
             let used = if first_wins { "first" } else { "last" };
             typed.diagnostics.push(
                 Diagnostic::warning(
@@ -202,7 +212,7 @@ pub fn build(
                 .with_hint("remove all but one of these keys"),
             );
         }
-        if last.get(folded) != Some(&i) {
+        if repeats.used[i] != i {
             continue;
         }
         let mut cx = Cx {
@@ -235,6 +245,50 @@ pub fn build(
         }
     }
     typed
+}
+
+/// Which entries repeat a key (by folded spelling), and which of a key's entries is used.
+struct Repeats {
+    /// The entry before this one with the same key.
+    previous: Vec<Option<usize>>,
+    /// The entry whose value the key takes: its last, or with `first_wins` its first.
+    used: Vec<usize>,
+}
+
+impl Repeats {
+    fn of(keys: &[&str], first_wins: bool) -> Repeats {
+        // A frontmatter has a handful of keys: comparing each with the ones before it costs
+        // less than hashing every key into two maps (SipHash was ~2% of a cold load).
+        const SCAN: usize = 32;
+        let previous: Vec<Option<usize>> = if keys.len() <= SCAN {
+            (0..keys.len())
+                .map(|i| (0..i).rev().find(|&j| keys[j] == keys[i]))
+                .collect()
+        } else {
+            let mut at: HashMap<&str, usize> = HashMap::with_capacity(keys.len());
+            keys.iter()
+                .enumerate()
+                .map(|(i, key)| at.insert(key, i))
+                .collect()
+        };
+        // Each entry's first occurrence, then the last entry of each first occurrence.
+        let mut first: Vec<usize> = Vec::with_capacity(keys.len());
+        for (i, p) in previous.iter().enumerate() {
+            let f = p.map_or(i, |p| first[p]);
+            first.push(f);
+        }
+        let mut used = first.clone();
+        if !first_wins {
+            let mut last: Vec<usize> = (0..keys.len()).collect();
+            for (i, &f) in first.iter().enumerate() {
+                last[f] = i;
+            }
+            for (u, &f) in used.iter_mut().zip(&first) {
+                *u = last[f];
+            }
+        }
+        Repeats { previous, used }
+    }
 }
 
 fn describe(value: &Value) -> &'static str {
@@ -601,6 +655,7 @@ mod tests {
             }
         }
         assert_eq!(fold("maxThinkingTokens"), "maxthinkingtokens");
+        assert_eq!(KNOWN.iter().map(|k| k.len()).max(), Some(LONGEST_KNOWN));
         assert!(is_known("When-To-Use"));
         assert!(!is_known("author"));
         // Without folding a copy, the same answer as with one.
@@ -612,8 +667,41 @@ mod tests {
             "-_",
             "author",
             "Ärgument",
+            "disable-model-invocation-x",
+            "Disable_Model_Invocation",
+            "disablemodelinvocatio",
         ]) {
             assert_eq!(is_known(key), KNOWN.contains(&fold(key).as_str()), "{key}");
+        }
+    }
+
+    #[test]
+    fn repeats_as_maps_find_them() {
+        // Both the scan and the map, against maps filled the way `build` filled them.
+        let many: Vec<String> = (0..40).map(|i| format!("k{}", i % 7)).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        for keys in [
+            vec![],
+            vec!["name"],
+            vec!["name", "description", "name", "x", "description", "name"],
+            many,
+        ] {
+            for first_wins in [false, true] {
+                let got = Repeats::of(&keys, first_wins);
+                let mut used: HashMap<&str, usize> = HashMap::new();
+                for (i, &k) in keys.iter().enumerate() {
+                    if first_wins {
+                        used.entry(k).or_insert(i);
+                    } else {
+                        used.insert(k, i);
+                    }
+                }
+                let mut seen: HashMap<&str, usize> = HashMap::new();
+                for (i, &k) in keys.iter().enumerate() {
+                    assert_eq!(got.previous[i], seen.insert(k, i), "{keys:?} {i}");
+                    assert_eq!(got.used[i], used[k], "{keys:?} {i} {first_wins}");
+                }
+            }
         }
     }
 

@@ -560,6 +560,8 @@ fn document_end_first(yaml: &str) -> Option<u32> {
 }
 
 fn second_document(yaml: &str) -> Option<u32> {
+    // Only a line holding `...` ends a document: no need to look at lines without one.
+    memchr::memmem::find(yaml.as_bytes(), b"...")?;
     let mut ended = false;
     for (i, line) in yaml.lines().enumerate() {
         let content = line.trim_end();
@@ -743,22 +745,24 @@ fn strict_notes_for_text(text: &str, split: &Split, notes: &mut Vec<Diagnostic>)
             .with_hint("remove whitespace before the opening `---`"),
         );
     }
-    for (i, line) in split.yaml.lines().enumerate() {
-        if let Some(col) = line.find("---") {
-            let line_no = split
-                .yaml_line
-                .saturating_add(u32::try_from(i).unwrap_or(u32::MAX));
-            let column = u32::try_from(line[..col].chars().count() + 1).unwrap_or(u32::MAX);
-            notes.push(
-                Diagnostic::warning(
-                    "dashes-in-frontmatter",
-                    "`---` inside the frontmatter ends it here for the spec's reference validator",
-                )
-                .at(line_no, Some(column))
-                .with_hint("avoid `---` inside frontmatter values"),
-            );
-            break;
-        }
+    // The first `---` of the block, found in one search instead of one per line (a `---`
+    // never spans a line end, so it is on the line of its first byte).
+    if let Some(at) = memchr::memmem::find(split.yaml.as_bytes(), b"---") {
+        let before = &split.yaml[..at];
+        let line_start = before.rfind('\n').map_or(0, |n| n + 1);
+        let i = memchr::memchr_iter(b'\n', before.as_bytes()).count();
+        let line_no = split
+            .yaml_line
+            .saturating_add(u32::try_from(i).unwrap_or(u32::MAX));
+        let column = u32::try_from(before[line_start..].chars().count() + 1).unwrap_or(u32::MAX);
+        notes.push(
+            Diagnostic::warning(
+                "dashes-in-frontmatter",
+                "`---` inside the frontmatter ends it here for the spec's reference validator",
+            )
+            .at(line_no, Some(column))
+            .with_hint("avoid `---` inside frontmatter values"),
+        );
     }
 }
 

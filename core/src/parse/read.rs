@@ -168,8 +168,7 @@ fn closed(text: &str, dialect: &Dialect) -> bool {
             .strip_prefix("---")
             .is_some_and(|rest| !rest.starts_with('-') && rest.contains("\n---"));
     }
-    frontmatter::split_rules(text, dialect.lone_cr(), dialect.indented_fences()).fences
-        == Fences::Closed
+    frontmatter::fences_rules(text, dialect.lone_cr(), dialect.indented_fences()) == Fences::Closed
 }
 
 /// Is the frontmatter's extent known from `text`, or must more of the file be read?
@@ -208,8 +207,7 @@ fn decided(text: &str, at_eof: bool, dialect: &Dialect) -> bool {
             None => text.len() >= 3,
         };
     }
-    let split = frontmatter::split_rules(text, dialect.lone_cr(), dialect.indented_fences());
-    match split.fences {
+    match frontmatter::fences_rules(text, dialect.lone_cr(), dialect.indented_fences()) {
         Fences::Closed => true,
         // The first line is complete and is not a fence: nothing more to learn.
         Fences::MissingOpening => text.contains(['\n', '\r']),
@@ -252,6 +250,46 @@ fn whole_file_utf8(path: &Path, bytes: &[u8], at: usize) -> Diagnostic {
     .with_hint("save the file as UTF-8")
 }
 
+/// The prefix reader's buffer, kept by each thread between files: a fresh 4 KiB buffer per
+/// file was a `malloc`, a `free` and, often, freshly faulted pages (bench/PROFILE.md item 84).
+struct ReadBuffer(Vec<u8>);
+
+thread_local! {
+    static READ_BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl ReadBuffer {
+    /// This thread's buffer, empty, with room for the first read.
+    fn take() -> ReadBuffer {
+        let mut buf = READ_BUFFER.take();
+        buf.clear();
+        buf.reserve(FIRST_READ);
+        ReadBuffer(buf)
+    }
+}
+
+impl Drop for ReadBuffer {
+    fn drop(&mut self) {
+        // A buffer grown for a long frontmatter is not kept.
+        if self.0.capacity() <= 4 * FIRST_READ {
+            READ_BUFFER.set(std::mem::take(&mut self.0));
+        }
+    }
+}
+
+impl std::ops::Deref for ReadBuffer {
+    type Target = Vec<u8>;
+    fn deref(&self) -> &Vec<u8> {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for ReadBuffer {
+    fn deref_mut(&mut self) -> &mut Vec<u8> {
+        &mut self.0
+    }
+}
+
 fn read_prefix(
     path: &Path,
     file: Option<std::fs::File>,
@@ -288,7 +326,7 @@ fn read_prefix(
     // Room for both fence lines (`---` and a CRLF each) on top of the frontmatter itself.
     let cap = MAX_FRONTMATTER_BYTES + 2 * "---\r\n".len();
     let mut reader = file.take(u64::try_from(cap).unwrap_or(u64::MAX));
-    let mut buf = Vec::with_capacity(FIRST_READ);
+    let mut buf = ReadBuffer::take();
     let mut want = FIRST_READ;
     loop {
         let before = buf.len();

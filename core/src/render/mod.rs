@@ -475,7 +475,7 @@ mod tests {
                 description: Some(description.to_string()),
                 ..Default::default()
             }),
-            diagnostics: Vec::new(),
+            diagnostics: Vec::new().into(),
             status: Default::default(),
         }
     }

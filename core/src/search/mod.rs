@@ -331,7 +331,7 @@ mod tests {
             plugin: None,
             kind: SkillKind::Skill,
             manifest: Arc::new(manifest),
-            diagnostics: Vec::new(),
+            diagnostics: Vec::new().into(),
             status: Status::default(),
         })
     }

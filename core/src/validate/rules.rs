@@ -198,7 +198,11 @@ fn name(r: &mut Rules, skill_md: &Path) {
     if not_a_string(r, "name") {
         return;
     }
-    let dir = crate::parse::fallback_name(skill_md);
+    // `parse::fallback_name`, borrowed: a copy of the directory name per file otherwise.
+    let dir = skill_md
+        .parent()
+        .and_then(Path::file_name)
+        .map(|n| n.to_string_lossy());
     let raw = r.parsed.manifest.name.as_deref().map(strip).unwrap_or("");
     if raw.is_empty() {
         let (severity, message) = match (&dir, r.strict) {

@@ -156,7 +156,8 @@ fn catalog_heap_parts(
         measure(|| {
             skills
                 .iter()
-                .map(|s| s.diagnostics.clone())
+                // Deep: the skill shares its slice with the deck's parse cache.
+                .map(|s| s.diagnostics.to_vec())
                 .collect::<Vec<_>>()
         }),
     );
@@ -228,7 +229,17 @@ fn main() {
             .map(|s| s.manifest.description.as_deref().map_or(0, str::len))
             .sum();
         let (rss, heap_bytes, load_peak, load_allocs) = retained_kib_per_deck(&layout);
-        let catalog_parts = catalog_heap_parts(&catalog, &layout);
+        let mut catalog_parts = catalog_heap_parts(&catalog, &layout);
+        // What a reloadable deck keeps beyond a one-shot load's catalog: the parse cache,
+        // the fingerprints and the walk.
+        let once = catalog_parts
+            .get("load_once_catalog")
+            .and_then(serde_json::Value::as_u64)
+            .unwrap_or(0);
+        catalog_parts.insert(
+            "reload_state".to_string(),
+            serde_json::json!((heap_bytes as u64).saturating_sub(once)),
+        );
         println!(
             "{}",
             serde_json::json!({
