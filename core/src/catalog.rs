@@ -506,6 +506,16 @@ mod tests {
     }
 
     #[test]
+    fn a_skill_stays_small() {
+        // One per skill in every snapshot; `base_dir` shares the location's buffer.
+        assert!(
+            std::mem::size_of::<Skill>() <= 200,
+            "{}",
+            std::mem::size_of::<Skill>()
+        );
+    }
+
+    #[test]
     fn the_description_is_the_manifests() {
         let mut s = skill();
         assert_eq!(s.description(), "Demo.");

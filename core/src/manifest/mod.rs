@@ -356,6 +356,28 @@ mod tests {
     }
 
     #[test]
+    fn metadata_extra_and_the_lifted_fields_are_stored_only_when_written() {
+        let plain = crate::parse("---\nname: demo\ndescription: Demo.\n---\n").manifest;
+        assert!(!plain.metadata.is_set() && !plain.extra.is_set() && !plain.lifted.is_set());
+        let parsed = crate::parse(
+            "---\nname: demo\ndescription: Demo.\n\
+             metadata: {mcp: {server: s, tool: t}, short-description: Short.}\nx-own: 1\n---\n",
+        );
+        let m = &parsed.manifest;
+        assert!(m.metadata.is_set() && m.extra.is_set() && m.lifted.is_set());
+        assert_eq!(m.lifted.short_description.as_deref(), Some("Short."));
+        let json = serde_json::to_string(m).unwrap_or_default();
+        // The lifted keys sit where `mcp` and `short-description` always were: after the
+        // sections, before `extra`.
+        assert_eq!(
+            json,
+            r#"{"name":"demo","description":"Demo.","metadata":{"mcp":{"server":"s","tool":"t"},"short-description":"Short."},"mcp":{"server":"s","tool":"t"},"short-description":"Short.","extra":{"x-own":1}}"#
+        );
+        let back: Manifest = serde_json::from_str(&json).unwrap_or_default();
+        assert_eq!(&back, m);
+    }
+
+    #[test]
     fn an_ordinary_manifest_stays_small() {
         // A catalog holds one manifest per skill; the hosts' fields, `metadata` and `extra`
         // live behind pointers.
