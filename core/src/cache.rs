@@ -88,10 +88,8 @@ pub struct Fingerprint {
     /// What each entry below a base adds to its parent's path, NUL-terminated, back to
     /// back: handed to `fstatat` as the C string it already is when it has no parent.
     names: Vec<u8>,
-    /// The distinct (device, high half of the mtime) pairs of the entries' stamps: one or
-    /// two per file system (the high half is 0 from 1970 to 2262), so an entry keeps an
-    /// index here instead of 16 bytes.
-    wide: Vec<(u64, i64)>,
+    /// The entries' stamps' wide halves.
+    wide: WideHalves,
     /// Paths whose mere existence matters (`.git` markers: their mtimes change with every
     /// git command, which must not invalidate the cache).
     exists: Vec<(PathBuf, bool)>,
@@ -105,21 +103,77 @@ pub struct Fingerprint {
 const ABSOLUTE: u32 = u32::MAX;
 /// Set in `Entry::up` of an entry without a parent entry: the rest is its base's index.
 const BASE: u32 = 1 << 31;
-/// `Entry::wide` of a path that did not exist.
+/// `SlimStamp::wide` of a path that did not exist.
 const ABSENT: u32 = u32::MAX;
 
-/// One recorded path and its stamp in 36 bytes (a [`Stamp`] alone is 48, an
-/// `Option<Stamp>` 64): the stamp's size, inode and low half of the mtime, the rest as an
-/// index into [`Fingerprint::wide`]. Aligned to 4 so that no padding is added after the
-/// three `u32`s: a deck keeps one per walked directory.
+/// An `Option<Stamp>` in 28 bytes (a [`Stamp`] alone is 48, an `Option<Stamp>` 64): the
+/// size, inode and low half of the mtime, the rest as an index into a [`WideHalves`].
+/// Aligned to 4 so that no padding follows the `u32`: a reloadable deck keeps one per
+/// walked directory and file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, packed(4))]
-struct Entry {
+struct SlimStamp {
     size: u64,
     mtime_lo: u64,
     inode: u64,
-    /// `wide[..]` of the stamp, or [`ABSENT`].
+    /// The stamp's (device, high half of the mtime) in its [`WideHalves`], or [`ABSENT`].
     wide: u32,
+}
+
+/// The distinct (device, high half of the mtime) pairs of a list of [`SlimStamp`]s: one or
+/// two per file system (the high half is 0 from 1970 to 2262), so a stamp keeps a 4-byte
+/// index here instead of 16 bytes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct WideHalves(Vec<(u64, i64)>);
+
+impl WideHalves {
+    fn pack(&mut self, stamp: Option<Stamp>) -> SlimStamp {
+        let (packed, present) = PackedStamp::pack(stamp);
+        let key = (packed.device, packed.mtime_hi);
+        let wide = match present {
+            false => ABSENT,
+            true => match self.0.iter().rposition(|w| *w == key) {
+                Some(i) => u32::try_from(i).unwrap_or(ABSENT),
+                None => {
+                    self.0.push(key);
+                    // Four billion distinct devices cannot happen; were it to, the stamp
+                    // would read as absent and so as changed, never as current.
+                    u32::try_from(self.0.len() - 1).unwrap_or(ABSENT)
+                }
+            },
+        };
+        SlimStamp {
+            size: packed.size,
+            mtime_lo: packed.mtime_lo,
+            inode: packed.inode,
+            wide,
+        }
+    }
+
+    fn unpack(&self, stamp: &SlimStamp) -> Option<Stamp> {
+        let &(device, mtime_hi) = self.0.get(stamp.wide as usize)?;
+        Some(
+            PackedStamp {
+                size: stamp.size,
+                mtime_lo: stamp.mtime_lo,
+                mtime_hi,
+                inode: stamp.inode,
+                device,
+            }
+            .get(),
+        )
+    }
+
+    fn shrink_to_fit(&mut self) {
+        self.0.shrink_to_fit();
+    }
+}
+
+/// One recorded path and its stamp in 36 bytes: a deck keeps one per walked directory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, packed(4))]
+struct Entry {
+    stamp: SlimStamp,
     /// The parent entry's index (always lower than this entry's), `BASE | base`, or
     /// [`ABSOLUTE`].
     up: u32,
@@ -167,10 +221,6 @@ impl PackedStamp {
         (packed, stamp.is_some())
     }
 
-    fn unpack(self, present: bool) -> Option<Stamp> {
-        present.then(|| self.get())
-    }
-
     fn get(self) -> Stamp {
         Stamp {
             size: self.size,
@@ -209,25 +259,8 @@ impl Fingerprint {
 
     /// An entry at `up`/`at` with `stamp`, its wide half interned.
     fn entry(&mut self, stamp: Option<Stamp>, up: u32, at: u32) -> Entry {
-        let (packed, present) = PackedStamp::pack(stamp);
-        let key = (packed.device, packed.mtime_hi);
-        let wide = match present {
-            false => ABSENT,
-            true => match self.wide.iter().rposition(|w| *w == key) {
-                Some(i) => u32::try_from(i).unwrap_or(ABSENT),
-                None => {
-                    self.wide.push(key);
-                    // Four billion distinct devices cannot happen; were it to, the entry
-                    // would read as absent and so as changed, never as current.
-                    u32::try_from(self.wide.len() - 1).unwrap_or(ABSENT)
-                }
-            },
-        };
         Entry {
-            size: packed.size,
-            mtime_lo: packed.mtime_lo,
-            inode: packed.inode,
-            wide,
+            stamp: self.wide.pack(stamp),
             up,
             at,
         }
@@ -235,17 +268,7 @@ impl Fingerprint {
 
     /// The stamp `entry` records.
     fn stamp(&self, entry: &Entry) -> Option<Stamp> {
-        let &(device, mtime_hi) = self.wide.get(entry.wide as usize)?;
-        Some(
-            PackedStamp {
-                size: entry.size,
-                mtime_lo: entry.mtime_lo,
-                mtime_hi,
-                inode: entry.inode,
-                device,
-            }
-            .get(),
-        )
+        self.wide.unpack(&entry.stamp)
     }
 
     /// Give back the spare capacity of a finished fingerprint: a deck keeps its
@@ -494,37 +517,34 @@ pub fn check_all(prints: &[&Fingerprint]) -> Vec<Changes> {
 /// [`Fingerprint`] kept a second copy of every file's relative path.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FileStamps {
-    stamps: Vec<PackedStamp>,
-    /// Beside `stamps`, not in it: a flag per stamp would pad each to 48 bytes.
-    present: Vec<bool>,
+    stamps: Vec<SlimStamp>,
+    wide: WideHalves,
 }
 
 impl FileStamps {
     pub fn with_capacity(n: usize) -> FileStamps {
         FileStamps {
             stamps: Vec::with_capacity(n),
-            present: Vec::with_capacity(n),
+            wide: WideHalves::default(),
         }
     }
 
     /// Record the next file's stamp (`None`: it could not be `stat`ed).
     pub fn push(&mut self, stamp: Option<Stamp>) {
-        let (packed, present) = PackedStamp::pack(stamp);
-        self.stamps.push(packed);
-        self.present.push(present);
+        let slim = self.wide.pack(stamp);
+        self.stamps.push(slim);
     }
 
     /// Record that file `index` now has `stamp`.
     pub fn update(&mut self, index: usize, stamp: Option<Stamp>) {
-        if let (Some(slot), Some(flag)) = (self.stamps.get_mut(index), self.present.get_mut(index))
-        {
-            (*slot, *flag) = PackedStamp::pack(stamp);
+        if index < self.stamps.len() {
+            self.stamps[index] = self.wide.pack(stamp);
         }
     }
 
     pub fn shrink_to_fit(&mut self) {
         self.stamps.shrink_to_fit();
-        self.present.shrink_to_fit();
+        self.wide.shrink_to_fit();
     }
 
     fn len(&self) -> usize {
@@ -532,8 +552,7 @@ impl FileStamps {
     }
 
     fn get(&self, index: usize) -> Option<Stamp> {
-        let (stamp, present) = (self.stamps.get(index)?, self.present.get(index)?);
-        stamp.unpack(*present)
+        self.wide.unpack(self.stamps.get(index)?)
     }
 
     /// The indices in `range` whose stamp differs now (an index past either list counts
@@ -1078,9 +1097,11 @@ mod tests {
         let absent = fp.entry(None, ABSOLUTE, 0);
         assert_eq!(fp.stamp(&absent), None);
         // Shared wide halves: the devices and the mtimes' high halves, not one per entry.
-        assert_eq!(fp.wide.len(), 6);
+        assert_eq!(fp.wide.0.len(), 6);
         // The point of packing: a deck keeps one entry per walked directory.
         assert_eq!(std::mem::size_of::<Entry>(), 36);
+        // And one per walked file.
+        assert_eq!(std::mem::size_of::<SlimStamp>(), 28);
     }
 
     #[cfg(unix)]
