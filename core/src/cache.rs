@@ -86,7 +86,7 @@ pub struct Fingerprint {
     absolute: Vec<PathBuf>,
     entries: Vec<Entry>,
     /// What each entry below a base adds to its parent's path, NUL-terminated, back to
-    /// back: handed to `fstatat` as the C string it already is when it has no parent.
+    /// back: a check joins an entry's names into one reused buffer, walking them in order.
     names: Vec<u8>,
     /// The entries' stamps' wide halves.
     wide: WideHalves,
