@@ -72,39 +72,124 @@ impl Stamp {
 /// Paths below a walked root are kept relative to it: a check opens each root once and
 /// stats its entries from there (`fstatat`), so a lookup starts at the root instead of at
 /// `/`. In deep trees the full-path lookups were most of the cost of a no-change load.
+///
+/// A reloadable deck keeps one entry per walked directory for its life (21,434 on the
+/// real-world benchmark tree), so they are stored as a tree: each entry below a base names
+/// only what its path adds to its parent entry's (one component, for the walk's sorted
+/// directories), and a check rebuilds the paths in one reused buffer as it goes. Whole
+/// relative paths repeated every prefix, four times the bytes of the names alone.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Fingerprint {
     bases: Vec<PathBuf>,
-    /// Paths kept whole ([`EntryPath::Absolute`] indexes here): few, so the common entry
-    /// does not carry a `PathBuf`'s width.
+    /// Paths kept whole ([`Entry::at`] indexes here when [`Entry::up`] is [`ABSOLUTE`]):
+    /// few, so the common entry does not carry a `PathBuf`'s width.
     absolute: Vec<PathBuf>,
     entries: Vec<Entry>,
-    /// The base-relative paths, each NUL-terminated, back to back: a check walks them in
-    /// order from one buffer (a buffer per path scattered them over the heap), and hands
-    /// each to `fstatat` as the C string it already is.
-    relative: Vec<u8>,
+    /// What each entry below a base adds to its parent's path, NUL-terminated, back to
+    /// back: a check joins an entry's names into one reused buffer, walking them in order.
+    names: Vec<u8>,
+    /// The entries' stamps' wide halves.
+    wide: WideHalves,
     /// Paths whose mere existence matters (`.git` markers: their mtimes change with every
     /// git command, which must not invalidate the cache).
     exists: Vec<(PathBuf, bool)>,
+    /// While pushing: the last pushed entry's ancestors below its base, to find the next
+    /// entry's parent. Dropped by [`Fingerprint::shrink_to_fit`]; a push without it only
+    /// stores a longer name.
+    building: Chain,
 }
 
-/// One recorded path and its stamp, packed: a reloadable deck keeps one per walked
-/// directory and file (~30,000 at 10,000 skills), and `Option<Stamp>` alone is 64 bytes
-/// (its `i128` wants 16-byte alignment). This is 56.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Entry {
-    path: EntryPath,
-    stamp: PackedStamp,
-    /// The path existed (`stamp` holds its stamp); else `stamp` is all zeroes.
-    present: bool,
-}
+/// `Entry::up` of an entry kept whole.
+const ABSOLUTE: u32 = u32::MAX;
+/// Set in `Entry::up` of an entry without a parent entry: the rest is its base's index.
+const BASE: u32 = 1 << 31;
+/// `SlimStamp::wide` of a path that did not exist.
+const ABSENT: u32 = u32::MAX;
 
+/// An `Option<Stamp>` in 28 bytes (a [`Stamp`] alone is 48, an `Option<Stamp>` 64): the
+/// size, inode and low half of the mtime, the rest as an index into a [`WideHalves`].
+/// Aligned to 4 so that no padding follows the `u32`: a reloadable deck keeps one per
+/// walked directory and file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum EntryPath {
-    /// `absolute[index]`.
-    Absolute(u32),
-    /// Below `bases[base]`, at offset `start` of `relative` (an empty string: the base).
-    Under { base: u32, start: u32 },
+#[repr(C, packed(4))]
+struct SlimStamp {
+    size: u64,
+    mtime_lo: u64,
+    inode: u64,
+    /// The stamp's (device, high half of the mtime) in its [`WideHalves`], or [`ABSENT`].
+    wide: u32,
+}
+
+/// The distinct (device, high half of the mtime) pairs of a list of [`SlimStamp`]s: one or
+/// two per file system (the high half is 0 from 1970 to 2262), so a stamp keeps a 4-byte
+/// index here instead of 16 bytes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct WideHalves(Vec<(u64, i64)>);
+
+impl WideHalves {
+    fn pack(&mut self, stamp: Option<Stamp>) -> SlimStamp {
+        let (packed, present) = PackedStamp::pack(stamp);
+        let key = (packed.device, packed.mtime_hi);
+        let wide = match present {
+            false => ABSENT,
+            true => match self.0.iter().rposition(|w| *w == key) {
+                Some(i) => u32::try_from(i).unwrap_or(ABSENT),
+                None => {
+                    self.0.push(key);
+                    // Four billion distinct devices cannot happen; were it to, the stamp
+                    // would read as absent and so as changed, never as current.
+                    u32::try_from(self.0.len() - 1).unwrap_or(ABSENT)
+                }
+            },
+        };
+        SlimStamp {
+            size: packed.size,
+            mtime_lo: packed.mtime_lo,
+            inode: packed.inode,
+            wide,
+        }
+    }
+
+    fn unpack(&self, stamp: &SlimStamp) -> Option<Stamp> {
+        let &(device, mtime_hi) = self.0.get(stamp.wide as usize)?;
+        Some(
+            PackedStamp {
+                size: stamp.size,
+                mtime_lo: stamp.mtime_lo,
+                mtime_hi,
+                inode: stamp.inode,
+                device,
+            }
+            .get(),
+        )
+    }
+
+    fn shrink_to_fit(&mut self) {
+        self.0.shrink_to_fit();
+    }
+}
+
+/// One recorded path and its stamp in 36 bytes: a deck keeps one per walked directory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, packed(4))]
+struct Entry {
+    stamp: SlimStamp,
+    /// The parent entry's index (always lower than this entry's), `BASE | base`, or
+    /// [`ABSOLUTE`].
+    up: u32,
+    /// Where this entry's path is: its name's offset in `names`, or (for [`ABSOLUTE`]) its
+    /// index in `absolute`.
+    at: u32,
+}
+
+/// The ancestors of the path in `path` that are entries: (entry, length of its path in
+/// `path`), outermost first. A check keeps one per chunk so that siblings reuse their
+/// parent's path; a fingerprint keeps one while pushing.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Chain {
+    base: Option<u32>,
+    links: Vec<(u32, usize)>,
+    path: Vec<u8>,
 }
 
 /// A [`Stamp`] in 8-byte-aligned words, the same values.
@@ -136,10 +221,6 @@ impl PackedStamp {
         (packed, stamp.is_some())
     }
 
-    fn unpack(self, present: bool) -> Option<Stamp> {
-        present.then(|| self.get())
-    }
-
     fn get(self) -> Stamp {
         Stamp {
             size: self.size,
@@ -147,21 +228,6 @@ impl PackedStamp {
             inode: self.inode,
             device: self.device,
         }
-    }
-}
-
-impl Entry {
-    fn new(path: EntryPath, stamp: Option<Stamp>) -> Entry {
-        let (stamp, present) = PackedStamp::pack(stamp);
-        Entry {
-            path,
-            stamp,
-            present,
-        }
-    }
-
-    fn stamp(&self) -> Option<Stamp> {
-        self.stamp.unpack(self.present)
     }
 }
 
@@ -187,8 +253,22 @@ impl Fingerprint {
         // as "changed" through a missing path.
         let index = u32::try_from(self.absolute.len()).unwrap_or(u32::MAX);
         self.absolute.push(path);
-        self.entries
-            .push(Entry::new(EntryPath::Absolute(index), stamp));
+        let entry = self.entry(stamp, ABSOLUTE, index);
+        self.entries.push(entry);
+    }
+
+    /// An entry at `up`/`at` with `stamp`, its wide half interned.
+    fn entry(&mut self, stamp: Option<Stamp>, up: u32, at: u32) -> Entry {
+        Entry {
+            stamp: self.wide.pack(stamp),
+            up,
+            at,
+        }
+    }
+
+    /// The stamp `entry` records.
+    fn stamp(&self, entry: &Entry) -> Option<Stamp> {
+        self.wide.unpack(&entry.stamp)
     }
 
     /// Give back the spare capacity of a finished fingerprint: a deck keeps its
@@ -197,11 +277,15 @@ impl Fingerprint {
         self.bases.shrink_to_fit();
         self.absolute.shrink_to_fit();
         self.entries.shrink_to_fit();
-        self.relative.shrink_to_fit();
+        self.names.shrink_to_fit();
+        self.wide.shrink_to_fit();
         self.exists.shrink_to_fit();
+        self.building = Chain::default();
     }
 
-    /// Record `path`, found below `base` (a walked root), relative to it.
+    /// Record `path`, found below `base` (a walked root), relative to it. Pushing a
+    /// directory right after its parent or a sibling (the walk's sorted order) stores only
+    /// its name.
     #[cfg(unix)]
     pub fn push_under(&mut self, base: &Path, path: PathBuf, stamp: Option<Stamp>) {
         use std::os::unix::ffi::OsStrExt;
@@ -221,19 +305,33 @@ impl Fingerprint {
                 self.bases.len() - 1
             }
         };
-        // A NUL cannot be in a path the system listed; a buffer past 4 GiB would need
-        // wider offsets. Either way the path is kept whole instead.
-        let (Ok(index), Ok(start)) = (u32::try_from(index), u32::try_from(self.relative.len()))
-        else {
+        // A NUL cannot be in a path the system listed; a base index, entry count or name
+        // buffer past 2 GiB would need wider fields. Either way the path is kept whole.
+        let (Ok(index), Ok(entry), Ok(start)) = (
+            u32::try_from(index),
+            u32::try_from(self.entries.len()),
+            u32::try_from(self.names.len()),
+        ) else {
             return self.push(base.join(rel), stamp);
         };
-        if bytes.contains(&0) {
+        if bytes.contains(&0) || index >= BASE || entry >= BASE {
             return self.push(base.join(rel), stamp);
         }
-        self.relative.extend_from_slice(bytes);
-        self.relative.push(0);
-        self.entries
-            .push(Entry::new(EntryPath::Under { base: index, start }, stamp));
+        let chain = &mut self.building;
+        if chain.base != Some(index) {
+            *chain = Chain {
+                base: Some(index),
+                ..Chain::default()
+            };
+        }
+        let (up, name) = chain.parent_of(bytes).unwrap_or((BASE | index, bytes));
+        self.names.extend_from_slice(name);
+        self.names.push(0);
+        chain.links.push((entry, bytes.len()));
+        chain.path.clear();
+        chain.path.extend_from_slice(bytes);
+        let entry = self.entry(stamp, up, start);
+        self.entries.push(entry);
     }
 
     /// Record `path` (found below `base`). Only unix checks from an open base; elsewhere
@@ -251,8 +349,9 @@ impl Fingerprint {
     /// Record that entry `index` (a push index) now has `stamp`.
     #[cfg(test)]
     pub fn update(&mut self, index: usize, stamp: Option<Stamp>) {
-        if let Some(entry) = self.entries.get_mut(index) {
-            *entry = Entry::new(entry.path, stamp);
+        if let Some(&Entry { up, at, .. }) = self.entries.get(index) {
+            let entry = self.entry(stamp, up, at);
+            self.entries[index] = entry;
         }
     }
 
@@ -273,27 +372,108 @@ impl Fingerprint {
             .any(|(p, e)| std::fs::symlink_metadata(p).is_ok() != *e)
     }
 
+    /// What entry `index` adds to its parent's path, without its NUL.
+    fn name(&self, index: u32) -> Option<&[u8]> {
+        let entry = self.entries.get(index as usize)?;
+        let rest = self.names.get(entry.at as usize..)?;
+        Some(std::ffi::CStr::from_bytes_until_nul(rest).ok()?.to_bytes())
+    }
+
+    /// Put entry `index`'s path below its base in `chain.path` (reusing what the chain
+    /// already holds of its ancestors) and return the base; `None` when the entry is kept
+    /// whole or its links are broken.
+    fn rebuild(&self, index: u32, chain: &mut Chain, missing: &mut Vec<u32>) -> Option<u32> {
+        missing.clear();
+        let mut at = index;
+        loop {
+            if let Some(pos) = chain.links.iter().rposition(|&(e, _)| e == at) {
+                chain.links.truncate(pos + 1);
+                break;
+            }
+            missing.push(at);
+            let up = self.entries.get(at as usize)?.up;
+            if up == ABSOLUTE {
+                return None;
+            }
+            if up & BASE != 0 {
+                chain.links.clear();
+                chain.base = Some(up & !BASE);
+                break;
+            }
+            // Parents are pushed before their children: this also ends every loop.
+            if up >= at {
+                return None;
+            }
+            at = up;
+        }
+        chain
+            .path
+            .truncate(chain.links.last().map_or(0, |&(_, end)| end));
+        for &entry in missing.iter().rev() {
+            // No separator after the base's own (empty) path.
+            if !chain.path.is_empty() {
+                chain.path.push(b'/');
+            }
+            chain.path.extend_from_slice(self.name(entry)?);
+            chain.links.push((entry, chain.path.len()));
+        }
+        chain.base
+    }
+
     /// The indices in `range` whose stamp differs now.
     fn changed_in(&self, range: std::ops::Range<usize>) -> Vec<usize> {
         let mut bases = OpenBases::new(&self.bases);
+        let mut chain = Chain::default();
+        let mut missing = Vec::new();
         let mut changed = Vec::new();
         for (index, entry) in self.entries[range.clone()].iter().enumerate() {
-            let now = match entry.path {
-                EntryPath::Absolute(at) => self
-                    .absolute
-                    .get(at as usize)
-                    .and_then(|path| Stamp::read(path)),
-                EntryPath::Under { base, start } => self
-                    .relative
-                    .get(start as usize..)
-                    .and_then(|rest| std::ffi::CStr::from_bytes_until_nul(rest).ok())
-                    .and_then(|rel| bases.stamp(base as usize, rel, rel.is_empty())),
+            let index = range.start + index;
+            let now = if entry.up == ABSOLUTE {
+                self.absolute
+                    .get(entry.at as usize)
+                    .and_then(|path| Stamp::read(path))
+            } else {
+                u32::try_from(index)
+                    .ok()
+                    .and_then(|i| self.rebuild(i, &mut chain, &mut missing))
+                    .and_then(|base| {
+                        let empty = chain.path.is_empty();
+                        chain.path.push(0);
+                        let now = std::ffi::CStr::from_bytes_with_nul(&chain.path)
+                            .ok()
+                            .and_then(|rel| bases.stamp(base as usize, rel, empty));
+                        chain.path.pop();
+                        now
+                    })
             };
-            if now != entry.stamp() {
-                changed.push(range.start + index);
+            if now != self.stamp(entry) {
+                changed.push(index);
             }
         }
         changed
+    }
+}
+
+impl Chain {
+    /// The last pushed entry that is an ancestor of `rel`, and what `rel` adds to its path.
+    #[cfg_attr(not(unix), allow(dead_code))]
+    fn parent_of<'r>(&mut self, rel: &'r [u8]) -> Option<(u32, &'r [u8])> {
+        while let Some(&(entry, end)) = self.links.last() {
+            let prefix = self.path.get(..end)?;
+            let name = match rel.strip_prefix(prefix) {
+                // Below the base itself (an empty path): all of `rel`.
+                Some(rest) if end == 0 && !rest.is_empty() => Some(rest),
+                Some([b'/', rest @ ..]) if !rest.is_empty() && end > 0 => Some(rest),
+                _ => None,
+            };
+            match name {
+                Some(name) => return Some((entry, name)),
+                None => {
+                    self.links.pop();
+                }
+            }
+        }
+        None
     }
 }
 
@@ -337,37 +517,34 @@ pub fn check_all(prints: &[&Fingerprint]) -> Vec<Changes> {
 /// [`Fingerprint`] kept a second copy of every file's relative path.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FileStamps {
-    stamps: Vec<PackedStamp>,
-    /// Beside `stamps`, not in it: a flag per stamp would pad each to 48 bytes.
-    present: Vec<bool>,
+    stamps: Vec<SlimStamp>,
+    wide: WideHalves,
 }
 
 impl FileStamps {
     pub fn with_capacity(n: usize) -> FileStamps {
         FileStamps {
             stamps: Vec::with_capacity(n),
-            present: Vec::with_capacity(n),
+            wide: WideHalves::default(),
         }
     }
 
     /// Record the next file's stamp (`None`: it could not be `stat`ed).
     pub fn push(&mut self, stamp: Option<Stamp>) {
-        let (packed, present) = PackedStamp::pack(stamp);
-        self.stamps.push(packed);
-        self.present.push(present);
+        let slim = self.wide.pack(stamp);
+        self.stamps.push(slim);
     }
 
     /// Record that file `index` now has `stamp`.
     pub fn update(&mut self, index: usize, stamp: Option<Stamp>) {
-        if let (Some(slot), Some(flag)) = (self.stamps.get_mut(index), self.present.get_mut(index))
-        {
-            (*slot, *flag) = PackedStamp::pack(stamp);
+        if index < self.stamps.len() {
+            self.stamps[index] = self.wide.pack(stamp);
         }
     }
 
     pub fn shrink_to_fit(&mut self) {
         self.stamps.shrink_to_fit();
-        self.present.shrink_to_fit();
+        self.wide.shrink_to_fit();
     }
 
     fn len(&self) -> usize {
@@ -375,8 +552,7 @@ impl FileStamps {
     }
 
     fn get(&self, index: usize) -> Option<Stamp> {
-        let (stamp, present) = (self.stamps.get(index)?, self.present.get(index)?);
-        stamp.unpack(*present)
+        self.wide.unpack(self.stamps.get(index)?)
     }
 
     /// The indices in `range` whose stamp differs now (an index past either list counts
@@ -898,29 +1074,161 @@ mod tests {
 
     #[test]
     fn packed_stamps_keep_every_value() {
-        for mtime_ns in [
-            0,
-            -1,
-            1,
-            i128::MIN,
-            i128::MAX,
-            1_764_000_000_123_456_789,
-            -5_000_000_000,
+        let mut fp = Fingerprint::default();
+        for (mtime_ns, device) in [
+            (0, u64::MAX - 1),
+            (-1, u64::MAX - 1),
+            (1, 0),
+            (i128::MIN, 3),
+            (i128::MAX, 3),
+            (1_764_000_000_123_456_789, u64::MAX - 1),
+            (-5_000_000_000, 0),
         ] {
             let stamp = Stamp {
                 size: u64::MAX,
                 mtime_ns,
                 inode: 7,
-                device: u64::MAX - 1,
+                device,
             };
-            assert_eq!(
-                Entry::new(EntryPath::Absolute(0), Some(stamp)).stamp(),
-                Some(stamp)
-            );
+            assert_eq!(PackedStamp::pack(Some(stamp)).0.get(), stamp);
+            let entry = fp.entry(Some(stamp), ABSOLUTE, 0);
+            assert_eq!(fp.stamp(&entry), Some(stamp));
         }
-        assert_eq!(Entry::new(EntryPath::Absolute(0), None).stamp(), None);
-        // The point of packing: a deck keeps one entry per walked directory and file.
-        assert!(std::mem::size_of::<Entry>() <= 56);
+        let absent = fp.entry(None, ABSOLUTE, 0);
+        assert_eq!(fp.stamp(&absent), None);
+        // Shared wide halves: the devices and the mtimes' high halves, not one per entry.
+        assert_eq!(fp.wide.0.len(), 6);
+        // The point of packing: a deck keeps one entry per walked directory.
+        assert_eq!(std::mem::size_of::<Entry>(), 36);
+        // And one per walked file.
+        assert_eq!(std::mem::size_of::<SlimStamp>(), 28);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_tree_of_directories_stores_each_name_once() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().join("root");
+        let mut dirs = vec![root.clone()];
+        for a in ["alpha", "beta"] {
+            for b in ["one", "two", "three"] {
+                dirs.push(root.join(a));
+                dirs.push(root.join(a).join(b));
+                dirs.push(root.join(a).join(b).join("deep"));
+            }
+        }
+        dirs.sort();
+        dirs.dedup();
+        for dir in &dirs {
+            std::fs::create_dir_all(dir).unwrap();
+        }
+        let mut fp = Fingerprint::default();
+        for dir in &dirs {
+            fp.push_under(&root, dir.clone(), Stamp::read(dir));
+        }
+        fp.shrink_to_fit();
+        // Every entry but the base's holds one component: `alpha`, `one`, `deep`, ...
+        let names: usize = ["alpha", "beta"].iter().map(|n| n.len() + 1).sum::<usize>()
+            + 2 * ["one", "two", "three"]
+                .iter()
+                .map(|n| n.len() + 1 + "deep".len() + 1)
+                .sum::<usize>()
+            + 1;
+        assert_eq!(fp.names.len(), names);
+        assert!(fp.is_current());
+        // Every entry's rebuilt path, from any chunk start, is the path pushed.
+        for (index, dir) in dirs.iter().enumerate() {
+            let mut chain = Chain::default();
+            let base = fp.rebuild(index as u32, &mut chain, &mut Vec::new());
+            assert_eq!(base, Some(0));
+            assert_eq!(root.join(std::str::from_utf8(&chain.path).unwrap()), *dir);
+        }
+    }
+
+    /// A change deep in the tree is seen at the directory holding it, whatever the change.
+    #[cfg(unix)]
+    #[test]
+    fn deep_directory_changes_are_detected() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().join("root");
+        let deep = root.join("a/b/c/d");
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::create_dir_all(root.join("a/b/x")).unwrap();
+        std::fs::create_dir_all(root.join("e")).unwrap();
+        let record = || {
+            let mut dirs: Vec<PathBuf> = walkdir(&root);
+            dirs.sort();
+            let mut fp = Fingerprint::default();
+            for dir in &dirs {
+                fp.push_under(&root, dir.clone(), Stamp::read(dir));
+            }
+            fp.shrink_to_fit();
+            assert!(fp.is_current());
+            (fp, dirs)
+        };
+        let changed = |fp: &Fingerprint, dirs: &[PathBuf]| -> Vec<PathBuf> {
+            check_all(&[fp])[0]
+                .entries
+                .iter()
+                .map(|&i| dirs[i].clone())
+                .collect()
+        };
+        // Added below `d`.
+        let (fp, dirs) = record();
+        std::fs::create_dir(deep.join("new")).unwrap();
+        assert_eq!(changed(&fp, &dirs), std::slice::from_ref(&deep));
+        // Removed again: `d` changed, and `new` itself is gone.
+        let (fp, dirs) = record();
+        std::fs::remove_dir(deep.join("new")).unwrap();
+        assert_eq!(changed(&fp, &dirs), [deep.clone(), deep.join("new")]);
+        // Renamed: `d` to `d2` changes `c`, and `d` itself is gone.
+        let (fp, dirs) = record();
+        std::fs::rename(&deep, root.join("a/b/c/d2")).unwrap();
+        assert_eq!(changed(&fp, &dirs), [root.join("a/b/c"), deep.clone()]);
+        // A whole branch moved elsewhere: its old directories are all missing.
+        let (fp, dirs) = record();
+        std::fs::rename(root.join("a/b"), root.join("e/b")).unwrap();
+        let mut expected = vec![root.join("a")];
+        expected.extend(
+            dirs.iter()
+                .filter(|d| d.starts_with(root.join("a/b")))
+                .cloned(),
+        );
+        expected.push(root.join("e"));
+        assert_eq!(changed(&fp, &dirs), expected);
+    }
+
+    /// Every directory at or below `dir`.
+    fn walkdir(dir: &Path) -> Vec<PathBuf> {
+        let mut out = vec![dir.to_path_buf()];
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                out.extend(walkdir(&path));
+            }
+        }
+        out
+    }
+
+    /// Pushed in any order, or with directories left out, the paths are still right.
+    #[cfg(unix)]
+    #[test]
+    fn directories_pushed_out_of_order_are_checked_at_their_paths() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().join("root");
+        for dir in ["a/b/c", "a/bc", "ab/c", "z"] {
+            std::fs::create_dir_all(root.join(dir)).unwrap();
+        }
+        let order = ["a/b/c", "a", "ab/c", "a/bc", "", "a/b", "z", "ab", "a/b/c"];
+        let mut fp = Fingerprint::default();
+        for rel in order {
+            let dir = root.join(rel);
+            fp.push_under(&root, dir.clone(), Stamp::read(&dir));
+        }
+        assert!(fp.is_current());
+        std::fs::create_dir(root.join("ab/c/new")).unwrap();
+        // `ab/c`, pushed after `a`'s subtree: not confused with `a/b/c` (twice).
+        assert_eq!(check_all(&[&fp])[0].entries, [2]);
     }
 
     #[test]
