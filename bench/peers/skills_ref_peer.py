@@ -49,6 +49,11 @@ def main():
             loadable.append(d)
         except (skills_ref.SkillError, UnicodeDecodeError, OSError):
             failed += 1
+        except Exception:  # noqa: BLE001
+            # skills-ref 0.1.1 lets some strictyaml errors (e.g. on real-world flow
+            # sequences) escape read_properties unwrapped; a caller has to catch them too,
+            # and the directory counts as rejected.
+            failed += 1
     prompt = skills_ref.to_prompt(loadable)
     elapsed = (time.perf_counter() - start) * 1000
     print(json.dumps({
