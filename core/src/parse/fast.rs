@@ -598,15 +598,7 @@ mod tests {
         }
         // Every text of up to five pieces after the opening quote.
         let pieces = ["\"", "'", "\\", "n", "u", "\u{e9}", " "];
-        let mut texts = vec![String::new()];
-        let mut last = vec![String::new()];
-        for _ in 0..5 {
-            last = last
-                .iter()
-                .flat_map(|t| pieces.iter().map(move |p| format!("{t}{p}")))
-                .collect();
-            texts.extend(last.iter().cloned());
-        }
+        let texts = super::super::every_text(&pieces, 5);
         for tail in &texts {
             let double = format!("\"{tail}");
             assert_eq!(

@@ -299,15 +299,7 @@ mod tests {
         // Every text of up to six pieces after an opening fence, over pieces that make
         // fences, line ends of each kind, whitespace and a multi-byte space.
         let pieces = ["---", "\n", "\r", "a", " ", "\u{a0}"];
-        let mut texts = vec![String::new()];
-        let mut last = vec![String::new()];
-        for _ in 0..6 {
-            last = last
-                .iter()
-                .flat_map(|t| pieces.iter().map(move |p| format!("{t}{p}")))
-                .collect();
-            texts.extend(last.iter().cloned());
-        }
+        let texts = super::super::every_text(&pieces, 6);
         for tail in &texts {
             for head in ["---\n", "---\r\n", "\u{feff}---\r", " --- \n", ""] {
                 let text = format!("{head}{tail}");

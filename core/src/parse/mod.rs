@@ -766,6 +766,22 @@ fn strict_notes_for_text(text: &str, split: &Split, notes: &mut Vec<Diagnostic>)
     }
 }
 
+/// Every concatenation of up to `up_to` of `pieces` (the empty text first): the inputs of
+/// the exhaustive tests that check a fast scanner against the plain one it replaced.
+#[cfg(test)]
+fn every_text(pieces: &[&str], up_to: usize) -> Vec<String> {
+    let mut texts = vec![String::new()];
+    let mut last = vec![String::new()];
+    for _ in 0..up_to {
+        last = last
+            .iter()
+            .flat_map(|t| pieces.iter().map(move |p| format!("{t}{p}")))
+            .collect();
+        texts.extend(last.iter().cloned());
+    }
+    texts
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
