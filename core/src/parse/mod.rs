@@ -407,8 +407,14 @@ fn load_block(
     }
     // The fast path types scalars by YAML 1.2; a YAML 1.1 dialect takes the full loader.
     if let Some(fast) = (!dialect.yaml_1_1).then(|| fast::read(yaml)).flatten() {
-        if dialect.repair != RepairRule::Codex || codex::accepted(&fast.loaded) {
-            return (Ok(fast.loaded), Vec::new(), Some(fast.first_flow));
+        if fast.repaired.is_empty() {
+            if dialect.repair != RepairRule::Codex || codex::accepted(&fast.loaded) {
+                return (Ok(fast.loaded), Vec::new(), Some(fast.first_flow));
+            }
+        } else if dialect.repair == RepairRule::Skilldeck && !with.duplicate_keys_error {
+            // What the repair pass reads, without its parse per repaired line. The
+            // presentation check reads the text as written, as it does after a repair.
+            return (Ok(fast.loaded), fast.repaired, None);
         }
     }
     if dialect.repair == RepairRule::Skilldeck {

@@ -15,7 +15,7 @@
 //! (`name: [invalid`), is a genuine error and is left to fail.
 
 /// At most this many lines are repaired in one document.
-const MAX_REPAIRS: usize = 16;
+pub(super) const MAX_REPAIRS: usize = 16;
 
 /// Try to repair `line` (0-based in `yaml`). Returns the new document.
 pub fn repair_line(yaml: &str, line: usize) -> Option<String> {
