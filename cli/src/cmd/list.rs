@@ -7,6 +7,8 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::path::Path;
 
+mod json;
+
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
@@ -49,8 +51,7 @@ pub fn run(args: Args) -> i32 {
         let stdout = std::io::stdout();
         // A large buffer: a 10k-skill listing is megabytes, written in few system calls.
         let mut out = std::io::BufWriter::with_capacity(256 << 10, stdout.lock());
-        let written = serde_json::to_writer_pretty(&mut out, &to_json(&catalog, args.all))
-            .map_err(std::io::Error::from)
+        let written = json::write(&mut out, &to_json(&catalog, args.all))
             .and_then(|()| writeln!(out))
             .and_then(|()| out.flush());
         if let Err(err) = written {
