@@ -10,7 +10,10 @@ use super::profile::WalkRules;
 use super::roots::Root;
 use crate::cache::Stamp;
 use crate::diagnostic::Diagnostic;
+use glob::RootGlob;
 use globset::{GlobBuilder, GlobMatcher};
+
+mod glob;
 use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, WalkState};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -117,7 +120,10 @@ pub fn walk(root: &Root, threads: usize, stamp_dirs: bool) -> Walked {
         }
         None => None,
     };
-    let glob = Globs { glob, loose };
+    let glob = Globs {
+        glob: RootGlob::new(glob),
+        loose: loose.map(RootGlob::new),
+    };
     let shared = Shared::new(root, glob, stamp_dirs);
     if threads == 1 {
         // The caller already runs walks side by side: ignore's sequential walker, on this
@@ -264,8 +270,8 @@ fn keep(
 /// The root's pattern and its loose pattern.
 #[derive(Clone)]
 struct Globs {
-    glob: GlobMatcher,
-    loose: Option<GlobMatcher>,
+    glob: RootGlob,
+    loose: Option<RootGlob>,
 }
 
 struct Shared {
