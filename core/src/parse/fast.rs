@@ -286,16 +286,16 @@ fn has_unsupported_char(text: &str) -> bool {
     let bytes = text.as_bytes();
     // One pass without early exit (which the compiler vectorises) rules out nearly every
     // text: no control byte and none of the lead bytes of the multi-byte ones below.
-    // Bit 0: a control byte; bit 1: one of those lead bytes. One byte-wide OR reduction.
-    let seen = bytes.iter().fold(0u8, |seen, &b| {
-        let control = ((b < 0x20) & (b != b'\n')) | (b == 0x7f);
-        let lead = (b == 0xc2) | (b == 0xe2) | (b == 0xef);
-        seen | u8::from(control) | (u8::from(lead) << 1)
+    let (control, lead) = bytes.iter().fold((false, false), |(control, lead), &b| {
+        (
+            control | ((b < 0x20) & (b != b'\n')) | (b == 0x7f),
+            lead | (b == 0xc2) | (b == 0xe2) | (b == 0xef),
+        )
     });
-    if seen & 1 != 0 {
+    if control {
         return true;
     }
-    if seen == 0 {
+    if !lead {
         return false;
     }
     let at = |i: usize| bytes.get(i).copied().unwrap_or(0);
