@@ -73,12 +73,29 @@ impl From<&JsonObject> for JsonText {
         if object.is_empty() {
             return JsonText(None);
         }
-        // Serialising a map of `Value`s cannot fail (string keys, finite numbers).
-        JsonText(
+        // Written into a buffer each thread reuses, then copied into a block of its exact
+        // length: one allocation per object, where growing a `String` took several and its
+        // final shrink can leave the block's spare tail in place.
+        thread_local! {
+            static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        let text = BUFFER.with(|buffer| {
+            let mut buffer = buffer.try_borrow_mut().ok()?;
+            buffer.clear();
+            // Serialising a map of `Value`s cannot fail (string keys, finite numbers).
+            serde_json::to_writer(&mut *buffer, object).ok()?;
+            let text = std::str::from_utf8(&buffer).ok().map(Box::<str>::from);
+            // A rare huge object does not stay with the thread.
+            if buffer.capacity() > 1 << 16 {
+                *buffer = Vec::new();
+            }
+            text
+        });
+        JsonText(text.or_else(|| {
             serde_json::to_string(object)
                 .ok()
-                .map(String::into_boxed_str),
-        )
+                .map(String::into_boxed_str)
+        }))
     }
 }
 
