@@ -137,7 +137,7 @@ macro_rules! manifest_getter {
             $($doc)*
             #[napi(getter, ts_return_type = "Record<string, unknown>")]
             pub fn $f(&self) -> serde_json::Value {
-                serde_json::Value::Object(skilldeck::JsonObject::clone(&self.manifest_ref().$($p).+))
+                serde_json::Value::Object(self.manifest_ref().$($p).+.to_object())
             }
         }
     };

@@ -484,7 +484,7 @@ mod tests {
         let core = core_skill();
         let skill = Skill::from(core.clone());
         assert_eq!(skill.license.as_deref(), Some("MIT"));
-        assert_eq!(skill.metadata, *core.manifest.metadata);
+        assert_eq!(skill.metadata, core.manifest.metadata.to_object());
         assert_eq!(skill.extra.get("x-custom"), Some(&json!(3)));
         assert_eq!(skill.to_core(), core);
         assert_eq!(

@@ -52,13 +52,22 @@ impl Diagnostic {
         severity: Severity,
         message: impl Into<String>,
     ) -> Self {
+        let mut message = message.into();
+        // `format!` reserves about twice its literal text, so a message such as "unknown
+        // frontmatter key `source`" sat in a 52-byte block for 32 bytes, and a deck keeps
+        // every file's warnings for its life (`bench/PROFILE.md`, item 111). A copy rather
+        // than `shrink_to_fit`: glibc shrinks a block in place and keeps a tail shorter
+        // than its minimum chunk, so only a new block of the right size is smaller.
+        if message.capacity() > message.len() {
+            message = message.as_str().to_owned();
+        }
         Diagnostic {
             code: code.into(),
             severity,
             path: None,
             line: None,
             column: None,
-            message: message.into(),
+            message,
             hint: None,
         }
     }
@@ -148,6 +157,13 @@ mod tests {
         );
         let back: Result<Diagnostic, _> = serde_json::from_str(&json);
         assert_eq!(back.ok(), Some(d));
+    }
+
+    #[test]
+    fn a_formatted_message_holds_no_spare_capacity() {
+        let key = "source";
+        let d = Diagnostic::warning("unknown-key", format!("unknown frontmatter key `{key}`"));
+        assert_eq!(d.message.capacity(), d.message.len());
     }
 
     #[test]

@@ -260,7 +260,7 @@ fn enablement(skill: &Skill, status: &mut Status, options: &DeckOptions, host: &
         off.push("`enabled: false` in SKILL.md".to_string());
     }
     if host.frontmatter_disabled
-        && skill.manifest.extra.get("disabled") == Some(&serde_json::Value::Bool(true))
+        && skill.manifest.extra.get("disabled") == Some(serde_json::Value::Bool(true))
     {
         off.push("`disabled: true` in SKILL.md".to_string());
     }

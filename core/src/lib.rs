@@ -84,8 +84,8 @@ pub use lock::{
     LOCK_FILE_NAME, LOCK_VERSION,
 };
 pub use manifest::{
-    ClaudeCodeFields, FallbackLine, InstallSpec, JsonObject, JsonValue, LiftedFields, Manifest,
-    McpRef, Parameter, Requirements, Section, SectionFields, ToolFields,
+    ClaudeCodeFields, FallbackLine, InstallSpec, JsonObject, JsonText, JsonValue, LiftedFields,
+    Manifest, McpRef, Parameter, Requirements, Section, SectionFields, ToolFields,
 };
 pub use options::{DeckOptions, RootSpec};
 pub use parse::{

@@ -75,7 +75,7 @@ pub fn find(root: &Path, start: &Path, warnings: &mut Vec<String>) -> Result<Vec
             .filter(|n| !n.is_empty())
             .map(str::to_string)
             .unwrap_or(dir_name);
-        let meta = &parsed.manifest.metadata;
+        let meta = parsed.manifest.metadata.to_object();
         let text_of = |key: &str| meta.get(key).and_then(|v| v.as_str()).map(str::to_string);
         let provenance = text_of("github-repo").map(|repo| GhProvenance {
             repo,

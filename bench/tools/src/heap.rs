@@ -11,6 +11,9 @@ pub struct Counting;
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 static PEAK: AtomicUsize = AtomicUsize::new(0);
 static ALLOCS: AtomicU64 = AtomicU64::new(0);
+/// Blocks allocated and not yet freed: each costs malloc a chunk header and rounding on top
+/// of its bytes, so it is what RSS holds beyond [`live`].
+static BLOCKS: AtomicUsize = AtomicUsize::new(0);
 
 fn grew(by: usize) {
     let now = LIVE.fetch_add(by, Relaxed) + by;
@@ -24,6 +27,7 @@ unsafe impl GlobalAlloc for Counting {
         let p = unsafe { System.alloc(layout) };
         if !p.is_null() {
             ALLOCS.fetch_add(1, Relaxed);
+            BLOCKS.fetch_add(1, Relaxed);
             grew(layout.size());
         }
         p
@@ -32,6 +36,7 @@ unsafe impl GlobalAlloc for Counting {
         let p = unsafe { System.alloc_zeroed(layout) };
         if !p.is_null() {
             ALLOCS.fetch_add(1, Relaxed);
+            BLOCKS.fetch_add(1, Relaxed);
             grew(layout.size());
         }
         p
@@ -39,6 +44,7 @@ unsafe impl GlobalAlloc for Counting {
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         unsafe { System.dealloc(ptr, layout) };
         LIVE.fetch_sub(layout.size(), Relaxed);
+        BLOCKS.fetch_sub(1, Relaxed);
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let p = unsafe { System.realloc(ptr, layout, new_size) };
@@ -57,6 +63,11 @@ unsafe impl GlobalAlloc for Counting {
 /// Bytes allocated and not yet freed.
 pub fn live() -> usize {
     LIVE.load(Relaxed)
+}
+
+/// Blocks live now (allocated and not yet freed; a reallocation moves one, it adds none).
+pub fn live_blocks() -> usize {
+    BLOCKS.load(Relaxed)
 }
 
 /// Allocations (and reallocations) so far.

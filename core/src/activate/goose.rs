@@ -45,7 +45,10 @@ fn argument_names(skill: &Skill) -> Vec<String> {
         .manifest
         .metadata
         .get("arguments")
-        .and_then(|v| v.as_array())
+        .and_then(|v| match v {
+            serde_json::Value::Array(items) => Some(items),
+            _ => None,
+        })
         .map(|items| {
             items
                 .iter()

@@ -118,7 +118,7 @@ fn sets(manifest: &Manifest, key: &str, present: bool) -> bool {
         return is_path_rule(manifest);
     }
     match manifest.extra.get(key) {
-        Some(v) => present || truthy(v),
+        Some(v) => present || truthy(&v),
         None => false,
     }
 }

@@ -17,8 +17,8 @@
 /// `description`, which a `Skill` resolves itself; `fields` holds the rest. Each entry is
 /// `$(#[doc = "..."])* field: kind (CoreType) = path.in.core`. The field at the path is a
 /// `CoreType`, except for the `map` kind: `metadata` and `extra` are
-/// [`Section`](crate::Section)s of a `CoreType`, which deref to it and convert from and
-/// into it (`JsonObject::clone(&m.extra)`, `m.extra = object.into()`). The docs are plain string
+/// [`JsonText`](crate::JsonText)s, which convert from and into a `CoreType`
+/// (`m.extra.to_object()`, `m.extra = object.into()`). The docs are plain string
 /// literals rather than `///` because napi copies a raw string's `r"` into the `.d.ts`.
 #[macro_export]
 macro_rules! manifest_fields {
@@ -94,8 +94,8 @@ mod tests {
             #[allow(clippy::useless_conversion)] // only `metadata`/`extra` convert
             fn copy(from: &Manifest) -> Manifest {
                 let mut to = Manifest::default();
-                $( { let v: $it = <$it>::clone(&from.$($ip).+); to.$($ip).+ = v.into(); } )*
-                $( { let v: $ft = <$ft>::clone(&from.$($fp).+); to.$($fp).+ = v.into(); } )*
+                $( { let v: $it = <$it>::from(from.$($ip).+.clone()); to.$($ip).+ = v.into(); } )*
+                $( { let v: $ft = <$ft>::from(from.$($fp).+.clone()); to.$($fp).+ = v.into(); } )*
                 to
             }
             (names(), copy as fn(&Manifest) -> Manifest)

@@ -5,8 +5,9 @@
 //! The specification's fields sit in [`Manifest`] itself; the hosts' extensions are grouped
 //! in [`Section`]s (`manifest.claude_code`, `manifest.tool`, `manifest.lifted`) that cost one
 //! pointer until the frontmatter sets one of their fields, because a catalog keeps a
-//! manifest per skill. `metadata` and `extra`, empty in most skills, are sections of a JSON
-//! object for the same reason (`manifest.extra.get(..)` reads through them).
+//! manifest per skill. `metadata` and `extra` are [`JsonText`]s for the same reason: one
+//! block of compact JSON text, parsed on access (`manifest.extra.get(..)`,
+//! `manifest.metadata.to_object()`).
 //!
 //! The canonical JSON form (used by the conformance vectors and every binding's
 //! `to_dict()` / `toJSON()`) is this struct's serde serialisation: keys in kebab-case as in
@@ -17,27 +18,13 @@ use serde_json::{Map, Value};
 use std::sync::OnceLock;
 
 mod fields;
+mod json_text;
 mod section;
+pub use json_text::JsonText;
 pub use section::{Section, SectionFields};
 
 /// A JSON object (`metadata`, `extra`): the type bindings name in [`crate::manifest_fields!`].
 pub type JsonObject = Map<String, Value>;
-
-/// `metadata` and `extra` are [`Section`]s of a JSON object: most skills leave both empty,
-/// and an empty order-preserving map is still 72 bytes inline.
-impl SectionFields for JsonObject {
-    fn empty() -> &'static Self {
-        static EMPTY: OnceLock<JsonObject> = OnceLock::new();
-        EMPTY.get_or_init(JsonObject::new)
-    }
-}
-
-/// The object of `metadata` or `extra`, owned (empty when unset): what a binding's record holds.
-impl From<Section<JsonObject>> for JsonObject {
-    fn from(section: Section<JsonObject>) -> Self {
-        section.into_inner()
-    }
-}
 /// Any JSON value (`hooks`, a parameter's `default`).
 pub type JsonValue = Value;
 
@@ -123,9 +110,10 @@ pub struct Manifest {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub compatibility: Option<String>,
     /// `metadata` as written (values may be non-strings in the wild; validation flags them).
-    /// Stored only when not empty; reads and writes go through it as a [`JsonObject`].
-    #[serde(default, skip_serializing_if = "Map::is_empty")]
-    pub metadata: Section<JsonObject>,
+    /// Kept as compact JSON text: read with `get(key)` or `to_object()`, set with
+    /// `metadata = object.into()`.
+    #[serde(default, skip_serializing_if = "JsonText::is_empty")]
+    pub metadata: JsonText,
     /// `allowed-tools`, normalised to a list whether written as a list or a space/comma-separated string.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub allowed_tools: Vec<String>,
@@ -142,9 +130,9 @@ pub struct Manifest {
     pub lifted: Section<LiftedFields>,
 
     /// Every top-level key this model does not know, with its value, in source order.
-    /// Stored only when not empty; reads and writes go through it as a [`JsonObject`].
-    #[serde(default, skip_serializing_if = "Map::is_empty")]
-    pub extra: Section<JsonObject>,
+    /// Kept as compact JSON text, like `metadata`.
+    #[serde(default, skip_serializing_if = "JsonText::is_empty")]
+    pub extra: JsonText,
 
     /// Not a frontmatter key: for a profile with `description_fallback_line` and a skill
     /// without a description, the body line the host shows instead (OpenHands). Set when the
@@ -197,11 +185,9 @@ impl Manifest {
     /// Drop the sections that hold nothing: a binding that assigned every field through
     /// the sections (see [`crate::manifest_fields!`]) stored empty ones.
     pub fn compact(mut self) -> Self {
-        self.metadata = self.metadata.into_inner().into();
         self.claude_code = self.claude_code.into_inner().into();
         self.tool = self.tool.into_inner().into();
         self.lifted = self.lifted.into_inner().into();
-        self.extra = self.extra.into_inner().into();
         self
     }
 
@@ -358,13 +344,13 @@ mod tests {
     #[test]
     fn metadata_extra_and_the_lifted_fields_are_stored_only_when_written() {
         let plain = crate::parse("---\nname: demo\ndescription: Demo.\n---\n").manifest;
-        assert!(!plain.metadata.is_set() && !plain.extra.is_set() && !plain.lifted.is_set());
+        assert!(plain.metadata.is_empty() && plain.extra.is_empty() && !plain.lifted.is_set());
         let parsed = crate::parse(
             "---\nname: demo\ndescription: Demo.\n\
              metadata: {mcp: {server: s, tool: t}, short-description: Short.}\nx-own: 1\n---\n",
         );
         let m = &parsed.manifest;
-        assert!(m.metadata.is_set() && m.extra.is_set() && m.lifted.is_set());
+        assert!(!m.metadata.is_empty() && !m.extra.is_empty() && m.lifted.is_set());
         assert_eq!(m.lifted.short_description.as_deref(), Some("Short."));
         let json = serde_json::to_string(m).unwrap_or_default();
         // The lifted keys sit where `mcp` and `short-description` always were: after the
@@ -379,10 +365,10 @@ mod tests {
 
     #[test]
     fn an_ordinary_manifest_stays_small() {
-        // A catalog holds one manifest per skill; the hosts' fields, `metadata` and `extra`
-        // live behind pointers.
+        // A catalog holds one manifest per skill; the hosts' fields live behind pointers,
+        // `metadata` and `extra` are a (possibly null) text pointer each.
         assert!(
-            std::mem::size_of::<Manifest>() <= 176,
+            std::mem::size_of::<Manifest>() <= 192,
             "{}",
             std::mem::size_of::<Manifest>()
         );

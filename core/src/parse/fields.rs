@@ -183,6 +183,8 @@ pub fn build(
         .map(|e| e.line.saturating_add(line_offset))
         .collect();
     let repeats = Repeats::of(&folded_keys, first_wins);
+    // Built whole, then kept as one block of text (`JsonText`).
+    let mut extra = Map::new();
     for (i, (entry, &folded)) in entries.into_iter().zip(&folded_keys).enumerate() {
         let line = lines[i];
         // Checks read the last `KeyInfo` of a key: with the first value winning, a later
@@ -241,9 +243,10 @@ pub fn build(
                     .with_hint("write the value in the shape the field expects"),
                 );
             }
-            typed.manifest.extra.insert(entry.key, entry.value);
+            extra.insert(entry.key, entry.value);
         }
     }
+    typed.manifest.extra = extra.into();
     typed
 }
 
@@ -537,7 +540,7 @@ fn metadata(m: &mut Manifest, value: &Value) -> bool {
         Value::Null => return true,
         _ => return false,
     };
-    m.metadata = map.clone().into();
+    m.metadata = map.into();
     if let Some(Value::Object(mcp)) = map.get("mcp") {
         m.lifted.mcp = Some(McpRef {
             server: mcp.get("server").map(scalar_string),

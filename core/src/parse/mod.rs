@@ -899,7 +899,7 @@ mod tests {
         assert_eq!(p.manifest.allowed_tools, ["Read", "Grep"]);
         assert_eq!(p.manifest.claude_code.user_invocable, Some(false));
         assert_eq!(p.manifest.tool.max_thinking_tokens, Some(2048));
-        assert_eq!(p.manifest.extra["author"], "me");
+        assert_eq!(p.manifest.extra.get("author"), Some("me".into()));
         assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
     }
 

@@ -86,8 +86,10 @@ impl DocTerms {
         for tag in &m.tool.tags {
             tokenize::terms(tag, &mut doc.fields[1]);
         }
+        // Parsed once for the three keys read below.
+        let metadata = m.metadata.to_object();
         for key in ["tags", "keywords"] {
-            match m.metadata.get(key) {
+            match metadata.get(key) {
                 Some(serde_json::Value::String(s)) => tokenize::terms(s, &mut doc.fields[1]),
                 Some(serde_json::Value::Array(items)) => {
                     for item in items.iter().filter_map(|v| v.as_str()) {
@@ -101,7 +103,7 @@ impl DocTerms {
             .tool
             .category
             .as_deref()
-            .or_else(|| m.metadata.get("category").and_then(|v| v.as_str()));
+            .or_else(|| metadata.get("category").and_then(|v| v.as_str()));
         if let Some(category) = category {
             tokenize::terms(category, &mut doc.fields[2]);
         }

@@ -360,6 +360,7 @@ fn metadata(r: &mut Rules) {
         .parsed
         .manifest
         .metadata
+        .to_object()
         .iter()
         .filter(|(_, v)| !matches!(v, Value::String(_)))
         .map(|(k, _)| k.clone())

@@ -97,10 +97,12 @@ impl Drop for Toucher {
 /// The same method runs in the Python and Node timers (bench/peers), so the three compare.
 /// Also returns the heap bytes one more loaded deck holds (the counting allocator: exact,
 /// whatever the machine's load), the heap peak of its load above what was live before, and
-/// the allocations its load made.
-fn retained_kib_per_deck(layout: &Layout) -> (Option<f64>, usize, usize, u64) {
+/// the allocations its load made, and the blocks it holds (malloc pays a chunk header and
+/// rounding per block, the part of RSS the heap bytes do not show).
+fn retained_kib_per_deck(layout: &Layout) -> (Option<f64>, usize, usize, u64, usize) {
     let before = rss::current_kib();
     let (heap_before, allocs_before) = (heap::live(), heap::allocations());
+    let blocks_before = heap::live_blocks();
     heap::reset_peak();
     let first = {
         let deck = Deck::new(options(layout)).unwrap_or_else(|e| fail("Deck::new", &e));
@@ -108,6 +110,7 @@ fn retained_kib_per_deck(layout: &Layout) -> (Option<f64>, usize, usize, u64) {
         (deck, catalog)
     };
     let heap_held = heap::live().saturating_sub(heap_before);
+    let blocks_held = heap::live_blocks().saturating_sub(blocks_before);
     let load_peak = heap::peak().saturating_sub(heap_before);
     let load_allocs = heap::allocations() - allocs_before;
     let second = {
@@ -120,27 +123,29 @@ fn retained_kib_per_deck(layout: &Layout) -> (Option<f64>, usize, usize, u64) {
     let rss = before
         .zip(after)
         .map(|(b, a)| a.saturating_sub(b) as f64 / 2.0);
-    (rss, heap_held, load_peak, load_allocs)
+    (rss, heap_held, load_peak, load_allocs, blocks_held)
 }
 
 /// Heap bytes of the parts of a loaded catalog, each measured as a deep copy of it (a
 /// lower bound: copies carry no spare capacity), plus the heap of a one-shot load's whole
-/// catalog: where a loaded deck's bytes are, by the same exact counter.
+/// catalog: where a loaded deck's bytes are, by the same exact counter. Each part is
+/// `[bytes, blocks]`.
 fn catalog_heap_parts(
     catalog: &skilldeck::Catalog,
     layout: &Layout,
 ) -> serde_json::Map<String, serde_json::Value> {
-    fn measure<T>(make: impl FnOnce() -> T) -> usize {
-        let before = heap::live();
+    fn measure<T>(make: impl FnOnce() -> T) -> (usize, usize) {
+        let (before, blocks_before) = (heap::live(), heap::live_blocks());
         let held = make();
         let bytes = heap::live().saturating_sub(before);
+        let blocks = heap::live_blocks().saturating_sub(blocks_before);
         drop(held);
-        bytes
+        (bytes, blocks)
     }
     let skills = &catalog.skills;
     let mut parts = serde_json::Map::new();
-    let mut put = |name: &str, bytes: usize| {
-        parts.insert(name.to_string(), serde_json::json!(bytes));
+    let mut put = |name: &str, (bytes, blocks): (usize, usize)| {
+        parts.insert(name.to_string(), serde_json::json!([bytes, blocks]));
     };
     put(
         "manifests",
@@ -148,6 +153,16 @@ fn catalog_heap_parts(
             skills
                 .iter()
                 .map(|s| (*s.manifest).clone())
+                .collect::<Vec<_>>()
+        }),
+    );
+    put(
+        // Part of `manifests`: the two JSON objects.
+        "manifest_metadata_extra",
+        measure(|| {
+            skills
+                .iter()
+                .map(|s| (s.manifest.metadata.clone(), s.manifest.extra.clone()))
                 .collect::<Vec<_>>()
         }),
     );
@@ -198,6 +213,16 @@ fn catalog_heap_parts(
     parts
 }
 
+/// How many of the skills' diagnostics carry each code (what the `skill_diagnostics` part
+/// is made of).
+fn diagnostic_codes(catalog: &skilldeck::Catalog) -> serde_json::Value {
+    let mut counts = std::collections::BTreeMap::<&str, usize>::new();
+    for d in catalog.skills.iter().flat_map(|s| s.diagnostics.iter()) {
+        *counts.entry(&d.code).or_default() += 1;
+    }
+    serde_json::json!(counts)
+}
+
 fn main() {
     let args = Args::from_env();
     let runs: usize = args.parsed("--runs", 5).max(1);
@@ -228,18 +253,23 @@ fn main() {
             .iter()
             .map(|s| s.manifest.description.as_deref().map_or(0, str::len))
             .sum();
-        let (rss, heap_bytes, load_peak, load_allocs) = retained_kib_per_deck(&layout);
+        let (rss, heap_bytes, load_peak, load_allocs, blocks) = retained_kib_per_deck(&layout);
         let mut catalog_parts = catalog_heap_parts(&catalog, &layout);
         // What a reloadable deck keeps beyond a one-shot load's catalog: the parse cache,
         // the fingerprints and the walk.
-        let once = catalog_parts
-            .get("load_once_catalog")
-            .and_then(serde_json::Value::as_u64)
-            .unwrap_or(0);
-        catalog_parts.insert(
-            "reload_state".to_string(),
-            serde_json::json!((heap_bytes as u64).saturating_sub(once)),
-        );
+        let once = |at: usize| {
+            catalog_parts
+                .get("load_once_catalog")
+                .and_then(|part| part.get(at))
+                .and_then(serde_json::Value::as_u64)
+                .unwrap_or(0)
+        };
+        let reload_state = serde_json::json!([
+            (heap_bytes as u64).saturating_sub(once(0)),
+            (blocks as u64).saturating_sub(once(1)),
+        ]);
+        catalog_parts.insert("reload_state".to_string(), reload_state);
+        let skills = catalog.skills.len().max(1) as f64;
         println!(
             "{}",
             serde_json::json!({
@@ -248,8 +278,13 @@ fn main() {
                 "heap_bytes_per_deck": heap_bytes,
                 "load_heap_peak_bytes": load_peak,
                 "load_allocations": load_allocs,
+                "live_blocks_per_deck": blocks,
+                "live_blocks_per_skill": blocks as f64 / skills,
+                "heap_bytes_per_skill_beyond_descriptions":
+                    heap_bytes.saturating_sub(description_bytes) as f64 / skills,
                 "description_bytes": description_bytes,
                 "catalog_heap_parts": catalog_parts,
+                "skill_diagnostic_codes": diagnostic_codes(&catalog),
             })
         );
         return;
