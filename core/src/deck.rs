@@ -292,13 +292,29 @@ impl Deck {
                 if changed_files.is_empty() && mode == Refresh::Load && !self.remote_stale() {
                     return None;
                 }
+                let profile = &self.inner.profile;
                 let patched = discover::patch::patch(
-                    &self.inner.profile,
+                    profile,
                     &last.layout,
                     previous,
                     changed_files,
                     &mut state.parses,
-                );
+                )
+                .or_else(|| {
+                    // Remote skills sit after the local ones, where the regrouped names
+                    // would be inserted among them.
+                    if !self.remote_sources().is_empty() {
+                        return None;
+                    }
+                    discover::regroup::regroup(
+                        profile,
+                        &last.layout,
+                        &last.files,
+                        previous,
+                        changed_files,
+                        &mut state.parses,
+                    )
+                });
                 if let Some(patched) = patched {
                     for (index, stamp) in patched.stamps {
                         last.files.update(index, stamp);

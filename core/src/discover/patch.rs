@@ -125,7 +125,10 @@ fn same_place(a: &Candidate, b: &Candidate) -> bool {
 }
 
 /// The root index and file at position `index` of the flattened walk.
-fn nth_file(layout: &WalkLayout, mut index: usize) -> Option<(usize, &super::walk::WalkedFile)> {
+pub(crate) fn nth_file(
+    layout: &WalkLayout,
+    mut index: usize,
+) -> Option<(usize, &super::walk::WalkedFile)> {
     for (root, files) in &layout.walked {
         if index < files.len() {
             return Some((*root, &files[index]));
