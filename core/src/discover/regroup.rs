@@ -25,7 +25,6 @@ use crate::cache::{CachedParse, FileStamps, ParseCache};
 use crate::catalog::{Catalog, Skill};
 use crate::shared_path::SharedPath;
 use std::cmp::Ordering;
-use std::collections::HashSet;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
@@ -66,7 +65,7 @@ pub fn regroup(
         .position(|s| s.reason == candidates::SAME_FILE_REASON)
         .unwrap_or(previous.shadowed.len());
 
-    let mut names: HashSet<String> = HashSet::new();
+    let mut names: Vec<String> = Vec::new();
     let mut changed_locations: Vec<SharedPath> = Vec::with_capacity(changed.len());
     let mut fresh: Vec<(usize, usize, &WalkedFile, Arc<CachedParse>, Candidate)> = Vec::new();
     let mut stamps = Vec::with_capacity(changed.len());
@@ -90,20 +89,35 @@ pub fn regroup(
         let new = candidates::candidate(profile, root, found, &new_entry, &plugins)
             .ok()
             .flatten()?;
-        let was_listed = previous.skills.iter().any(|s| s.location == old.location)
+        let was_listed = previous
+            .skills
+            .iter()
+            .any(|s| s.id == old.id && same(&s.location, &old.location))
             || previous.shadowed[..resolved_losers]
                 .iter()
-                .any(|s| s.location == old.location);
-        if !was_listed || changed_locations.contains(&old.location) {
+                .any(|s| s.id == old.id && same(&s.location, &old.location));
+        if !was_listed || changed_locations.iter().any(|l| same(l, &old.location)) {
             return None;
         }
-        names.insert(group_key(profile, &old.id).into_owned());
-        names.insert(group_key(profile, &new.id).into_owned());
+        for id in [&old.id, &new.id] {
+            let key = group_key(profile, id);
+            if !names.iter().any(|n| *n == key) {
+                names.push(key.into_owned());
+            }
+        }
         changed_locations.push(old.location);
         stamps.push((index, Some(new_stamp)));
         fresh.push((index, root_index, found, new_entry, new));
     }
-    let touched = |id: &str| names.contains(&*group_key(profile, id));
+    // A few names at most: a scan beats hashing every id of the catalog.
+    let touched = |id: &str| {
+        if profile.clash_fold_case {
+            let key = id.to_lowercase();
+            names.contains(&key)
+        } else {
+            names.iter().any(|n| n == id)
+        }
+    };
 
     // Every candidate holding a touched name: the changed files' new ones, and the others'
     // as their (unchanged) cache entries name them.
@@ -118,7 +132,7 @@ pub fn regroup(
                 .map(|s| (&s.id, &s.location, None)),
         );
     for (id, location, skill) in others {
-        if !touched(id) || changed_locations.contains(location) {
+        if !touched(id) || changed_locations.iter().any(|l| same(l, location)) {
             continue;
         }
         let (index, root_index, found) = locate(layout, location)?;
@@ -168,7 +182,7 @@ pub fn regroup(
     for skill in won {
         let member = members
             .iter()
-            .find(|m| *m.entry.location == *skill.location)?;
+            .find(|m| same(&m.entry.location, &skill.location))?;
         if let Some(before) = &member.skill {
             winners.push(Arc::clone(before));
         } else if member.slim {
@@ -187,14 +201,16 @@ pub fn regroup(
     // The cache as a full discovery leaves it: whole entries for the changed files that
     // win, slim ones for every file that lost (`settle_slim`).
     for member in &members {
-        let loses = lost.iter().any(|s| s.location == *member.entry.location);
+        let loses = lost
+            .iter()
+            .any(|s| same(&s.location, &member.entry.location));
         if loses && !member.slim {
             let slim = candidates::slim(profile, &member.entry);
             updates.push((&member.found.path, Arc::new(slim)));
         } else if !loses
             && changed_locations
                 .iter()
-                .any(|l| **l == *member.entry.location)
+                .any(|l| same(l, &member.entry.location))
         {
             updates.push((&member.found.path, Arc::clone(&member.entry)));
         }
@@ -306,16 +322,29 @@ fn skill_order(
 }
 
 /// The walked file at `location`: its flattened-walk index, root index and entry, in the
-/// first root that walked it.
+/// first root that walked it. Only the roots whose path is a prefix of it are searched.
 fn locate<'a>(layout: &'a WalkLayout, location: &Path) -> Option<(usize, usize, &'a WalkedFile)> {
+    let bytes = location.as_os_str().as_encoded_bytes();
     let mut offset = 0;
     for (root, files) in &layout.walked {
-        if let Ok(i) = files.binary_search_by(|f| cmp_paths(&f.path, location)) {
-            return Some((offset + i, *root, &files[i]));
+        let below = layout.roots.get(*root).is_none_or(|r| {
+            let prefix = r.path.as_os_str().as_encoded_bytes();
+            bytes.starts_with(prefix)
+        });
+        if below {
+            if let Ok(i) = files.binary_search_by(|f| cmp_paths(&f.path, location)) {
+                return Some((offset + i, *root, &files[i]));
+            }
         }
         offset += files.len();
     }
     None
+}
+
+/// Whether two locations are the same path. Both come from one walk, which spells a path
+/// one way, so their bytes decide (`Path`'s `==` compares component by component).
+fn same(a: &Path, b: &Path) -> bool {
+    a.as_os_str() == b.as_os_str()
 }
 
 #[cfg(test)]
