@@ -215,8 +215,9 @@ fn repeat(deck: &Deck, kind: &str, loops: usize, touch: Option<&Path>) {
             std::process::exit(2)
         }
     };
-    let mut changes = 0;
+    let (mut changes, mut times) = (0, Vec::with_capacity(loops));
     for _ in 0..loops {
+        let start = std::time::Instant::now();
         match toucher.as_mut() {
             None => {
                 deck.load().unwrap_or_else(|e| fail("no-change load", &e));
@@ -230,10 +231,12 @@ fn repeat(deck: &Deck, kind: &str, loops: usize, touch: Option<&Path>) {
                 changes += diff.added.len() + diff.removed.len() + diff.changed.len();
             }
         }
+        times.push(start.elapsed().as_secs_f64() * 1000.0);
     }
+    let median_ms = (!times.is_empty()).then(|| median(&times));
     println!(
         "{}",
-        serde_json::json!({"loop": kind, "loops": loops, "changes": changes})
+        serde_json::json!({"loop": kind, "loops": loops, "changes": changes, "median_ms": median_ms})
     );
 }
 
