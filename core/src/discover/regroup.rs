@@ -216,8 +216,6 @@ pub fn regroup(
         }
     }
 
-    let mut catalog = previous.clone();
-    catalog.skills.retain(|s| !touched(&s.id));
     let mut failed = false;
     let mut position = |location: &Path| match locate(layout, location) {
         Some((index, root, _)) => Position {
@@ -230,23 +228,30 @@ pub fn regroup(
             Position::default()
         }
     };
-    for skill in winners {
-        let at = catalog
-            .skills
-            .partition_point(|s| skill_order(profile, s, &skill, &mut position) == Ordering::Less);
-        catalog.skills.insert(at, skill);
-    }
-    let duplicates = catalog.shadowed.split_off(resolved_losers);
-    catalog.shadowed.retain(|s| !touched(&s.id));
-    for loser in lost {
-        let key = position(&loser.location);
-        let at = catalog.shadowed.partition_point(|s| {
-            let here = position(&s.location);
-            here.cmp_at(&key, &s.location, &loser.location) == Ordering::Less
-        });
-        catalog.shadowed.insert(at, loser);
-    }
-    catalog.shadowed.extend(duplicates);
+    let skills = merge(
+        &previous.skills,
+        |s| touched(&s.id),
+        |a, b| a.id == b.id && same(&a.location, &b.location),
+        winners,
+        |a, b| skill_order(profile, a, b, &mut position) == Ordering::Less,
+    );
+    let mut shadowed = merge(
+        &previous.shadowed[..resolved_losers],
+        |s| touched(&s.id),
+        |a, b| a.id == b.id && same(&a.location, &b.location),
+        lost,
+        |a, b| {
+            let (pa, pb) = (position(&a.location), position(&b.location));
+            pa.cmp_at(&pb, &a.location, &b.location) == Ordering::Less
+        },
+    );
+    shadowed.extend_from_slice(&previous.shadowed[resolved_losers..]);
+    let catalog = Catalog {
+        profile: previous.profile.clone(),
+        skills,
+        shadowed,
+        diagnostics: previous.diagnostics.clone(),
+    };
     if failed {
         return None;
     }
@@ -254,6 +259,36 @@ pub fn regroup(
         cache.insert(path, entry);
     }
     Some(Patched { catalog, stamps })
+}
+
+/// `previous` without its touched entries, and `new` (in order) merged in: an entry of `new`
+/// that a touched entry was too (`same_slot`: same id and location, so the same keys in
+/// every order) takes its place, the others go where `precedes` puts them. Copies each
+/// kept entry once, and searches only for the entries that are new.
+fn merge<T: Clone>(
+    previous: &[T],
+    touched: impl Fn(&T) -> bool,
+    same_slot: impl Fn(&T, &T) -> bool,
+    new: Vec<T>,
+    mut precedes: impl FnMut(&T, &T) -> bool,
+) -> Vec<T> {
+    let mut new: Vec<Option<T>> = new.into_iter().map(Some).collect();
+    let mut out = Vec::with_capacity(previous.len() + new.len());
+    for item in previous {
+        if !touched(item) {
+            out.push(item.clone());
+        } else if let Some(slot) = new
+            .iter_mut()
+            .find(|n| n.as_ref().is_some_and(|n| same_slot(n, item)))
+        {
+            out.extend(slot.take());
+        }
+    }
+    for item in new.into_iter().flatten() {
+        let at = out.partition_point(|o| precedes(o, &item));
+        out.insert(at, item);
+    }
+    out
 }
 
 /// A candidate of a touched name.
