@@ -547,6 +547,13 @@ impl FileStamps {
         self.wide.shrink_to_fit();
     }
 
+    /// Whether a file other than `index` has `identity` (device, inode): the same file
+    /// reached through another path, which a discovery loads once.
+    pub fn identity_elsewhere(&self, index: usize, identity: (u64, u64)) -> bool {
+        (0..self.len())
+            .any(|i| i != index && self.get(i).is_some_and(|s| (s.device, s.inode) == identity))
+    }
+
     fn len(&self) -> usize {
         self.stamps.len()
     }

@@ -185,10 +185,13 @@ impl Deck {
     /// Discover, parse, resolve and filter. Returns the shared snapshot; a second call with
     /// nothing changed on disk only re-checks file metadata (one `stat` per directory and
     /// skill file walked, plugin manifest and host settings file) and returns the same
-    /// `Arc`. When skill files were edited in place and each keeps its name and place, only
-    /// those files are read and every other skill is shared with the previous snapshot;
-    /// when only files changed, the previous walk is reused; otherwise everything is
-    /// discovered again.
+    /// `Arc`. When skill files were edited in place, only those files are read: a skill
+    /// that keeps its name and place is replaced, and otherwise (a shadowed file, a renamed
+    /// skill, a winner that now loses) only the names those files had and have are settled
+    /// again from the cached entries; every other skill is shared with the previous
+    /// snapshot. When only files changed in a way neither covers (a file that now fails to
+    /// load, loose files, nested roots), the previous walk is reused; otherwise everything
+    /// is discovered again.
     pub fn load(&self) -> Result<Arc<Catalog>> {
         Ok(self.refresh(Refresh::Load).0)
     }
@@ -263,8 +266,10 @@ impl Deck {
     /// A new filtered catalog, or `None` when nothing on disk changed and `mode` is
     /// [`Refresh::Load`] (the previous snapshot stands). One parallel `stat` pass over
     /// everything the last discovery depended on decides how much to redo: nothing; only the
-    /// skill files that changed in place (a patch, see [`discover::patch`]); the reading and
-    /// resolving with the previous walk (no directory changed); or everything.
+    /// skill files that changed in place (a patch, see [`discover::patch`], or, when a
+    /// changed file's skill lost a clash or changed its name, the clashes of its names, see
+    /// [`discover::regroup`]); the reading and resolving with the previous walk (no
+    /// directory changed); or everything.
     fn rebuild(
         &self,
         state: &mut CacheState,
@@ -292,13 +297,29 @@ impl Deck {
                 if changed_files.is_empty() && mode == Refresh::Load && !self.remote_stale() {
                     return None;
                 }
+                let profile = &self.inner.profile;
                 let patched = discover::patch::patch(
-                    &self.inner.profile,
+                    profile,
                     &last.layout,
                     previous,
                     changed_files,
                     &mut state.parses,
-                );
+                )
+                .or_else(|| {
+                    // Remote skills sit after the local ones, where the regrouped names
+                    // would be inserted among them.
+                    if !self.remote_sources().is_empty() {
+                        return None;
+                    }
+                    discover::regroup::regroup(
+                        profile,
+                        &last.layout,
+                        &last.files,
+                        previous,
+                        changed_files,
+                        &mut state.parses,
+                    )
+                });
                 if let Some(patched) = patched {
                     for (index, stamp) in patched.stamps {
                         last.files.update(index, stamp);

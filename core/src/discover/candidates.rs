@@ -205,7 +205,7 @@ pub fn collect<'a>(
                     name: candidate.name.clone(),
                     location: candidate.location.clone(),
                     winner: winner.location.clone(),
-                    reason: "same file as the winner (reached through a link)".to_string(),
+                    reason: SAME_FILE_REASON.to_string(),
                 });
             }
             Some(None) => {}
@@ -234,6 +234,13 @@ pub fn collect<'a>(
 /// The code of the error a file gets when its failure empties its whole root.
 pub const REFUSES_ROOT: &str = "refuses-root";
 
+/// The code of the error of every skill of a root that one of its files emptied.
+pub const ROOT_REFUSED: &str = "root-refused";
+
+/// Why a file reached a second time (same device and inode) is shadowed; resolve never
+/// gives this reason, so it also tells these entries from name clashes.
+pub const SAME_FILE_REASON: &str = "same file as the winner (reached through a link)";
+
 /// Take every candidate of a root that one of its files emptied out of the collection, each
 /// with a `root-refused` error naming that file (the host loads nothing from such a root).
 fn drop_refused_roots(
@@ -247,7 +254,7 @@ fn drop_refused_roots(
         match refused.get(root) {
             Some(culprit) => out.diagnostics.push(
                 Diagnostic::error(
-                    "root-refused",
+                    ROOT_REFUSED,
                     format!(
                         "not loaded: {} in the same directory {} fails in a way that makes the host drop every skill there",
                         culprit.display(),
@@ -341,7 +348,11 @@ pub(crate) fn read_one<'a>(
 }
 
 /// `found` read again whatever the cache holds; `None` when it vanished.
-fn read_fresh(root: usize, found: &WalkedFile, profile: &Profile) -> Option<Arc<CachedParse>> {
+pub(crate) fn read_fresh(
+    root: usize,
+    found: &WalkedFile,
+    profile: &Profile,
+) -> Option<Arc<CachedParse>> {
     read_one(root, found, &ParseCache::default(), profile, false).entry
 }
 
@@ -351,7 +362,7 @@ fn read_fresh(root: usize, found: &WalkedFile, profile: &Profile) -> Option<Arc<
 /// loads). Naming a slim entry gives the same id, name, place and outcome as naming the
 /// whole one; only the skill's manifest and warnings would differ, and a skill named from
 /// a slim entry that loads is read again ([`settle_slim`]).
-fn slim(profile: &Profile, entry: &CachedParse) -> CachedParse {
+pub(crate) fn slim(profile: &Profile, entry: &CachedParse) -> CachedParse {
     let full = entry.manifest.manifest();
     let description = full
         .description

@@ -16,6 +16,7 @@ pub mod patch;
 pub mod plugin;
 pub mod profile;
 pub mod registry;
+pub mod regroup;
 pub mod repo;
 pub mod resolve;
 pub mod roots;

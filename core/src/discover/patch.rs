@@ -65,15 +65,21 @@ pub fn patch(
         if !same_place(&old, &new) || old.nested_prefix.is_some() {
             return None;
         }
+        // The id first: `Path`'s `==` compares component by component, and this scans
+        // every skill. Locations from one walk spell a path one way, so bytes decide.
+        let same_location = |l: &std::path::Path| l.as_os_str() == old.location.as_os_str();
         let mut at = previous
             .skills
             .iter()
             .enumerate()
-            .filter(|(_, s)| s.location == old.location);
+            .filter(|(_, s)| s.id == old.id && same_location(&s.location));
         let (position, before) = at.next()?;
         if at.next().is_some()
             || replacements.iter().any(|(p, _)| *p == position)
-            || previous.shadowed.iter().any(|s| s.location == old.location)
+            || previous
+                .shadowed
+                .iter()
+                .any(|s| s.id == old.id && same_location(&s.location))
         {
             return None;
         }
@@ -125,7 +131,10 @@ fn same_place(a: &Candidate, b: &Candidate) -> bool {
 }
 
 /// The root index and file at position `index` of the flattened walk.
-fn nth_file(layout: &WalkLayout, mut index: usize) -> Option<(usize, &super::walk::WalkedFile)> {
+pub(crate) fn nth_file(
+    layout: &WalkLayout,
+    mut index: usize,
+) -> Option<(usize, &super::walk::WalkedFile)> {
     for (root, files) in &layout.walked {
         if index < files.len() {
             return Some((*root, &files[index]));

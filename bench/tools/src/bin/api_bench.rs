@@ -1,4 +1,5 @@
-//! `api-bench --corpus DIR [--runs R] [--reloads K] [--retained]`: the Rust API in process.
+//! `api-bench --corpus DIR [--runs R] [--reloads K] [--retained] [--loop noop|reload --loops K]`:
+//! the Rust API in process.
 //! `--retained` only measures what one more loaded deck keeps resident (see
 //! [`retained_kib_per_deck`]).
 //!
@@ -223,6 +224,47 @@ fn diagnostic_codes(catalog: &skilldeck::Catalog) -> serde_json::Value {
     serde_json::json!(counts)
 }
 
+/// `--loop noop|reload --loops K`: only K no-change loads, or K reloads each after
+/// rewriting the touch file, on the loaded `deck`, for an instruction count of that path
+/// alone (`valgrind --tool=callgrind`): the difference between two runs with different K,
+/// divided by the difference in K, is exact whatever the machine's load.
+fn repeat(deck: &Deck, kind: &str, loops: usize, touch: Option<&Path>) {
+    let mut toucher = match (kind, touch) {
+        ("noop", _) => None,
+        ("reload", Some(path)) => Some(Toucher::new(path).unwrap_or_else(|e| {
+            eprintln!("api-bench: reading the touch file: {e}");
+            std::process::exit(2)
+        })),
+        _ => {
+            eprintln!("api-bench: --loop takes noop or reload (and a corpus with a touch file)");
+            std::process::exit(2)
+        }
+    };
+    let (mut changes, mut times) = (0, Vec::with_capacity(loops));
+    for _ in 0..loops {
+        let start = std::time::Instant::now();
+        match toucher.as_mut() {
+            None => {
+                deck.load().unwrap_or_else(|e| fail("no-change load", &e));
+            }
+            Some(t) => {
+                t.touch().unwrap_or_else(|e| {
+                    eprintln!("api-bench: rewriting {}: {e}", t.path.display());
+                    std::process::exit(2)
+                });
+                let diff = deck.reload().unwrap_or_else(|e| fail("reload", &e));
+                changes += diff.added.len() + diff.removed.len() + diff.changed.len();
+            }
+        }
+        times.push(start.elapsed().as_secs_f64() * 1000.0);
+    }
+    let median_ms = (!times.is_empty()).then(|| median(&times));
+    println!(
+        "{}",
+        serde_json::json!({"loop": kind, "loops": loops, "changes": changes, "median_ms": median_ms})
+    );
+}
+
 fn main() {
     let args = Args::from_env();
     let runs: usize = args.parsed("--runs", 5).max(1);
@@ -287,6 +329,12 @@ fn main() {
                 "skill_diagnostic_codes": diagnostic_codes(&catalog),
             })
         );
+        return;
+    }
+
+    if let Some(kind) = args.value("--loop") {
+        let loops: usize = args.parsed("--loops", 10);
+        repeat(&deck, kind, loops, touch_path.as_deref());
         return;
     }
 
