@@ -2,6 +2,7 @@
 //! runs on the libuv pool, and a blocking `...Sync` twin for scripts and CLIs.
 
 use crate::error::check;
+use crate::heap::trimmed;
 use crate::model::{Activation, Catalog, Diff, Rendered, SearchResults, Skill};
 use crate::options::{
     strict, ActivateOptions, DeckOptions, RenderOptions, SearchOptions, ACTIVATE_KEYS, DECK_KEYS,
@@ -73,13 +74,13 @@ impl Deck {
     #[napi(ts_return_type = "Promise<Catalog>")]
     pub fn load(&self) -> AsyncTask<CoreTask<Arc<skilldeck::Catalog>, Catalog>> {
         let deck = self.inner.clone();
-        CoreTask::spawn(move || deck.load(), catalog)
+        CoreTask::spawn(move || trimmed(deck.load()), catalog)
     }
 
     /// `load()` on the calling thread.
     #[napi]
     pub fn load_sync(&self, env: Env) -> Result<Catalog> {
-        check(&env, catch_panic(|| self.inner.load())).map(catalog)
+        check(&env, trimmed(catch_panic(|| self.inner.load()))).map(catalog)
     }
 
     /// `load()` for a process that loads once and exits: nothing a later load could reuse
@@ -88,13 +89,13 @@ impl Deck {
     #[napi(ts_return_type = "Promise<Catalog>")]
     pub fn load_once(&self) -> AsyncTask<CoreTask<Arc<skilldeck::Catalog>, Catalog>> {
         let deck = self.inner.clone();
-        CoreTask::spawn(move || deck.load_once(), catalog)
+        CoreTask::spawn(move || trimmed(deck.load_once()), catalog)
     }
 
     /// `loadOnce()` on the calling thread.
     #[napi]
     pub fn load_once_sync(&self, env: Env) -> Result<Catalog> {
-        check(&env, catch_panic(|| self.inner.load_once())).map(catalog)
+        check(&env, trimmed(catch_panic(|| self.inner.load_once()))).map(catalog)
     }
 
     /// A one-shot load for a listing: the same skills, order, statuses, shadowed entries
@@ -106,26 +107,26 @@ impl Deck {
     #[napi(ts_return_type = "Promise<Catalog>")]
     pub fn load_summary(&self) -> AsyncTask<CoreTask<Arc<skilldeck::Catalog>, Catalog>> {
         let deck = self.inner.clone();
-        CoreTask::spawn(move || deck.load_summary(), catalog)
+        CoreTask::spawn(move || trimmed(deck.load_summary()), catalog)
     }
 
     /// `loadSummary()` on the calling thread.
     #[napi]
     pub fn load_summary_sync(&self, env: Env) -> Result<Catalog> {
-        check(&env, catch_panic(|| self.inner.load_summary())).map(catalog)
+        check(&env, trimmed(catch_panic(|| self.inner.load_summary()))).map(catalog)
     }
 
     /// Load again and report what changed since the previous snapshot.
     #[napi(ts_return_type = "Promise<Diff>")]
     pub fn reload(&self) -> AsyncTask<CoreTask<skilldeck::Diff, Diff>> {
         let deck = self.inner.clone();
-        CoreTask::spawn(move || deck.reload(), diff)
+        CoreTask::spawn(move || trimmed(deck.reload()), diff)
     }
 
     /// `reload()` on the calling thread.
     #[napi]
     pub fn reload_sync(&self, env: Env) -> Result<Diff> {
-        check(&env, catch_panic(|| self.inner.reload())).map(diff)
+        check(&env, trimmed(catch_panic(|| self.inner.reload()))).map(diff)
     }
 
     /// A skill by id or name (loads first if needed). Throws `NOT_FOUND`.

@@ -6,6 +6,7 @@
 
 mod deck;
 mod error;
+mod heap;
 // Public so the `--all-targets` (test) build, where napi registers nothing, still sees
 // these `#[napi]` functions as used.
 pub mod audit;

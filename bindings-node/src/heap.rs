@@ -1,0 +1,36 @@
+//! Hands the free heap pages a load leaves behind back to the OS.
+//!
+//! Why the Node binding needs this and Rust or Python callers do not: glibc gives every
+//! thread that calls `malloc` an arena of its own for the life of the thread. A load's
+//! temporaries, freed when it returns, become holes in the arenas of the threads that made
+//! them; in a Rust or Python process the next load runs on the same threads and fills those
+//! holes again. In Node it does not: a Promise load runs on whichever of the four libuv pool
+//! threads is free (each its own arena), and the arena that one load's reading workers hand
+//! back when they exit is taken over by the next Node thread that calls `malloc` for the
+//! first time (a pool thread, a V8 worker), so the next load's workers open new arenas. Each
+//! arena keeps its free pages resident while a live chunk sits above them, so a Node process
+//! kept ~300 (mixed tree) to ~700 (real-world tree) B per loaded skill more than Rust or
+//! Python, and grew with every load until each of its threads had an arena of its own.
+//!
+//! `malloc_trim(0)` walks every arena and returns the whole free pages inside it (not only
+//! the top), for 1-6 ms on a 10,000-file tree against the tens (no-change load) to hundreds
+//! (cold load) of milliseconds of the call it follows; the next load faults in again the
+//! pages it needs. Measurements: `bench/PROFILE.md` item 130. Other allocators (macOS,
+//! Windows, musl) keep no per-thread arenas of this kind and are left alone.
+
+/// Return the free pages of every malloc arena to the OS (glibc only; a no-op elsewhere).
+/// Called after each load-family call, on the thread that ran it.
+pub(crate) fn release_free_pages() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: `malloc_trim` only inspects and advises glibc's own free chunks, under each
+    // arena's lock; it is safe to call from any thread at any time.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+/// `result` after [`release_free_pages`]: what a load-family call returns.
+pub(crate) fn trimmed<T>(result: T) -> T {
+    release_free_pages();
+    result
+}
