@@ -2,7 +2,7 @@
 //! runs on the libuv pool, and a blocking `...Sync` twin for scripts and CLIs.
 
 use crate::error::check;
-use crate::heap::trimmed;
+use crate::heap::{trimmed, LastLoad};
 use crate::model::{Activation, Catalog, Diff, Rendered, SearchResults, Skill};
 use crate::options::{
     strict, ActivateOptions, DeckOptions, RenderOptions, SearchOptions, ACTIVATE_KEYS, DECK_KEYS,
@@ -20,6 +20,7 @@ use std::sync::Arc;
 #[napi]
 pub struct Deck {
     pub(crate) inner: skilldeck::Deck,
+    last_load: Arc<LastLoad>,
 }
 
 fn catalog(inner: Arc<skilldeck::Catalog>) -> Catalog {
@@ -67,20 +68,24 @@ impl Deck {
             None => skilldeck::DeckOptions::default(),
         };
         let inner = check(&env, catch_panic(|| skilldeck::Deck::new(options)))?;
-        Ok(Deck { inner })
+        Ok(Deck {
+            inner,
+            last_load: Arc::default(),
+        })
     }
 
     /// Discover, parse, resolve and filter on the libuv pool.
     #[napi(ts_return_type = "Promise<Catalog>")]
     pub fn load(&self) -> AsyncTask<CoreTask<Arc<skilldeck::Catalog>, Catalog>> {
-        let deck = self.inner.clone();
-        CoreTask::spawn(move || trimmed(deck.load()), catalog)
+        let (deck, last_load) = (self.inner.clone(), self.last_load.clone());
+        CoreTask::spawn(move || last_load.trimmed(deck.load()), catalog)
     }
 
     /// `load()` on the calling thread.
     #[napi]
     pub fn load_sync(&self, env: Env) -> Result<Catalog> {
-        check(&env, trimmed(catch_panic(|| self.inner.load()))).map(catalog)
+        let loaded = catch_panic(|| self.inner.load());
+        check(&env, self.last_load.trimmed(loaded)).map(catalog)
     }
 
     /// `load()` for a process that loads once and exits: nothing a later load could reuse

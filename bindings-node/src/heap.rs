@@ -18,6 +18,8 @@
 //! pages it needs. Measurements: `bench/PROFILE.md` item 130. Other allocators (macOS,
 //! Windows, musl) keep no per-thread arenas of this kind and are left alone.
 
+use std::sync::{Arc, Mutex, PoisonError, Weak};
+
 /// Return the free pages of every malloc arena to the OS (glibc only; a no-op elsewhere).
 /// Called after each load-family call, on the thread that ran it.
 pub(crate) fn release_free_pages() {
@@ -35,10 +37,60 @@ pub(crate) fn trimmed<T>(result: T) -> T {
     result
 }
 
-#[cfg(all(test, target_os = "linux", target_env = "gnu"))]
-mod tests {
-    use super::release_free_pages;
+/// The snapshot a deck's last `load()` returned, so that a load which found nothing changed
+/// (the same `Arc` again, after one `stat` per file: the call an agent makes every turn)
+/// skips the trim: it freed next to nothing, and the trim's walk of every arena (1-5 ms)
+/// would be a sizeable part of such a call.
+#[derive(Default)]
+pub(crate) struct LastLoad(Mutex<Weak<skilldeck::Catalog>>);
 
+impl LastLoad {
+    /// `result` after trimming, unless it is the snapshot the previous load returned (a
+    /// failed load trims: it may have read and dropped a whole tree).
+    pub(crate) fn trimmed(
+        &self,
+        result: skilldeck::Result<Arc<skilldeck::Catalog>>,
+    ) -> skilldeck::Result<Arc<skilldeck::Catalog>> {
+        if result.as_ref().map_or(true, |catalog| self.is_new(catalog)) {
+            release_free_pages();
+        }
+        result
+    }
+
+    /// Whether `catalog` is not the snapshot the previous load returned; remembers it.
+    fn is_new(&self, catalog: &Arc<skilldeck::Catalog>) -> bool {
+        let loaded = Arc::downgrade(catalog);
+        let mut last = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        // The held `Weak` keeps its allocation, so an equal pointer is the same snapshot.
+        if Weak::ptr_eq(&last, &loaded) {
+            return false;
+        }
+        *last = loaded;
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    #[test]
+    fn a_load_returning_the_same_snapshot_is_not_new() {
+        let last = LastLoad::default();
+        let first = Arc::new(skilldeck::Catalog::default());
+        assert!(last.is_new(&first));
+        assert!(!last.is_new(&first.clone()));
+        let second = Arc::new(skilldeck::Catalog::default());
+        assert!(last.is_new(&second));
+        // A dropped snapshot's address is not reused while it is remembered.
+        drop(first);
+        let third = Arc::new(skilldeck::Catalog::default());
+        assert!(last.is_new(&third));
+        assert!(!last.is_new(&third));
+    }
+
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
     fn rss_kib() -> u64 {
         let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
         status
@@ -51,6 +103,7 @@ mod tests {
     /// A load in miniature: a thread's temporaries, freed between chunks that outlive the
     /// thread, stay resident in its arena until the trim hands them back.
     #[test]
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
     fn free_pages_between_live_chunks_are_returned() {
         const BLOCK: usize = 8 * 1024; // below the mmap threshold: served from the arena
         const BLOCKS: usize = 4096; // 32 MiB, of which every 16th block (2 MiB) is kept
