@@ -256,7 +256,10 @@ impl Deck {
     )]
     pub fn doctor(&self, target: Option<String>) -> AsyncTask<CoreTask<Json, Json>> {
         let deck = self.inner.clone();
-        CoreTask::spawn(move || doctor(&deck, target), std::convert::identity)
+        CoreTask::spawn(
+            move || trimmed(doctor(&deck, target)),
+            std::convert::identity,
+        )
     }
 
     /// `doctor()` on the calling thread.
@@ -265,7 +268,7 @@ impl Deck {
         ts_return_type = "DoctorReport"
     )]
     pub fn doctor_sync(&self, env: Env, target: Option<String>) -> Result<Json> {
-        check(&env, catch_panic(|| doctor(&self.inner, target)))
+        check(&env, trimmed(catch_panic(|| doctor(&self.inner, target))))
     }
 
     /// Which built-in profiles (all, or those named) see which skills of this deck's
@@ -281,7 +284,7 @@ impl Deck {
     ) -> AsyncTask<CoreTask<Json, Json>> {
         let options = self.inner.options().clone();
         CoreTask::spawn(
-            move || compare_profiles(&options, profiles),
+            move || trimmed(compare_profiles(&options, profiles)),
             std::convert::identity,
         )
     }
@@ -293,7 +296,10 @@ impl Deck {
     )]
     pub fn compare_profiles_sync(&self, env: Env, profiles: Option<Vec<String>>) -> Result<Json> {
         let options = self.inner.options();
-        check(&env, catch_panic(|| compare_profiles(options, profiles)))
+        check(
+            &env,
+            trimmed(catch_panic(|| compare_profiles(options, profiles))),
+        )
     }
 
     /// Stop delivering events to a subscription. Returns false when the id is unknown.
