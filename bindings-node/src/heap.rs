@@ -21,7 +21,8 @@
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 /// Return the free pages of every malloc arena to the OS (glibc only; a no-op elsewhere).
-/// Called after each load-family call, on the thread that ran it.
+/// Called after each call that reads a tree (the load family, `compareProfiles`, `doctor`,
+/// `validate`), on the thread that ran it.
 pub(crate) fn release_free_pages() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: `malloc_trim` only inspects and advises glibc's own free chunks, under each
@@ -31,7 +32,7 @@ pub(crate) fn release_free_pages() {
     }
 }
 
-/// `result` after [`release_free_pages`]: what a load-family call returns.
+/// `result` after [`release_free_pages`]: what a call that reads a tree returns.
 pub(crate) fn trimmed<T>(result: T) -> T {
     release_free_pages();
     result
