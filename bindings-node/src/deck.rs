@@ -2,6 +2,7 @@
 //! runs on the libuv pool, and a blocking `...Sync` twin for scripts and CLIs.
 
 use crate::error::check;
+use crate::heap::{trimmed, LastLoad};
 use crate::model::{Activation, Catalog, Diff, Rendered, SearchResults, Skill};
 use crate::options::{
     strict, ActivateOptions, DeckOptions, RenderOptions, SearchOptions, ACTIVATE_KEYS, DECK_KEYS,
@@ -19,6 +20,7 @@ use std::sync::Arc;
 #[napi]
 pub struct Deck {
     pub(crate) inner: skilldeck::Deck,
+    last_load: Arc<LastLoad>,
 }
 
 fn catalog(inner: Arc<skilldeck::Catalog>) -> Catalog {
@@ -66,20 +68,24 @@ impl Deck {
             None => skilldeck::DeckOptions::default(),
         };
         let inner = check(&env, catch_panic(|| skilldeck::Deck::new(options)))?;
-        Ok(Deck { inner })
+        Ok(Deck {
+            inner,
+            last_load: Arc::default(),
+        })
     }
 
     /// Discover, parse, resolve and filter on the libuv pool.
     #[napi(ts_return_type = "Promise<Catalog>")]
     pub fn load(&self) -> AsyncTask<CoreTask<Arc<skilldeck::Catalog>, Catalog>> {
-        let deck = self.inner.clone();
-        CoreTask::spawn(move || deck.load(), catalog)
+        let (deck, last_load) = (self.inner.clone(), self.last_load.clone());
+        CoreTask::spawn(move || last_load.trimmed(deck.load()), catalog)
     }
 
     /// `load()` on the calling thread.
     #[napi]
     pub fn load_sync(&self, env: Env) -> Result<Catalog> {
-        check(&env, catch_panic(|| self.inner.load())).map(catalog)
+        let loaded = catch_panic(|| self.inner.load());
+        check(&env, self.last_load.trimmed(loaded)).map(catalog)
     }
 
     /// `load()` for a process that loads once and exits: nothing a later load could reuse
@@ -88,13 +94,13 @@ impl Deck {
     #[napi(ts_return_type = "Promise<Catalog>")]
     pub fn load_once(&self) -> AsyncTask<CoreTask<Arc<skilldeck::Catalog>, Catalog>> {
         let deck = self.inner.clone();
-        CoreTask::spawn(move || deck.load_once(), catalog)
+        CoreTask::spawn(move || trimmed(deck.load_once()), catalog)
     }
 
     /// `loadOnce()` on the calling thread.
     #[napi]
     pub fn load_once_sync(&self, env: Env) -> Result<Catalog> {
-        check(&env, catch_panic(|| self.inner.load_once())).map(catalog)
+        check(&env, trimmed(catch_panic(|| self.inner.load_once()))).map(catalog)
     }
 
     /// A one-shot load for a listing: the same skills, order, statuses, shadowed entries
@@ -106,26 +112,26 @@ impl Deck {
     #[napi(ts_return_type = "Promise<Catalog>")]
     pub fn load_summary(&self) -> AsyncTask<CoreTask<Arc<skilldeck::Catalog>, Catalog>> {
         let deck = self.inner.clone();
-        CoreTask::spawn(move || deck.load_summary(), catalog)
+        CoreTask::spawn(move || trimmed(deck.load_summary()), catalog)
     }
 
     /// `loadSummary()` on the calling thread.
     #[napi]
     pub fn load_summary_sync(&self, env: Env) -> Result<Catalog> {
-        check(&env, catch_panic(|| self.inner.load_summary())).map(catalog)
+        check(&env, trimmed(catch_panic(|| self.inner.load_summary()))).map(catalog)
     }
 
     /// Load again and report what changed since the previous snapshot.
     #[napi(ts_return_type = "Promise<Diff>")]
     pub fn reload(&self) -> AsyncTask<CoreTask<skilldeck::Diff, Diff>> {
         let deck = self.inner.clone();
-        CoreTask::spawn(move || deck.reload(), diff)
+        CoreTask::spawn(move || trimmed(deck.reload()), diff)
     }
 
     /// `reload()` on the calling thread.
     #[napi]
     pub fn reload_sync(&self, env: Env) -> Result<Diff> {
-        check(&env, catch_panic(|| self.inner.reload())).map(diff)
+        check(&env, trimmed(catch_panic(|| self.inner.reload()))).map(diff)
     }
 
     /// A skill by id or name (loads first if needed). Throws `NOT_FOUND`.
@@ -250,7 +256,10 @@ impl Deck {
     )]
     pub fn doctor(&self, target: Option<String>) -> AsyncTask<CoreTask<Json, Json>> {
         let deck = self.inner.clone();
-        CoreTask::spawn(move || doctor(&deck, target), std::convert::identity)
+        CoreTask::spawn(
+            move || trimmed(doctor(&deck, target)),
+            std::convert::identity,
+        )
     }
 
     /// `doctor()` on the calling thread.
@@ -259,7 +268,7 @@ impl Deck {
         ts_return_type = "DoctorReport"
     )]
     pub fn doctor_sync(&self, env: Env, target: Option<String>) -> Result<Json> {
-        check(&env, catch_panic(|| doctor(&self.inner, target)))
+        check(&env, trimmed(catch_panic(|| doctor(&self.inner, target))))
     }
 
     /// Which built-in profiles (all, or those named) see which skills of this deck's
@@ -275,7 +284,7 @@ impl Deck {
     ) -> AsyncTask<CoreTask<Json, Json>> {
         let options = self.inner.options().clone();
         CoreTask::spawn(
-            move || compare_profiles(&options, profiles),
+            move || trimmed(compare_profiles(&options, profiles)),
             std::convert::identity,
         )
     }
@@ -287,7 +296,10 @@ impl Deck {
     )]
     pub fn compare_profiles_sync(&self, env: Env, profiles: Option<Vec<String>>) -> Result<Json> {
         let options = self.inner.options();
-        check(&env, catch_panic(|| compare_profiles(options, profiles)))
+        check(
+            &env,
+            trimmed(catch_panic(|| compare_profiles(options, profiles))),
+        )
     }
 
     /// Stop delivering events to a subscription. Returns false when the id is unknown.

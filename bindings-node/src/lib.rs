@@ -6,6 +6,7 @@
 
 mod deck;
 mod error;
+mod heap;
 // Public so the `--all-targets` (test) build, where napi registers nothing, still sees
 // these `#[napi]` functions as used.
 pub mod audit;
@@ -79,7 +80,7 @@ pub fn validate(
     // Bad options reject the Promise, as in `render()`.
     let options = validate_options(options);
     CoreTask::spawn(
-        move || Ok(skilldeck::validate(&PathBuf::from(path), &options?)),
+        move || heap::trimmed(Ok(skilldeck::validate(&PathBuf::from(path), &options?))),
         reports,
     )
 }
@@ -92,7 +93,9 @@ pub fn validate_sync(
     #[napi(ts_arg_type = "ValidateOptions | undefined | null")] options: Option<Object>,
 ) -> Result<Vec<ValidationReport>> {
     let options = check(&env, validate_options(options))?;
-    let found = catch_panic(|| Ok(skilldeck::validate(&PathBuf::from(path), &options)));
+    let found = heap::trimmed(catch_panic(|| {
+        Ok(skilldeck::validate(&PathBuf::from(path), &options))
+    }));
     check(&env, found).map(reports)
 }
 

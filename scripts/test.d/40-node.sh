@@ -16,6 +16,8 @@ npm ci --no-audit --no-fund
 
 # The Rust suite lints default-members only; the addon crate gets the same bar here.
 cargo clippy -p skilldeck-node --all-targets --locked -- -D warnings
+# Its Rust unit tests (what the addon does to the process, e.g. src/heap.rs's trim).
+cargo test -p skilldeck-node --lib --locked
 
 # The generated loader and type declarations are committed: API drift must show in review.
 committed=$(mktemp -d)
