@@ -162,6 +162,34 @@ mod tests {
         assert_eq!(format!("{text:?}"), format!("{o:?}"));
     }
 
+    /// A number read back from the text is the number that was stored: serde_json's
+    /// default float parser can be one unit in the last place off (its `float_roundtrip`
+    /// feature, enabled in the workspace, makes it exact), which would change a
+    /// `metadata` value between the YAML and the JSON a binding or `show --json` prints.
+    #[test]
+    fn floats_come_back_bit_for_bit() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut floats = vec![
+            1.071_566_039_146_582_6e-75,
+            -1.819_967_304_027_17e-179,
+            f64::MIN_POSITIVE,
+            f64::MAX,
+            5e-324,
+            0.1 + 0.2,
+        ];
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            floats.push(f64::from_bits(x));
+        }
+        for f in floats.into_iter().filter(|f| f.is_finite()) {
+            let o = object(json!({ "v": f }));
+            let back = JsonText::from(&o).get("v").and_then(|v| v.as_f64());
+            assert_eq!(back.map(f64::to_bits), Some(f.to_bits()), "{f:e}");
+        }
+    }
+
     #[test]
     fn get_finds_top_level_keys_only() {
         let text = JsonText::from(object(json!({
