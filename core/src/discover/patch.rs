@@ -11,7 +11,7 @@
 use super::candidates::{self, Candidate};
 use super::plugin::Plugins;
 use super::{resolve, Profile, WalkLayout};
-use crate::cache::{ParseCache, Stamp};
+use crate::cache::{CachedParse, ParseCache, Stamp};
 use crate::catalog::{Catalog, Skill};
 use std::sync::Arc;
 
@@ -46,11 +46,14 @@ pub fn patch(
     let mut replacements: Vec<(usize, Arc<Skill>)> = Vec::with_capacity(changed.len());
     let mut fresh = Vec::with_capacity(changed.len());
     for &index in changed {
-        let (root_index, found) = nth_file(layout, index)?;
-        let root = layout.roots.get(root_index)?;
-        let old_entry = cache.entry(&found.path)?.clone();
-        let read = candidates::read_one(root_index, found, cache, profile, false);
-        let (new_stamp, new_entry) = (read.stamp?, read.entry?);
+        let Reread {
+            root,
+            found,
+            old_entry,
+            new_stamp,
+            new_entry,
+            ..
+        } = reread(profile, layout, cache, index)?;
         let old_stamp = old_entry.stamp();
         let same_file = (old_stamp.device, old_stamp.inode) == (new_stamp.device, new_stamp.inode);
         if !same_file || old_entry.location != new_entry.location {
@@ -128,6 +131,38 @@ fn same_place(a: &Candidate, b: &Candidate) -> bool {
         && a.id == b.id
         && a.plugin == b.plugin
         && a.nested_prefix == b.nested_prefix
+}
+
+/// A changed walked file read again: its root, the cache entry it had and the stamp and
+/// entry it has now (the first steps of both [`patch`] and `regroup`). `None` when the
+/// index, its root or its old entry is gone, or the file cannot be read now.
+pub(crate) struct Reread<'a> {
+    pub(crate) root_index: usize,
+    pub(crate) root: &'a super::roots::Root,
+    pub(crate) found: &'a super::walk::WalkedFile,
+    pub(crate) old_entry: Arc<CachedParse>,
+    pub(crate) new_stamp: Stamp,
+    pub(crate) new_entry: Arc<CachedParse>,
+}
+
+pub(crate) fn reread<'a>(
+    profile: &Profile,
+    layout: &'a WalkLayout,
+    cache: &ParseCache,
+    index: usize,
+) -> Option<Reread<'a>> {
+    let (root_index, found) = nth_file(layout, index)?;
+    let root = layout.roots.get(root_index)?;
+    let old_entry = cache.entry(&found.path)?.clone();
+    let read = candidates::read_one(root_index, found, cache, profile, false);
+    Some(Reread {
+        root_index,
+        root,
+        found,
+        old_entry,
+        new_stamp: read.stamp?,
+        new_entry: read.entry?,
+    })
 }
 
 /// The root index and file at position `index` of the flattened walk.

@@ -16,7 +16,7 @@
 //! after (its diagnostics would move), or a catalog with skills from remote sources.
 
 use super::candidates::{self, Candidate};
-use super::patch::{nth_file, Patched, MAX_FILES};
+use super::patch::{reread, Patched, Reread, MAX_FILES};
 use super::plugin::Plugins;
 use super::profile::{Clash, Order, Profile};
 use super::walk::{cmp_paths, WalkedFile};
@@ -70,11 +70,14 @@ pub fn regroup(
     let mut fresh: Vec<(usize, usize, &WalkedFile, Arc<CachedParse>, Candidate)> = Vec::new();
     let mut stamps = Vec::with_capacity(changed.len());
     for &index in changed {
-        let (root_index, found) = nth_file(layout, index)?;
-        let root = layout.roots.get(root_index)?;
-        let old_entry = cache.entry(&found.path)?.clone();
-        let read = candidates::read_one(root_index, found, cache, profile, false);
-        let (new_stamp, new_entry) = (read.stamp?, read.entry?);
+        let Reread {
+            root_index,
+            root,
+            found,
+            old_entry,
+            new_stamp,
+            new_entry,
+        } = reread(profile, layout, cache, index)?;
         let old_stamp = old_entry.stamp();
         let identity = (new_stamp.device, new_stamp.inode);
         if (old_stamp.device, old_stamp.inode) != identity

@@ -633,6 +633,21 @@ fn nested(lines: &[&str], start: usize, flows: &mut Flows) -> Option<(Value, u32
     if width == 0 {
         return None;
     }
+    let (map, end) = map_lines(lines, start, width, true, flows)?;
+    let done = !map.is_empty() && after_nested(lines, end);
+    done.then_some((Value::Object(map), line_no, end))
+}
+
+/// The lines of a block mapping indented `width` from `lines[start]` on, each `key: scalar`
+/// or, when `deeper`, `key:` over a mapping one level deeper (`mcp:` / `  server: x`).
+/// Returns the mapping and the index of its first line after it.
+fn map_lines(
+    lines: &[&str],
+    start: usize,
+    width: usize,
+    deeper: bool,
+    flows: &mut Flows,
+) -> Option<(Map<String, Value>, usize)> {
     let mut map = Map::new();
     let mut end = start;
     while let Some(line) = lines.get(end) {
@@ -645,8 +660,7 @@ fn nested(lines: &[&str], start: usize, flows: &mut Flows) -> Option<(Value, u32
         let (key, rest) = split_key(&line[width..])?;
         let rest = rest.trim_start_matches(' ');
         let line_no = u32::try_from(end + 1).ok()?;
-        let value = if rest.is_empty() {
-            // `key:` inside a mapping: a mapping one level deeper (`mcp:` / `  server: x`).
+        let value = if deeper && rest.is_empty() {
             let (value, next) = deeper_map(lines, end + 1, width, flows)?;
             end = next;
             value
@@ -658,8 +672,7 @@ fn nested(lines: &[&str], start: usize, flows: &mut Flows) -> Option<(Value, u32
             return None;
         }
     }
-    let done = !map.is_empty() && after_nested(lines, end);
-    done.then_some((Value::Object(map), line_no, end))
+    Some((map, end))
 }
 
 /// The block mapping of one-line scalars under a `key:` line of a nested mapping indented
@@ -676,24 +689,7 @@ fn deeper_map(
     if is_blank(first) || width <= parent {
         return None;
     }
-    let mut map = Map::new();
-    let mut end = start;
-    while let Some(line) = lines.get(end) {
-        if is_blank(line) || indent(line) < width {
-            break;
-        }
-        if indent(line) > width {
-            return None;
-        }
-        let (key, rest) = split_key(&line[width..])?;
-        let rest = rest.trim_start_matches(' ');
-        let line_no = u32::try_from(end + 1).ok()?;
-        let value = value_scalar(rest, line_no, line.len() - rest.len(), flows)?;
-        if map.insert(key.to_string(), value).is_some() {
-            return None;
-        }
-        end += 1;
-    }
+    let (map, end) = map_lines(lines, start, width, false, flows)?;
     // Back to the parent's indentation or less; anything between would be a syntax error.
     if lines
         .get(end)
