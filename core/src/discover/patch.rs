@@ -46,6 +46,10 @@ pub fn patch(
     let mut replacements: Vec<(usize, Arc<Skill>)> = Vec::with_capacity(changed.len());
     let mut fresh = Vec::with_capacity(changed.len());
     for &index in changed {
+        let read = reread(profile, layout, cache, index)?;
+        if !read.same_file() {
+            return None;
+        }
         let Reread {
             root,
             found,
@@ -53,12 +57,7 @@ pub fn patch(
             new_stamp,
             new_entry,
             ..
-        } = reread(profile, layout, cache, index)?;
-        let old_stamp = old_entry.stamp();
-        let same_file = (old_stamp.device, old_stamp.inode) == (new_stamp.device, new_stamp.inode);
-        if !same_file || old_entry.location != new_entry.location {
-            return None;
-        }
+        } = read;
         let old = loaded(candidates::candidate(
             profile, root, found, &old_entry, &plugins,
         ))?;
@@ -143,6 +142,15 @@ pub(crate) struct Reread<'a> {
     pub(crate) old_entry: Arc<CachedParse>,
     pub(crate) new_stamp: Stamp,
     pub(crate) new_entry: Arc<CachedParse>,
+}
+
+impl Reread<'_> {
+    /// The same file as before (device, inode and location): neither replaced nor moved.
+    pub(crate) fn same_file(&self) -> bool {
+        let (old, new) = (self.old_entry.stamp(), &self.new_stamp);
+        (old.device, old.inode) == (new.device, new.inode)
+            && self.old_entry.location == self.new_entry.location
+    }
 }
 
 pub(crate) fn reread<'a>(

@@ -70,6 +70,11 @@ pub fn regroup(
     let mut fresh: Vec<(usize, usize, &WalkedFile, Arc<CachedParse>, Candidate)> = Vec::new();
     let mut stamps = Vec::with_capacity(changed.len());
     for &index in changed {
+        let read = reread(profile, layout, cache, index)?;
+        let identity = (read.new_stamp.device, read.new_stamp.inode);
+        if !read.same_file() || files.identity_elsewhere(index, identity) {
+            return None;
+        }
         let Reread {
             root_index,
             root,
@@ -77,15 +82,7 @@ pub fn regroup(
             old_entry,
             new_stamp,
             new_entry,
-        } = reread(profile, layout, cache, index)?;
-        let old_stamp = old_entry.stamp();
-        let identity = (new_stamp.device, new_stamp.inode);
-        if (old_stamp.device, old_stamp.inode) != identity
-            || old_entry.location != new_entry.location
-            || files.identity_elsewhere(index, identity)
-        {
-            return None;
-        }
+        } = read;
         let old = candidates::candidate(profile, root, found, &old_entry, &plugins)
             .ok()
             .flatten()?;
