@@ -6,7 +6,8 @@ the page cache is warm for everyone), prints a table, stores the raw numbers in
 bench/results/n<N>.json and re-renders bench/RESULTS.md from every stored result.
 
 Process rows are timed from outside (wall clock around the whole process, median of
-several warm runs after one discarded warm-up), with peak RSS from `/usr/bin/time -f %M`.
+several warm runs after one discarded warm-up), with peak RSS and user CPU (microseconds) from
+the `rusage` wrapper in bench/tools.
 In-process rows (Rust API, Python and Node bindings) come from the timers in bench/tools
 and bench/peers. A contender that cannot run is skipped with the reason printed: no
 number is ever made up.
@@ -52,27 +53,46 @@ def corpus_env(corpus):
     return env
 
 
-def run_once(cmd, env, cwd, timeout=3600):
-    """One timed run: wall time (ms), peak RSS (KiB, or None), user CPU (s, or None), stdout."""
-    time_bin = shutil.which("time", path="/usr/bin") or "/usr/bin/time"
-    have_time = Path(time_bin).exists()
-    with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss_file:
-        full = ([time_bin, "-f", "%M %U", "-o", rss_file.name] if have_time else []) + cmd
-        t = time.perf_counter()
+# Set by main() to bench/tools' `rusage` wrapper (built by ./scripts/bench).
+RUSAGE = None
+
+
+def run_child(cmd, env, cwd, timeout):
+    """Run `cmd` to completion, output captured: (returncode, stdout, stderr, peak RSS KiB,
+    user CPU s). Both figures come from the `rusage` wrapper in bench/tools (microsecond
+    CPU; `/usr/bin/time -f %U` prints hundredths of a second, 1 µs per skill at
+    N = 10,000), else from `/usr/bin/time`, else are None."""
+    time_bin = "/usr/bin/time"
+    with tempfile.NamedTemporaryFile("r", suffix=".rusage") as report:
+        if RUSAGE and Path(RUSAGE).exists():
+            full, kind = [str(RUSAGE), "-o", report.name] + cmd, "rusage"
+        elif Path(time_bin).exists():
+            full, kind = [time_bin, "-f", "%M %U", "-o", report.name] + cmd, "time"
+        else:
+            full, kind = cmd, None
         proc = subprocess.run(full, env=env, cwd=cwd, capture_output=True, text=True,
                               timeout=timeout)
-        wall = (time.perf_counter() - t) * 1000
-        if proc.returncode != 0:
-            detail = (proc.stdout.strip().splitlines() or proc.stderr.strip().splitlines() or ["?"])
-            raise Skip(f"exit {proc.returncode}: {detail[-1][:200]}")
         rss = user = None
-        if have_time:
-            try:
-                peak, cpu = rss_file.read().strip().splitlines()[-1].split()
-                rss, user = int(peak), float(cpu)
-            except (ValueError, IndexError):
-                pass
-    return wall, rss, user, proc.stdout
+        try:
+            fields = report.read().strip().splitlines()[-1].split()
+            if kind == "rusage":
+                rss, user = int(fields[0]), int(fields[1]) / 1e6
+            elif kind == "time":
+                rss, user = int(fields[0]), float(fields[1])
+        except (ValueError, IndexError):
+            pass
+    return proc.returncode, proc.stdout, proc.stderr, rss, user
+
+
+def run_once(cmd, env, cwd, timeout=3600):
+    """One timed run: wall time (ms), peak RSS (KiB), user CPU (s), stdout."""
+    t = time.perf_counter()
+    code, stdout, stderr, rss, user = run_child(cmd, env, cwd, timeout)
+    wall = (time.perf_counter() - t) * 1000
+    if code != 0:
+        detail = (stdout.strip().splitlines() or stderr.strip().splitlines() or ["?"])
+        raise Skip(f"exit {code}: {detail[-1][:200]}")
+    return wall, rss, user, stdout
 
 
 def summarise(walls, rss, users, out, parse_json):
@@ -142,25 +162,19 @@ def strip_raw(r):
 
 def in_process(cmd, env, cwd, timeout=3600):
     """Run a timer that prints one JSON object (or {"error"} with exit 3); peak RSS too."""
-    time_bin = "/usr/bin/time"
-    with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss_file:
-        full = ([time_bin, "-f", "%M", "-o", rss_file.name] if Path(time_bin).exists() else []) + cmd
-        proc = subprocess.run(full, env=env, cwd=cwd, capture_output=True, text=True,
-                              timeout=timeout)
-        lines = proc.stdout.strip().splitlines()
-        try:
-            data = json.loads(lines[-1]) if lines else None
-        except json.JSONDecodeError:
-            data = None
-        if proc.returncode != 0 or data is None or "error" in (data or {}):
-            reason = (data or {}).get("error") if data else None
-            reason = reason or (proc.stderr.strip().splitlines() or ["no output"])[-1]
-            raise Skip(reason[:240])
-        try:
-            data["process_peak_rss_kib"] = int(rss_file.read().strip().splitlines()[-1])
-        except (ValueError, IndexError):
-            pass
-        return data
+    code, stdout, stderr, rss, _ = run_child(cmd, env, cwd, timeout)
+    lines = stdout.strip().splitlines()
+    try:
+        data = json.loads(lines[-1]) if lines else None
+    except json.JSONDecodeError:
+        data = None
+    if code != 0 or data is None or "error" in (data or {}):
+        reason = (data or {}).get("error") if data else None
+        reason = reason or (stderr.strip().splitlines() or ["no output"])[-1]
+        raise Skip(reason[:240])
+    if rss is not None:
+        data["process_peak_rss_kib"] = rss
+    return data
 
 
 def find_node_binding():
@@ -184,6 +198,8 @@ def measure(n, shape, args):
     env = corpus_env(corpus)
     project = corpus["project"]
     bins = Path(args.bin_dir)
+    global RUSAGE
+    RUSAGE = bins / "rusage"
     runs = args.runs
     peer_runs = args.peer_runs
     # Binaries are built from the shared working tree at about this commit.
@@ -632,7 +648,7 @@ def render_results(results):
         "(`source`, `risk`, `date_added`, `license`, `tags`, ...), frontmatter p50 ≈ 290 B, bodies "
         "p50 6.4 KB / p90 16.7 KB / p99 37 KB, and 45% of names repeated across roots.",
         "",
-        "**User CPU per skill** is the `list --json` process's user time (`/usr/bin/time %U`, median) over N. "
+        "**User CPU per skill** is the `list --json` process's user time (getrusage by the `rusage` wrapper in bench/tools, microsecond resolution; median) over N. "
         "**Loaded deck per skill** is what one more loaded deck (the `Deck` and its catalog held) keeps "
         "resident in that language: RSS with three loaded decks held minus RSS with one, halved "
         "(`api-bench --retained`, `bench/peers/skilldeck_py.py … retained`, `skilldeck_node.mjs … retained`, "
