@@ -39,6 +39,8 @@ fn main() {
         }
         usage.assume_init()
     };
+    // `time_t`/`suseconds_t` are narrower than i64 on some targets.
+    #[allow(clippy::unnecessary_cast)]
     let micros = |t: libc::timeval| t.tv_sec as i64 * 1_000_000 + t.tv_usec as i64;
     let line = format!(
         "{} {} {}\n",
