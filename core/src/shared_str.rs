@@ -86,18 +86,6 @@ impl AsRef<str> for SharedStr {
     }
 }
 
-impl AsRef<std::ffi::OsStr> for SharedStr {
-    fn as_ref(&self) -> &std::ffi::OsStr {
-        self.0.as_ref().as_ref()
-    }
-}
-
-impl AsRef<std::path::Path> for SharedStr {
-    fn as_ref(&self) -> &std::path::Path {
-        std::path::Path::new(&*self.0)
-    }
-}
-
 impl std::borrow::Borrow<str> for SharedStr {
     fn borrow(&self) -> &str {
         &self.0
