@@ -52,7 +52,7 @@ impl Diagnostic {
     }
     #[napi(getter)]
     pub fn message(&self) -> String {
-        self.inner.message.clone()
+        self.inner.message.to_string()
     }
     /// What to do about it.
     #[napi(getter)]
@@ -125,11 +125,11 @@ impl Skill {
     /// Unique id in the catalog (`name`, `plugin:name`, ...).
     #[napi(getter)]
     pub fn id(&self) -> String {
-        self.inner.id.clone()
+        self.inner.id.to_string()
     }
     #[napi(getter)]
     pub fn name(&self) -> String {
-        self.inner.name.clone()
+        self.inner.name.to_string()
     }
     #[napi(getter)]
     pub fn description(&self) -> String {
@@ -199,11 +199,11 @@ pub struct Shadowed {
 impl Shadowed {
     #[napi(getter)]
     pub fn id(&self) -> String {
-        self.inner.id.clone()
+        self.inner.id.to_string()
     }
     #[napi(getter)]
     pub fn name(&self) -> String {
-        self.inner.name.clone()
+        self.inner.name.to_string()
     }
     #[napi(getter)]
     pub fn location(&self) -> String {
@@ -216,7 +216,7 @@ impl Shadowed {
     }
     #[napi(getter)]
     pub fn reason(&self) -> String {
-        self.inner.reason.clone()
+        self.inner.reason.to_string()
     }
     #[napi(js_name = "toJSON", ts_return_type = "CanonicalJson")]
     pub fn to_json(&self) -> Result<serde_json::Value> {

@@ -50,7 +50,7 @@ impl Catalog {
 
     /// The skill ids, in catalog order.
     pub fn ids(&self) -> Vec<String> {
-        self.inner.skills.iter().map(|s| s.id.clone()).collect()
+        self.inner.skills.iter().map(|s| s.id.to_string()).collect()
     }
 
     /// Number of skills.

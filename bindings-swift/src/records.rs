@@ -52,8 +52,8 @@ macro_rules! skill_record {
                 let description = s.description().to_string();
                 let m = Manifest::from(skilldeck::Manifest::clone(&s.manifest));
                 Skill {
-                    id: s.id,
-                    name: s.name,
+                    id: s.id.to_string(),
+                    name: s.name.to_string(),
                     description,
                     location: s.location.into(),
                     base_dir: s.base_dir.to_path_buf(),
@@ -81,8 +81,8 @@ impl Skill {
             .or_description(self.description.clone());
         let location = skilldeck::SharedPath::from(self.location.clone());
         skilldeck::Skill {
-            id: self.id.clone(),
-            name: self.name.clone(),
+            id: self.id.clone().into(),
+            name: self.name.clone().into(),
             base_dir: skilldeck::BaseDir::new(self.base_dir.clone(), &location),
             location,
             scope: self.scope,

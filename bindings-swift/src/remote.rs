@@ -30,11 +30,20 @@ uniffi::custom_type!(FsPath, String, {
 pub type Text = std::borrow::Cow<'static, str>;
 /// A path shared between the values that name the same file, as a string.
 pub use skilldeck::SharedPath;
+/// Text shared between the values that repeat it (a skill's id and name, a warning many
+/// files carry), as a string.
+pub use skilldeck::SharedStr;
 
 uniffi::custom_type!(Text, String, {
     remote,
     lower: |text| text.into_owned(),
     try_lift: |text| Ok(std::borrow::Cow::Owned(text)),
+});
+
+uniffi::custom_type!(SharedStr, String, {
+    remote,
+    lower: |text| text.to_string(),
+    try_lift: |text| Ok(SharedStr::from(text)),
 });
 
 uniffi::custom_type!(SharedPath, String, {
@@ -110,7 +119,7 @@ pub struct Diagnostic {
     pub line: Option<u32>,
     /// 1-based column (in characters), when known.
     pub column: Option<u32>,
-    pub message: String,
+    pub message: SharedStr,
     /// What to do about it.
     pub hint: Option<Text>,
 }
@@ -139,13 +148,13 @@ pub struct Status {
 /// A skill that lost a name clash (or a duplicate path) to another.
 #[uniffi::remote(Record)]
 pub struct Shadowed {
-    pub id: String,
-    pub name: String,
+    pub id: SharedStr,
+    pub name: SharedStr,
     pub location: SharedPath,
     /// Location of the skill that won.
     pub winner: SharedPath,
     /// Why it lost, e.g. `project beats user`, `same file as winner`.
-    pub reason: String,
+    pub reason: SharedStr,
 }
 
 /// An extra root given to a `Deck`.

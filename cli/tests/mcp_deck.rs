@@ -325,7 +325,7 @@ fn a_servers_list_changed_makes_the_deck_list_again() {
     .expect("deck");
     deck.add_remote_source(source.clone());
     let ids = |catalog: &skilldeck::Catalog| -> Vec<String> {
-        catalog.listed().map(|s| s.id.clone()).collect()
+        catalog.listed().map(|s| s.id.to_string()).collect()
     };
     assert_eq!(
         ids(&deck.load().expect("load")),

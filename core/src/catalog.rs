@@ -5,6 +5,7 @@ use crate::diagnostic::Diagnostic;
 use crate::manifest::Manifest;
 use crate::permissions::Decision;
 use crate::shared_path::SharedPath;
+use crate::shared_str::SharedStr;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -222,8 +223,10 @@ impl From<String> for BaseDir {
 #[serde(from = "SkillJson")]
 pub struct Skill {
     /// Unique id in the catalog: the name, or `plugin:name`, or a directory-qualified name.
-    pub id: String,
-    pub name: String,
+    /// Shares the name's buffer when it is the name (most skills).
+    pub id: SharedStr,
+    /// Reads as a `&str`; `.to_string()` for a `String`.
+    pub name: SharedStr,
     /// Absolute path of the SKILL.md (or command file). Shared with the deck's parse cache
     /// and the skill's diagnostics (one buffer per file).
     pub location: SharedPath,
@@ -323,9 +326,14 @@ impl From<SkillJson> for Skill {
     fn from(json: SkillJson) -> Self {
         let manifest = json.manifest.or_description(json.description);
         let location = SharedPath::from(json.location);
+        let name = SharedStr::from(json.name);
         Skill {
-            id: json.id,
-            name: json.name,
+            id: if json.id == *name {
+                name.clone()
+            } else {
+                json.id.into()
+            },
+            name,
             base_dir: BaseDir::new(json.base_dir, &location),
             location,
             scope: json.scope,
@@ -340,16 +348,19 @@ impl From<SkillJson> for Skill {
 }
 
 /// A skill that lost a name clash (or a duplicate path) to another.
+///
+/// Its text fields are [`SharedStr`]s (read as `&str`): `id` and `name` share the losing
+/// candidate's buffer, and entries with the same `reason` share one buffer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shadowed {
-    pub id: String,
-    pub name: String,
+    pub id: SharedStr,
+    pub name: SharedStr,
     /// Shared with the skill's parse cache entry.
     pub location: SharedPath,
     /// Location of the skill that won (shared with it).
     pub winner: SharedPath,
     /// Why it lost, e.g. `project beats user`, `same file as winner`.
-    pub reason: String,
+    pub reason: SharedStr,
 }
 
 /// An immutable snapshot of everything discovered.
@@ -426,7 +437,7 @@ impl Diff {
                 .iter()
                 .zip(&after.skills)
                 .filter(|(b, a)| !Arc::ptr_eq(b, a) && b != a)
-                .map(|(_, a)| a.id.clone())
+                .map(|(_, a)| a.id.to_string())
                 .collect();
             changed.sort_unstable();
             changed.dedup();

@@ -363,7 +363,7 @@ impl Deck {
             return Vec::new();
         }
         let mut events = vec![Event::Registered {
-            skills: catalog.skills.iter().map(|s| s.id.clone()).collect(),
+            skills: catalog.skills.iter().map(|s| s.id.to_string()).collect(),
         }];
         if had_previous && !diff.is_empty() {
             events.push(Event::Changed { diff: diff.clone() });
@@ -430,7 +430,7 @@ impl Deck {
         match sources.iter().find(|s| s.label() == label) {
             Some(source) => source.fetch(&skill.id),
             None => Err(Error::NotFound {
-                id: skill.id.clone(),
+                id: skill.id.to_string(),
             }),
         }
     }
@@ -639,11 +639,11 @@ impl Deck {
             activation.mark_ask(evaluation.rule.as_ref());
         }
         self.emit(&Event::Activated {
-            id: skill.id.clone(),
+            id: skill.id.to_string(),
             agent: agent.clone(),
         });
         self.emit(&Event::Equipped {
-            id: skill.id.clone(),
+            id: skill.id.to_string(),
             agent,
         });
         Ok(activation)
@@ -670,7 +670,7 @@ impl Deck {
         let rules = self.permission_rules();
         if let Some(rule) = crate::filter::denying_rule(&rules, &skill.id, agent.as_deref()) {
             return Err(Error::PermissionDenied {
-                id: skill.id.clone(),
+                id: skill.id.to_string(),
                 rule,
             });
         }

@@ -2,6 +2,7 @@
 //! never a panic and never a silent drop.
 
 use crate::shared_path::SharedPath;
+use crate::shared_str::SharedStr;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::path::Path;
@@ -31,7 +32,9 @@ impl Severity {
 /// A loaded deck keeps the lenient diagnostics of every file (most real-world files have
 /// some), so they are compact: `code` and `hint` borrow the engine's static text when they
 /// are one (nearly always), and `path` is shared with the skill's location and with the
-/// other diagnostics of the same file instead of a copy each.
+/// other diagnostics of the same file instead of a copy each. `message` is a [`SharedStr`]
+/// (reads as a `&str`) so that the warnings thousands of files repeat ("unknown
+/// frontmatter key `source`") share one buffer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diagnostic {
     pub code: Cow<'static, str>,
@@ -41,7 +44,7 @@ pub struct Diagnostic {
     pub line: Option<u32>,
     /// 1-based column (in characters), when known.
     pub column: Option<u32>,
-    pub message: String,
+    pub message: SharedStr,
     /// What to do about it.
     pub hint: Option<Cow<'static, str>>,
 }
@@ -50,37 +53,31 @@ impl Diagnostic {
     pub fn new(
         code: impl Into<Cow<'static, str>>,
         severity: Severity,
-        message: impl Into<String>,
+        message: impl Into<SharedStr>,
     ) -> Self {
-        let mut message = message.into();
-        // `format!` reserves about twice its literal text, so a message such as "unknown
-        // frontmatter key `source`" sat in a 52-byte block for 32 bytes, and a deck keeps
-        // every file's warnings for its life (`bench/PROFILE.md`, item 111). A copy rather
-        // than `shrink_to_fit`: glibc shrinks a block in place and keeps a tail shorter
-        // than its minimum chunk, so only a new block of the right size is smaller.
-        if message.capacity() > message.len() {
-            message = message.as_str().to_owned();
-        }
+        // A `String` becomes a block of its exact length (`format!` reserves about twice
+        // its literal text, `bench/PROFILE.md` item 112); a message that many files repeat
+        // is passed as a `SharedStr::interned` and shares its buffer.
         Diagnostic {
             code: code.into(),
             severity,
             path: None,
             line: None,
             column: None,
-            message,
+            message: message.into(),
             hint: None,
         }
     }
 
-    pub fn error(code: impl Into<Cow<'static, str>>, message: impl Into<String>) -> Self {
+    pub fn error(code: impl Into<Cow<'static, str>>, message: impl Into<SharedStr>) -> Self {
         Self::new(code, Severity::Error, message)
     }
 
-    pub fn warning(code: impl Into<Cow<'static, str>>, message: impl Into<String>) -> Self {
+    pub fn warning(code: impl Into<Cow<'static, str>>, message: impl Into<SharedStr>) -> Self {
         Self::new(code, Severity::Warning, message)
     }
 
-    pub fn info(code: impl Into<Cow<'static, str>>, message: impl Into<String>) -> Self {
+    pub fn info(code: impl Into<Cow<'static, str>>, message: impl Into<SharedStr>) -> Self {
         Self::new(code, Severity::Info, message)
     }
 
@@ -160,10 +157,13 @@ mod tests {
     }
 
     #[test]
-    fn a_formatted_message_holds_no_spare_capacity() {
+    fn an_interned_message_is_shared() {
         let key = "source";
-        let d = Diagnostic::warning("unknown-key", format!("unknown frontmatter key `{key}`"));
-        assert_eq!(d.message.capacity(), d.message.len());
+        let text = format!("unknown frontmatter key `{key}`");
+        let a = Diagnostic::warning("unknown-key", SharedStr::interned(&text));
+        let b = Diagnostic::warning("unknown-key", SharedStr::interned(&text));
+        assert!(a.message.ptr_eq(&b.message));
+        assert_eq!(a.message, text);
     }
 
     #[test]

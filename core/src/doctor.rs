@@ -489,8 +489,8 @@ fn explain(run: &Run, file: &Path) -> FileReport {
             .get(&key)
             .map(|&i| &run.catalog.skills[i])
             .map(|s| LoadedSkill {
-                id: s.id.clone(),
-                name: s.name.clone(),
+                id: s.id.to_string(),
+                name: s.name.to_string(),
                 scope: s.scope,
                 location: s.location.to_path_buf(),
                 root: s.source.to_path_buf(),

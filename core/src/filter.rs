@@ -278,13 +278,13 @@ fn enablement(skill: &Skill, status: &mut Status, options: &DeckOptions, host: &
     if let Some((false, file)) = codex_verdict {
         off.push(format!("disabled in {}", file.display()));
     }
-    if let Some((false, file)) = host.opencode_enabled.get(&skill.name) {
+    if let Some((false, file)) = host.opencode_enabled.get(skill.name.as_str()) {
         off.push(format!("`skills.enabled` is false in {}", file.display()));
     }
     let override_of = host
         .overrides
-        .get(&skill.id)
-        .or_else(|| host.overrides.get(&skill.name));
+        .get(skill.id.as_str())
+        .or_else(|| host.overrides.get(skill.name.as_str()));
     if let Some((o, file)) = override_of {
         match o {
             SkillOverride::Off => off.push(format!("`skillOverrides: off` in {}", file.display())),
@@ -531,8 +531,8 @@ mod tests {
 
     pub(crate) fn skill(id: &str) -> Skill {
         Skill {
-            id: id.to_string(),
-            name: id.to_string(),
+            id: id.into(),
+            name: id.into(),
             location: PathBuf::from(format!("/p/.claude/skills/{id}/SKILL.md")).into(),
             base_dir: format!("/p/.claude/skills/{id}").into(),
             scope: Scope::Project,

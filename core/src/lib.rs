@@ -48,6 +48,7 @@ mod render;
 mod search;
 mod serde_path;
 mod shared_path;
+mod shared_str;
 mod skill_files;
 mod validate;
 
@@ -105,6 +106,7 @@ pub use search::{
 };
 pub use serde_path::{lossy as serialize_path_lossy, lossy_opt as serialize_path_lossy_opt};
 pub use shared_path::SharedPath;
+pub use shared_str::SharedStr;
 pub use skill_files::{
     file_manifest, frontmatter_json, is_spec_name, read_skill_file, verify_bytes, FileManifest,
     SkillFile, SkillFilesError, MAX_SKILL_BYTES, MAX_SKILL_FILES,

@@ -182,12 +182,13 @@ fn skill_of(label: &str, entry: &RemoteEntry) -> Skill {
             .map(|d| d.with_path(&entry.location)),
     );
     let location = SharedPath::from(entry.location.clone());
+    let id = crate::SharedStr::from(&entry.id);
     Skill {
-        id: entry.id.clone(),
+        id: id.clone(),
         // The namespaced id is the name the deck lists and the model calls it by: a bare
         // name resolves to a skill on disk only, never across origins (SEP-2640). The
         // frontmatter name stays in the manifest.
-        name: entry.id.clone(),
+        name: id,
         base_dir: BaseDir::new(
             entry
                 .location
@@ -217,13 +218,13 @@ pub(crate) fn merge(catalog: &mut Catalog, sources: &[Arc<dyn RemoteSkillSource>
     catalog
         .diagnostics
         .retain(|d| !d.code.starts_with("REMOTE_"));
-    let mut ids: HashSet<String> = catalog.skills.iter().map(|s| s.id.clone()).collect();
+    let mut ids: HashSet<String> = catalog.skills.iter().map(|s| s.id.to_string()).collect();
     let mut names: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for skill in &catalog.skills {
         names
-            .entry(skill.name.clone())
+            .entry(skill.name.to_string())
             .or_default()
-            .push(skill.id.clone());
+            .push(skill.id.to_string());
     }
     for source in sources {
         let label = source.label();

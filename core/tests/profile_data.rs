@@ -23,7 +23,7 @@ fn ids(profile: &str, root: &std::path::Path) -> Vec<String> {
     })
     .expect("deck");
     let catalog = deck.load().expect("load");
-    catalog.skills.iter().map(|s| s.id.clone()).collect()
+    catalog.skills.iter().map(|s| s.id.to_string()).collect()
 }
 
 #[test]

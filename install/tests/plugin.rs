@@ -76,7 +76,7 @@ impl Env {
         })
         .unwrap();
         let catalog = deck.load().unwrap();
-        let mut ids: Vec<String> = catalog.skills.iter().map(|s| s.id.clone()).collect();
+        let mut ids: Vec<String> = catalog.skills.iter().map(|s| s.id.to_string()).collect();
         ids.sort();
         ids
     }

@@ -112,7 +112,7 @@ impl Env {
         })
         .unwrap();
         let catalog = deck.load().unwrap();
-        catalog.skills.iter().map(|s| s.id.clone()).collect()
+        catalog.skills.iter().map(|s| s.id.to_string()).collect()
     }
 }
 

@@ -76,8 +76,8 @@ impl ServedCatalog {
             skills.push(Published {
                 uri: uri::join(&segments),
                 path,
-                id: skill.id.clone(),
-                name: skill.name.clone(),
+                id: skill.id.to_string(),
+                name: skill.name.to_string(),
                 description: skill.description().to_string(),
                 base_dir: skill.base_dir.to_path_buf(),
                 user_invocable: skill.status.user_invocable,

@@ -85,7 +85,7 @@ fn an_mcp_server_is_a_deck_root() {
             .diagnostics
             .iter()
             .filter(|d| d.code == code)
-            .map(|d| d.message.clone())
+            .map(|d| d.message.to_string())
             .collect()
     };
     assert_eq!(

@@ -94,7 +94,7 @@ fn command_inner(
     let skill = authorize(deck, &request.skill, options)?;
     let Some(command) = skill.manifest.tool.command.clone() else {
         return Err(RunError::NotRunnable {
-            skill: skill.id.clone(),
+            skill: skill.id.to_string(),
             message: "the skill declares no `command`; it is not a command skill (use \
                       `run-script` for files in its scripts/, or activate it)"
                 .into(),
@@ -107,7 +107,7 @@ fn command_inner(
     let invocation = script::command_invocation(&skill.base_dir, &command, path.as_deref())
         .map_err(|err| match err {
             RunError::NotRunnable { message, .. } => RunError::NotRunnable {
-                skill: skill.id.clone(),
+                skill: skill.id.to_string(),
                 message,
             },
             other => other,
@@ -167,7 +167,7 @@ pub fn validate_input(skill: &Skill, input: &mut Map<String, Value>) -> Result<(
     skilldeck::apply_defaults(parameters, input);
     let schema = skilldeck::skill_input_schema(skill);
     let invalid = |problems: Vec<String>| RunError::InvalidInput {
-        skill: skill.id.clone(),
+        skill: skill.id.to_string(),
         problems,
     };
     let validator = jsonschema::validator_for(&schema).map_err(|e| {
@@ -198,7 +198,7 @@ fn authorize(deck: &Deck, id: &str, options: &RunOptions) -> Result<Skill, RunEr
     let (skill, evaluation, _agent) = deck.authorize(id, options.agent.as_deref())?;
     if evaluation.decision == Decision::Ask && !options.approved {
         return Err(RunError::ApprovalRequired {
-            skill: skill.id.clone(),
+            skill: skill.id.to_string(),
             rule: evaluation
                 .rule
                 .map(|r| r.pattern)
@@ -226,7 +226,7 @@ fn check_requirements(deck: &Deck, skill: &Skill) -> Result<(), RunError> {
         Ok(())
     } else {
         Err(RunError::Requirements {
-            skill: skill.id.clone(),
+            skill: skill.id.to_string(),
             missing,
         })
     }
@@ -295,12 +295,12 @@ fn launch(
             .map(Duration::from_secs))
         .unwrap_or(DEFAULT_TIMEOUT);
     deck.publish(&Event::ExecStarted {
-        id: skill.id.clone(),
+        id: skill.id.to_string(),
         kind: launch.kind,
         target: launch.target.clone(),
     });
     control.send(&ExecEvent::Started {
-        skill: skill.id.clone(),
+        skill: skill.id.to_string(),
         target: launch.target.clone(),
     });
     let finished = process::execute(
@@ -324,7 +324,7 @@ fn launch(
         truncated: finished.truncated,
     });
     deck.publish(&Event::ExecFinished {
-        id: skill.id.clone(),
+        id: skill.id.to_string(),
         kind: launch.kind,
         exit_code: finished.exit_code,
         duration_ms,
@@ -343,7 +343,7 @@ fn launch(
         None
     };
     Ok(RunOutcome {
-        skill: skill.id.clone(),
+        skill: skill.id.to_string(),
         exit_code: finished.exit_code,
         signal: finished.signal,
         stdout: finished.stdout,

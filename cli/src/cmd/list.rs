@@ -274,7 +274,7 @@ fn print_table(deck: &Deck, catalog: &Catalog, all: bool) {
         let cells: Vec<Row> = rows
             .iter()
             .map(|s| Row {
-                id: s.id.clone(),
+                id: s.id.to_string(),
                 scope: s.scope.as_str().to_string(),
                 description: if all && !s.status.is_listed() {
                     format!("[off: {}] {}", s.status.reasons.join("; "), s.description())

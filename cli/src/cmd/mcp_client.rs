@@ -113,7 +113,7 @@ pub fn run(args: Args) -> i32 {
     }
     let local: Vec<(String, String)> = catalog
         .listed()
-        .map(|s| (s.id.clone(), s.name.clone()))
+        .map(|s| (s.id.to_string(), s.name.to_string()))
         .collect();
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -341,8 +341,8 @@ pub fn activate_with(
     };
     let m = &skill.manifest;
     Ok(Activation {
-        id: skill.id.clone(),
-        name: skill.name.clone(),
+        id: skill.id.to_string(),
+        name: skill.name.to_string(),
         text,
         body,
         base_dir: skill.base_dir.to_path_buf(),

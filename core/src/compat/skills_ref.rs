@@ -329,8 +329,8 @@ pub fn to_prompt<P: AsRef<Path>>(skill_dirs: &[P]) -> Result<String, CompatError
         let props = read_properties(&dir)?;
         let location = find_skill_md(&dir).unwrap_or_else(|| dir.join("SKILL.md"));
         skills.push(std::sync::Arc::new(Skill {
-            id: props.name.clone(),
-            name: props.name,
+            id: props.name.clone().into(),
+            name: props.name.into(),
             location: location.into(),
             base_dir: dir.clone().into(),
             scope: Scope::Extra,

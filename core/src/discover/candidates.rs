@@ -11,6 +11,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::manifest::Manifest;
 use crate::parse::{self, ValueKind};
 use crate::shared_path::SharedPath;
+use crate::shared_str::SharedStr;
 use crate::validate;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
@@ -27,8 +28,9 @@ pub struct Candidate {
     pub source: SharedPath,
     pub location: SharedPath,
     pub base_dir: BaseDir,
-    pub name: String,
-    pub id: String,
+    /// The skill's `name` and `id` (one buffer when they are the same text).
+    pub name: SharedStr,
+    pub id: SharedStr,
     pub plugin: Option<String>,
     pub manifest: Arc<Manifest>,
     /// Warnings and infos (a candidate with errors is not loaded); shared with its cache
@@ -205,7 +207,7 @@ pub fn collect<'a>(
                     name: candidate.name.clone(),
                     location: candidate.location.clone(),
                     winner: winner.location.clone(),
-                    reason: SAME_FILE_REASON.to_string(),
+                    reason: SharedStr::interned(SAME_FILE_REASON),
                 });
             }
             Some(None) => {}
@@ -922,8 +924,9 @@ pub(crate) fn candidate(
             root.path.parent().unwrap_or(&root.path),
         ),
     };
+    let name = SharedStr::from(name);
     let id = match &plugin {
-        Some(p) => format!("{p}:{name}"),
+        Some(p) => format!("{p}:{name}").into(),
         None => name.clone(),
     };
     Ok(Some(Candidate {
@@ -994,8 +997,8 @@ fn whole_file(
         source: root.path.clone(),
         location,
         base_dir,
-        name: name.to_string(),
-        id: name.to_string(),
+        name: name.into(),
+        id: name.into(),
         plugin: root.plugin.clone(),
         manifest: Arc::new(manifest),
         diagnostics: Diagnostic::shared(diagnostics),

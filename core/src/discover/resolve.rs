@@ -72,7 +72,7 @@ pub fn resolve(
     }
 
     // Nested skills: a clash gets the directory-qualified id; a clash of that too loses.
-    let mut taken: HashMap<String, usize> = winners
+    let mut taken: HashMap<crate::SharedStr, usize> = winners
         .iter()
         .map(|&w| (candidates[w].id.clone(), w))
         .collect();
@@ -80,7 +80,7 @@ pub fn resolve(
         if taken.contains_key(&candidates[pos].id) {
             let c = &mut candidates[pos];
             if let Some(prefix) = &c.nested_prefix {
-                c.id = format!("{prefix}:{}", c.id);
+                c.id = format!("{prefix}:{}", c.id).into();
             }
         }
         // The earliest winner holding the id (with KeepAll several may share it).
@@ -147,7 +147,7 @@ pub fn resolve(
         .into_iter()
         .filter_map(|w| slots.get_mut(w).and_then(Option::take))
     {
-        let is_ambiguous = ambiguous.contains(&c.id);
+        let is_ambiguous = ambiguous.contains(c.id.as_str());
         skills.push(Arc::new(into_skill(c, is_ambiguous)));
     }
     (skills, shadowed.into_iter().map(|(_, s)| s).collect())
@@ -241,13 +241,14 @@ fn reason(profile: &Profile, loser: &Candidate, winner: &Candidate) -> String {
     }
 }
 
+/// `reason` is one of a few texts per load: the entries share its buffer.
 fn shadow(loser: &Candidate, winner: &Candidate, reason: String) -> Shadowed {
     Shadowed {
         id: loser.id.clone(),
         name: loser.name.clone(),
         location: loser.location.clone(),
         winner: winner.location.clone(),
-        reason,
+        reason: crate::SharedStr::interned(&reason),
     }
 }
 

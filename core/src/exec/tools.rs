@@ -242,7 +242,7 @@ pub fn command_tool(skill: &Skill) -> Option<ToolSpec> {
         name: tool_name(&skill.id),
         description: skill.description().to_string(),
         input_schema: super::skill_input_schema(skill),
-        skill: Some(skill.id.clone()),
+        skill: Some(skill.id.to_string()),
     })
 }
 

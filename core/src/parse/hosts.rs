@@ -353,7 +353,7 @@ pub(super) fn parse(text: &str, dialect: &Dialect) -> Parsed {
     };
     let why = first.diagnostics.iter().find(|d| d.is_error()).map_or_else(
         || "`name` or `description` is not text".to_string(),
-        |d| d.message.clone(),
+        |d| d.message.to_string(),
     );
     parsed.diagnostics.push(
         Diagnostic::warning(

@@ -296,7 +296,8 @@ fn parse_block(mut parsed: Parsed, yaml: &str, yaml_line: u32, dialect: &Dialect
                 d.message = format!(
                     "invalid YAML: the `{open}` opened here is never closed (the parser stopped on line {stopped}: {})",
                     err.message
-                );
+                )
+                .into();
                 d.hint = Some(
                     format!("close the `{open}`, or quote the whole value if it is text").into(),
                 );

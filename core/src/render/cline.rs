@@ -24,9 +24,9 @@ impl Layout for Cline {
 
     fn entry(&self, skill: &Skill, _description: &str) -> String {
         if skill.id.contains(':') {
-            skill.id.clone()
+            skill.id.to_string()
         } else {
-            skill.name.clone()
+            skill.name.to_string()
         }
     }
 

@@ -258,9 +258,9 @@ pub fn render_with(
         .iter()
         .zip(&described)
         .map(|(s, (d, _))| Item {
-            id: s.id.clone(),
+            id: s.id.to_string(),
             desc_len: text::chars(d),
-            usage: options.usage.get(&s.id).copied().unwrap_or(0),
+            usage: options.usage.get(s.id.as_str()).copied().unwrap_or(0),
             name_only: s.status.name_only,
         })
         .collect();
@@ -314,10 +314,10 @@ pub fn render_with(
         layout.frame(&entries, &frame)
     };
     report.chars = text::chars(&text);
-    for id in catalog.model_visible().map(|s| &s.id) {
+    for id in catalog.model_visible().map(|s| s.id.as_str()) {
         if let Some(reason) = dropped.remove(id) {
-            report.omitted.push(id.clone());
-            report.reasons.insert(id.clone(), reason);
+            report.omitted.push(id.to_string());
+            report.reasons.insert(id.to_string(), reason);
         }
     }
     report.reasons.append(&mut dropped);
@@ -352,7 +352,7 @@ fn select<'s>(
         }
     }
     let pin = |s: &Skill| options.pinned.iter().position(|p| *p == s.id);
-    let score = |s: &Skill| relevance.get(&s.id).copied().unwrap_or(0.0);
+    let score = |s: &Skill| relevance.get(s.id.as_str()).copied().unwrap_or(0.0);
     let mut ranked: Vec<usize> = (0..visible.len())
         .filter(|&i| pin(visible[i]).is_some() || score(visible[i]) > 0.0)
         .collect();
@@ -367,7 +367,7 @@ fn select<'s>(
     });
     for s in &visible {
         if pin(s).is_none() && score(s) <= 0.0 {
-            reasons.insert(s.id.clone(), "does not match the query".to_string());
+            reasons.insert(s.id.to_string(), "does not match the query".to_string());
         }
     }
     let mut keep = vec![false; visible.len()];
@@ -385,7 +385,7 @@ fn select<'s>(
             let first = !keep.iter().any(|k| *k);
             if pin(skill).is_none() && !first && used + cost > limit {
                 reasons.insert(
-                    skill.id.clone(),
+                    skill.id.to_string(),
                     format!("relevant (rank {}), but did not fit the budget", rank + 1),
                 );
                 continue;
@@ -463,8 +463,8 @@ mod tests {
 
     pub(super) fn skill(name: &str, description: &str) -> Skill {
         Skill {
-            id: name.to_string(),
-            name: name.to_string(),
+            id: name.into(),
+            name: name.into(),
             location: PathBuf::from(format!("/s/{name}/SKILL.md")).into(),
             base_dir: format!("/s/{name}").into(),
             scope: Scope::User,

@@ -195,7 +195,7 @@ impl Index {
                     .remove(&i)
                     .unwrap_or_else(|| Arc::new(DocTerms::of(skill))),
             };
-            let body = bodies.get(&skill.id);
+            let body = bodies.get(skill.id.as_str());
             let has_body = !terms.fields[5].is_empty();
             if body.is_some() || has_body {
                 let wanted = body.map(|b| b.as_slice()).unwrap_or_default();

@@ -147,7 +147,7 @@ pub fn relevance(index: &Index, query: &str) -> HashMap<String, f64> {
     index
         .score(query)
         .into_iter()
-        .map(|s| (index.skill(s.doc).id.clone(), s.score))
+        .map(|s| (index.skill(s.doc).id.to_string(), s.score))
         .collect()
 }
 
@@ -179,8 +179,8 @@ pub fn run(index: &Index, options: &SearchOptions) -> SearchResults {
         .map(|(doc, score, similarity, text)| {
             let skill = index.skill(doc);
             SearchHit {
-                id: skill.id.clone(),
-                name: skill.name.clone(),
+                id: skill.id.to_string(),
+                name: skill.name.to_string(),
                 description: skill.description().to_string(),
                 location: skill.location.to_path_buf(),
                 score,
@@ -212,7 +212,7 @@ fn fuse(
     }
     let mut by_vector: Vec<(usize, f64)> = (0..index.len())
         .filter_map(|doc| {
-            let v = embeddings.get(&index.skill(doc).id)?;
+            let v = embeddings.get(index.skill(doc).id.as_str())?;
             Some((doc, cosine(query, v)))
         })
         .collect();
@@ -273,7 +273,7 @@ impl BodyCache {
                     Arc::new(tokenize::terms_of(&body))
                 }
             };
-            out.insert(skill.id.clone(), Arc::clone(&terms));
+            out.insert(skill.id.to_string(), Arc::clone(&terms));
             live.insert(skill.location.to_path_buf(), (stamp, terms));
         }
         self.entries = live;

@@ -127,15 +127,18 @@ fn show_fallback_description(diagnostics: &mut [Diagnostic], body: &str) {
         return;
     };
     let Some(fallback) = crate::parse::fallback_description(body) else {
-        d.message
-            .push_str(" (and the body has no paragraph to fall back to)");
+        d.message = format!(
+            "{} (and the body has no paragraph to fall back to)",
+            d.message
+        )
+        .into();
         return;
     };
     let mut shown: String = fallback.chars().take(SHOWN).collect();
     if fallback.chars().count() > SHOWN {
         shown.push('…');
     }
-    d.message.push_str(&format!(" (here: \"{shown}\")"));
+    d.message = format!("{} (here: \"{shown}\")", d.message).into();
 }
 
 /// When a `---` inside the frontmatter makes skills-ref read less than we do, the parse of

@@ -60,7 +60,7 @@ impl Rules<'_> {
         severity: Severity,
         code: &'static str,
         at_key: &str,
-        message: String,
+        message: impl Into<crate::SharedStr>,
         hint: &'static str,
     ) {
         let mut d = Diagnostic::new(code, severity, message).with_hint(hint);
@@ -132,7 +132,8 @@ fn unknown_keys(r: &mut Rules) {
             Diagnostic::new(
                 "unknown-key",
                 r.spec(),
-                format!("unknown frontmatter key `{}`", k.key),
+                // A handful of keys (`source`, `risk`, ...) recur in thousands of files.
+                crate::SharedStr::interned(&format!("unknown frontmatter key `{}`", k.key)),
             )
             .at(k.line, Some(k.column))
             .with_hint(hint),
@@ -350,7 +351,7 @@ fn metadata(r: &mut Rules) {
                 spec,
                 "metadata-not-map",
                 "metadata",
-                "`metadata` must be a mapping of string keys to string values".into(),
+                "`metadata` must be a mapping of string keys to string values",
                 "write `metadata:` followed by indented `key: value` lines",
             );
             return;
@@ -370,10 +371,10 @@ fn metadata(r: &mut Rules) {
             Severity::Warning,
             "metadata-not-string",
             "metadata",
-            format!(
+            crate::SharedStr::interned(&format!(
                 "metadata values should be strings; not a string: {}",
                 bad.join(", ")
-            ),
+            )),
             "quote the values; nested structures are read as text by the reference validator",
         );
     }
@@ -385,7 +386,9 @@ fn allowed_tools(r: &mut Rules) {
             Severity::Warning,
             "allowed-tools-list",
             "allowedtools",
-            "`allowed-tools` is a list; the specification defines a space-separated string".into(),
+            crate::SharedStr::interned(
+                "`allowed-tools` is a list; the specification defines a space-separated string",
+            ),
             "write `allowed-tools: Read Grep Bash(git:*)`",
         );
     }

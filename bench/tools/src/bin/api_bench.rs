@@ -130,7 +130,8 @@ fn retained_kib_per_deck(layout: &Layout) -> (Option<f64>, usize, usize, u64, us
 /// Heap bytes of the parts of a loaded catalog, each measured as a deep copy of it (a
 /// lower bound: copies carry no spare capacity), plus the heap of a one-shot load's whole
 /// catalog: where a loaded deck's bytes are, by the same exact counter. Each part is
-/// `[bytes, blocks]`.
+/// `[bytes, blocks]`. Text the catalog shares (`SharedStr`: an id that is its name's
+/// buffer, interned messages and reasons) is copied once per buffer, as it is held.
 fn catalog_heap_parts(
     catalog: &skilldeck::Catalog,
     layout: &Layout,
@@ -142,6 +143,25 @@ fn catalog_heap_parts(
         let blocks = heap::live_blocks().saturating_sub(blocks_before);
         drop(held);
         (bytes, blocks)
+    }
+    /// Copies each distinct `SharedStr` buffer once, so a copy shares as the original does.
+    #[derive(Default)]
+    struct Texts(std::collections::HashMap<*const u8, skilldeck::SharedStr>);
+    impl Texts {
+        fn copy(&mut self, text: &skilldeck::SharedStr) -> skilldeck::SharedStr {
+            self.0
+                .entry(text.as_ptr())
+                .or_insert_with(|| skilldeck::SharedStr::from(text.as_str()))
+                .clone()
+        }
+        fn diagnostics(&mut self, all: &[skilldeck::Diagnostic]) -> Vec<skilldeck::Diagnostic> {
+            all.iter()
+                .map(|d| skilldeck::Diagnostic {
+                    message: self.copy(&d.message),
+                    ..d.clone()
+                })
+                .collect()
+        }
     }
     let skills = &catalog.skills;
     let mut parts = serde_json::Map::new();
@@ -170,10 +190,11 @@ fn catalog_heap_parts(
     put(
         "skill_diagnostics",
         measure(|| {
+            let mut texts = Texts::default();
             skills
                 .iter()
                 // Deep: the skill shares its slice with the deck's parse cache.
-                .map(|s| s.diagnostics.to_vec())
+                .map(|s| texts.diagnostics(&s.diagnostics))
                 .collect::<Vec<_>>()
         }),
     );
@@ -189,9 +210,10 @@ fn catalog_heap_parts(
     put(
         "skill_ids_names",
         measure(|| {
+            let mut texts = Texts::default();
             skills
                 .iter()
-                .map(|s| (s.id.clone(), s.name.clone(), s.plugin.clone()))
+                .map(|s| (texts.copy(&s.id), texts.copy(&s.name), s.plugin.clone()))
                 .collect::<Vec<_>>()
         }),
     );
@@ -201,7 +223,20 @@ fn catalog_heap_parts(
     );
     put(
         "catalog_diagnostics_shadowed",
-        measure(|| (catalog.diagnostics.clone(), catalog.shadowed.clone())),
+        measure(|| {
+            let mut texts = Texts::default();
+            let shadowed: Vec<skilldeck::Shadowed> = catalog
+                .shadowed
+                .iter()
+                .map(|s| skilldeck::Shadowed {
+                    id: texts.copy(&s.id),
+                    name: texts.copy(&s.name),
+                    reason: texts.copy(&s.reason),
+                    ..s.clone()
+                })
+                .collect();
+            (texts.diagnostics(&catalog.diagnostics), shadowed)
+        }),
     );
     put(
         "load_once_catalog",

@@ -181,7 +181,7 @@ fn main() {
     for _ in 0..queries {
         let skill = rng.pick(&visible);
         let q = query_words(&mut rng, skill.description(), &skill.name)
-            .unwrap_or_else(|| skill.name.clone());
+            .unwrap_or_else(|| skill.name.to_string());
         let (result, ms) = time_ms(|| deck.search(&probe(&q, 10)));
         result.unwrap_or_else(|e| fail("search", &e));
         times.push(ms);

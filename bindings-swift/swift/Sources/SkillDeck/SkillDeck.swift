@@ -2911,7 +2911,7 @@ public struct Diagnostic: Equatable, Hashable {
      * 1-based column (in characters), when known.
      */
     public var column: UInt32?
-    public var message: String
+    public var message: SharedStr
     /**
      * What to do about it.
      */
@@ -2925,7 +2925,7 @@ public struct Diagnostic: Equatable, Hashable {
          */line: UInt32?, 
         /**
          * 1-based column (in characters), when known.
-         */column: UInt32?, message: String, 
+         */column: UInt32?, message: SharedStr, 
         /**
          * What to do about it.
          */hint: Text?) {
@@ -2959,7 +2959,7 @@ public struct FfiConverterTypeDiagnostic: FfiConverterRustBuffer {
                 path: FfiConverterOptionTypeSharedPath.read(from: &buf), 
                 line: FfiConverterOptionUInt32.read(from: &buf), 
                 column: FfiConverterOptionUInt32.read(from: &buf), 
-                message: FfiConverterString.read(from: &buf), 
+                message: FfiConverterTypeSharedStr.read(from: &buf), 
                 hint: FfiConverterOptionTypeText.read(from: &buf)
         )
     }
@@ -2970,7 +2970,7 @@ public struct FfiConverterTypeDiagnostic: FfiConverterRustBuffer {
         FfiConverterOptionTypeSharedPath.write(value.path, into: &buf)
         FfiConverterOptionUInt32.write(value.line, into: &buf)
         FfiConverterOptionUInt32.write(value.column, into: &buf)
-        FfiConverterString.write(value.message, into: &buf)
+        FfiConverterTypeSharedStr.write(value.message, into: &buf)
         FfiConverterOptionTypeText.write(value.hint, into: &buf)
     }
 }
@@ -6169,8 +6169,8 @@ public func FfiConverterTypeSearchResults_lower(_ value: SearchResults) -> RustB
  * A skill that lost a name clash (or a duplicate path) to another.
  */
 public struct Shadowed: Equatable, Hashable {
-    public var id: String
-    public var name: String
+    public var id: SharedStr
+    public var name: SharedStr
     public var location: SharedPath
     /**
      * Location of the skill that won.
@@ -6179,17 +6179,17 @@ public struct Shadowed: Equatable, Hashable {
     /**
      * Why it lost, e.g. `project beats user`, `same file as winner`.
      */
-    public var reason: String
+    public var reason: SharedStr
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
-    public init(id: String, name: String, location: SharedPath, 
+    public init(id: SharedStr, name: SharedStr, location: SharedPath, 
         /**
          * Location of the skill that won.
          */winner: SharedPath, 
         /**
          * Why it lost, e.g. `project beats user`, `same file as winner`.
-         */reason: String) {
+         */reason: SharedStr) {
         self.id = id
         self.name = name
         self.location = location
@@ -6213,20 +6213,20 @@ public struct FfiConverterTypeShadowed: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Shadowed {
         return
             try Shadowed(
-                id: FfiConverterString.read(from: &buf), 
-                name: FfiConverterString.read(from: &buf), 
+                id: FfiConverterTypeSharedStr.read(from: &buf), 
+                name: FfiConverterTypeSharedStr.read(from: &buf), 
                 location: FfiConverterTypeSharedPath.read(from: &buf), 
                 winner: FfiConverterTypeSharedPath.read(from: &buf), 
-                reason: FfiConverterString.read(from: &buf)
+                reason: FfiConverterTypeSharedStr.read(from: &buf)
         )
     }
 
     public static func write(_ value: Shadowed, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.id, into: &buf)
-        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterTypeSharedStr.write(value.id, into: &buf)
+        FfiConverterTypeSharedStr.write(value.name, into: &buf)
         FfiConverterTypeSharedPath.write(value.location, into: &buf)
         FfiConverterTypeSharedPath.write(value.winner, into: &buf)
-        FfiConverterString.write(value.reason, into: &buf)
+        FfiConverterTypeSharedStr.write(value.reason, into: &buf)
     }
 }
 
@@ -10080,6 +10080,46 @@ public func FfiConverterTypeSharedPath_lift(_ value: RustBuffer) throws -> Share
 #endif
 public func FfiConverterTypeSharedPath_lower(_ value: SharedPath) -> RustBuffer {
     return FfiConverterTypeSharedPath.lower(value)
+}
+
+
+
+public typealias SharedStr = String
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeSharedStr: FfiConverter {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SharedStr {
+        return try FfiConverterString.read(from: &buf)
+    }
+
+    public static func write(_ value: SharedStr, into buf: inout [UInt8]) {
+        return FfiConverterString.write(value, into: &buf)
+    }
+
+    public static func lift(_ value: RustBuffer) throws -> SharedStr {
+        return try FfiConverterString.lift(value)
+    }
+
+    public static func lower(_ value: SharedStr) -> RustBuffer {
+        return FfiConverterString.lower(value)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSharedStr_lift(_ value: RustBuffer) throws -> SharedStr {
+    return try FfiConverterTypeSharedStr.lift(value)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSharedStr_lower(_ value: SharedStr) -> RustBuffer {
+    return FfiConverterTypeSharedStr.lower(value)
 }
 
 

@@ -5007,7 +5007,7 @@ data class Diagnostic (
      */
     var `column`: kotlin.UInt?
     , 
-    var `message`: kotlin.String
+    var `message`: SharedStr
     , 
     /**
      * What to do about it.
@@ -5034,7 +5034,7 @@ public object FfiConverterTypeDiagnostic: FfiConverterRustBuffer<Diagnostic> {
             FfiConverterOptionalTypeSharedPath.read(buf),
             FfiConverterOptionalUInt.read(buf),
             FfiConverterOptionalUInt.read(buf),
-            FfiConverterString.read(buf),
+            FfiConverterTypeSharedStr.read(buf),
             FfiConverterOptionalTypeText.read(buf),
         )
     }
@@ -5045,7 +5045,7 @@ public object FfiConverterTypeDiagnostic: FfiConverterRustBuffer<Diagnostic> {
             FfiConverterOptionalTypeSharedPath.allocationSize(value.`path`) +
             FfiConverterOptionalUInt.allocationSize(value.`line`) +
             FfiConverterOptionalUInt.allocationSize(value.`column`) +
-            FfiConverterString.allocationSize(value.`message`) +
+            FfiConverterTypeSharedStr.allocationSize(value.`message`) +
             FfiConverterOptionalTypeText.allocationSize(value.`hint`)
     )
 
@@ -5055,7 +5055,7 @@ public object FfiConverterTypeDiagnostic: FfiConverterRustBuffer<Diagnostic> {
             FfiConverterOptionalTypeSharedPath.write(value.`path`, buf)
             FfiConverterOptionalUInt.write(value.`line`, buf)
             FfiConverterOptionalUInt.write(value.`column`, buf)
-            FfiConverterString.write(value.`message`, buf)
+            FfiConverterTypeSharedStr.write(value.`message`, buf)
             FfiConverterOptionalTypeText.write(value.`hint`, buf)
     }
 }
@@ -7489,9 +7489,9 @@ public object FfiConverterTypeSearchResults: FfiConverterRustBuffer<SearchResult
  * A skill that lost a name clash (or a duplicate path) to another.
  */
 data class Shadowed (
-    var `id`: kotlin.String
+    var `id`: SharedStr
     , 
-    var `name`: kotlin.String
+    var `name`: SharedStr
     , 
     var `location`: SharedPath
     , 
@@ -7503,7 +7503,7 @@ data class Shadowed (
     /**
      * Why it lost, e.g. `project beats user`, `same file as winner`.
      */
-    var `reason`: kotlin.String
+    var `reason`: SharedStr
     
 ){
     
@@ -7520,28 +7520,28 @@ data class Shadowed (
 public object FfiConverterTypeShadowed: FfiConverterRustBuffer<Shadowed> {
     override fun read(buf: ByteBuffer): Shadowed {
         return Shadowed(
-            FfiConverterString.read(buf),
-            FfiConverterString.read(buf),
+            FfiConverterTypeSharedStr.read(buf),
+            FfiConverterTypeSharedStr.read(buf),
             FfiConverterTypeSharedPath.read(buf),
             FfiConverterTypeSharedPath.read(buf),
-            FfiConverterString.read(buf),
+            FfiConverterTypeSharedStr.read(buf),
         )
     }
 
     override fun allocationSize(value: Shadowed) = (
-            FfiConverterString.allocationSize(value.`id`) +
-            FfiConverterString.allocationSize(value.`name`) +
+            FfiConverterTypeSharedStr.allocationSize(value.`id`) +
+            FfiConverterTypeSharedStr.allocationSize(value.`name`) +
             FfiConverterTypeSharedPath.allocationSize(value.`location`) +
             FfiConverterTypeSharedPath.allocationSize(value.`winner`) +
-            FfiConverterString.allocationSize(value.`reason`)
+            FfiConverterTypeSharedStr.allocationSize(value.`reason`)
     )
 
     override fun write(value: Shadowed, buf: ByteBuffer) {
-            FfiConverterString.write(value.`id`, buf)
-            FfiConverterString.write(value.`name`, buf)
+            FfiConverterTypeSharedStr.write(value.`id`, buf)
+            FfiConverterTypeSharedStr.write(value.`name`, buf)
             FfiConverterTypeSharedPath.write(value.`location`, buf)
             FfiConverterTypeSharedPath.write(value.`winner`, buf)
-            FfiConverterString.write(value.`reason`, buf)
+            FfiConverterTypeSharedStr.write(value.`reason`, buf)
     }
 }
 
@@ -11317,6 +11317,11 @@ public typealias FfiConverterTypeJsonValue = FfiConverterString
 
 public typealias SharedPath = kotlin.String
 public typealias FfiConverterTypeSharedPath = FfiConverterString
+
+
+
+public typealias SharedStr = kotlin.String
+public typealias FfiConverterTypeSharedStr = FfiConverterString
 
 
 
