@@ -1212,6 +1212,17 @@ def dump_json(value, indent: int = 0) -> str:
     return "{\n" + ",\n".join(items) + "\n" + pad + "}"
 
 
+def empty_name_stand_in(location: str) -> str:
+    """What skilldeck names a skill the host names "" (deliberate, ORACLES.md): a SKILL.md
+    its directory, an OpenHands legacy file its path below the root without `.md`, as when
+    it has no `name` (`core/src/discover/loose.rs` `name_from_path`)."""
+    path = Path(location)
+    legacy = re.search(r"/\.(?:agents/skills|openhands/skills|openhands/microagents)/(.+)\.md$", location)
+    if path.name.lower() != "skill.md" and legacy:
+        return legacy.group(1)
+    return path.parent.name
+
+
 def record(vector: Path, case: dict, results: list[dict], descriptions: bool = False) -> bool:
     """Write oracle.txt and replace expected.skills with the host's answer. Fields the host
     does not report (scope for OpenCode, status flags) are kept from the vector as the author
@@ -1248,7 +1259,7 @@ def record(vector: Path, case: dict, results: list[dict], descriptions: bool = F
         if entry["name"] == "":
             # Deliberate deviation (ORACLES.md): an empty name cannot name a skill, so
             # skilldeck names it after its directory; the host's "" stays in oracle.txt.
-            entry["name"] = Path(s["location"]).parent.name
+            entry["name"] = empty_name_stand_in(s["location"])
         if descriptions and s.get("description") is not None and not decoded_elsewhere(s):
             # Left out when the host has none: the catalog writes a missing one as "".
             entry["description"] = s["description"]
@@ -1459,7 +1470,7 @@ def compare_files(deck: dict, tree: Path, host: dict, ours: dict) -> list[str]:
             for key in ("name", "description"):
                 # skilldeck's catalog writes a missing description as "".
                 hv, ov = h.get(key), o.get(key) or (None if key == "description" and "description" not in h else o.get(key))
-                if key == "name" and hv == "" and ov == Path(loc).parent.name:
+                if key == "name" and hv == "" and ov == empty_name_stand_in(loc):
                     # Deliberate (ORACLES.md): an empty name cannot name a skill, so
                     # skilldeck names it after its directory.
                     print(f"         deliberate: empty name at {loc}, skilldeck uses {ov!r}")

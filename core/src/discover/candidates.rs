@@ -562,6 +562,26 @@ fn open_regular(path: &Path) -> Option<std::fs::File> {
 /// The whole file, as the host reads it (invalid UTF-8 as U+FFFD): is its body blank? The
 /// prefix reader stops at the closing fence, so the body is read here, and only for a
 /// profile that needs it.
+/// The host's `str()` of a `name` that PyYAML does not read as text (see
+/// [`Profile::name_python_str`]), read again from the file: the cache keeps only its kind.
+/// `None` when the name is text or absent, or the file cannot be read again.
+fn python_str_name(
+    profile: &Profile,
+    entry: &CachedParse,
+    manifest: &Manifest,
+    path: &Path,
+) -> Option<String> {
+    let kind = key_info(profile, entry, "name")?.kind;
+    // A text value could still be a plain scalar PyYAML types (`.nan`, which the YAML 1.2
+    // reader keeps as text); a quoted one reads back as the same text.
+    let text = manifest.name.as_deref();
+    if kind == ValueKind::String && text.is_none_or(|t| parse::yaml_1_1_tag(t).is_none()) {
+        return None;
+    }
+    let bytes = std::fs::read(path).ok()?;
+    parse::pyyaml::name_str(std::str::from_utf8(&bytes).ok()?, &profile.parse)
+}
+
 fn body_blank(path: &Path, dialect: &parse::Dialect) -> bool {
     match std::fs::read(path) {
         Ok(bytes) => parse::dash_prefix_body_blank(&String::from_utf8_lossy(&bytes), dialect),
@@ -601,6 +621,21 @@ pub(crate) fn candidate(
     // The profile's name rules are the host's checks of SKILL.md names; a loose file's name
     // is taken as it is.
     let name_rules = loose.is_none();
+    if profile.name_python_str {
+        if let Some(name) = python_str_name(profile, entry, &manifest, &found.path) {
+            // The host names the file by the value whatever its type: not a wrong shape.
+            diagnostics.retain(|d| {
+                !(d.code == "invalid-field-type" && d.message.starts_with("`name` cannot be"))
+            });
+            let manifest = Arc::make_mut(&mut manifest);
+            if manifest.extra.get("name").is_some() {
+                let mut extra = manifest.extra.to_object();
+                extra.remove("name");
+                manifest.extra = extra.into();
+            }
+            manifest.name = Some(name);
+        }
+    }
 
     let nested_prefix = match &root.nested_marker {
         Some(marker) => match nested_prefix(found.rel(), marker) {

@@ -612,7 +612,8 @@ mod tests {
         for catalog in openhands(t.path(), "p") {
             assert_eq!(names(&catalog), ["from-dir", "ok", "tool-list"]);
             assert!(codes_at(&catalog, "/other/").contains(&"name-mismatch"));
-            assert!(codes_at(&catalog, "/null/").contains(&"invalid-field-type"));
+            // `str(None)` is `None`, which the SDK's `validate_skill_name` refuses.
+            assert!(codes_at(&catalog, "/null/").contains(&"invalid-name"));
             assert!(codes_at(&catalog, "/tools/").contains(&"invalid-field-type"));
         }
     }

@@ -653,6 +653,11 @@ pub struct Profile {
     /// refused (`name-mismatch`), as OpenHands' `validate_skill_name` does.
     #[serde(default)]
     pub name_matches_directory: bool,
+    /// `name` is the host's Python `str()` of the value PyYAML builds for it, when that is
+    /// not a YAML string: `name: 0x1f` is `31`, `name: null` is `None`, `name: [a]` is
+    /// `['a']` (OpenHands; see `parse::pyyaml`).
+    #[serde(default)]
+    pub name_python_str: bool,
     /// File failures that empty the whole root (`[refuse_root]`, see [`RefuseRoot`]).
     #[serde(default)]
     pub refuse_root: RefuseRoot,

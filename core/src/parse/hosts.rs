@@ -269,52 +269,15 @@ pub(super) fn without_frontmatter(mut why: Diagnostic) -> Parsed {
 
 /// Parse `text` as a host with one of these rules reads it.
 pub(super) fn parse(text: &str, dialect: &Dialect) -> Parsed {
-    let text = if dialect.strip_bom {
-        text.strip_prefix('\u{feff}').unwrap_or(text)
-    } else {
-        text
-    };
-    // python-frontmatter looks for the fences in the text with whitespace stripped at both
-    // ends; line numbers still count from the file's first line.
-    let (text, skipped_lines) = if dialect.strip_text {
-        let stripped = text.trim_matches(py_space);
-        let lead = &text[..text.len() - text.trim_start_matches(py_space).len()];
-        (stripped, lines_before(lead, lead.len()))
-    } else {
-        (text, 0)
-    };
-    let found = if dialect.bom_is_text && text.starts_with('\u{feff}') {
-        Err(Diagnostic::error(
-            "missing-frontmatter",
-            "SKILL.md starts with a byte-order mark, so this host finds no `---` frontmatter block",
-        )
-        .at(1, Some(1))
-        .with_hint("save the file as UTF-8 without BOM"))
-    } else {
-        block(text, dialect.fences)
-    };
-    let block = match found {
+    let block = match located_block(text, dialect) {
         Ok(b) => b,
         Err(d) if dialect.missing_is_empty => return without_frontmatter(d),
         Err(d) => return Parsed::failed(d),
     };
-    let block = Block {
-        line: block.line.saturating_add(skipped_lines),
-        body_line: block.body_line.saturating_add(skipped_lines),
-        ..block
-    };
     if dialect.syntax == SyntaxRule::QwenLines {
         return super::qwen::parse(&block);
     }
-    // js-yaml and the YAML loader both take `\r`, `\r\n` and `\n` as line breaks.
-    let mut yaml = frontmatter::lines_from(&block.yaml, 0)
-        .map(|l| format!("{}\n", l.text))
-        .collect::<String>();
-    // Goose trims the block, so its last line has no line break, which a block scalar
-    // ending there shows (`|` keeps no final newline).
-    if dialect.fences == FenceRule::SplitAnywhere && !block.yaml.ends_with(['\n', '\r']) {
-        yaml.pop();
-    }
+    let yaml = yaml_lines(&block, dialect);
     let first = Parsed {
         body_line: Some(block.body_line),
         ..Parsed::default()
@@ -379,6 +342,61 @@ pub(super) fn parse(text: &str, dialect: &Dialect) -> Parsed {
     parsed.manifest.name = Some(name.0);
     parsed.manifest.description = Some(description.0);
     parsed
+}
+
+/// The YAML text of `text`'s frontmatter block as [`parse`] hands it to the YAML loader, or
+/// `None` when the host finds no block.
+pub(crate) fn yaml_text(text: &str, dialect: &Dialect) -> Option<String> {
+    located_block(text, dialect)
+        .ok()
+        .map(|block| yaml_lines(&block, dialect))
+}
+
+/// The block the host finds, its lines counted from the file's first line.
+fn located_block(text: &str, dialect: &Dialect) -> Result<Block, Diagnostic> {
+    let text = if dialect.strip_bom {
+        text.strip_prefix('\u{feff}').unwrap_or(text)
+    } else {
+        text
+    };
+    // python-frontmatter looks for the fences in the text with whitespace stripped at both
+    // ends; line numbers still count from the file's first line.
+    let (text, skipped_lines) = if dialect.strip_text {
+        let stripped = text.trim_matches(py_space);
+        let lead = &text[..text.len() - text.trim_start_matches(py_space).len()];
+        (stripped, lines_before(lead, lead.len()))
+    } else {
+        (text, 0)
+    };
+    let block = if dialect.bom_is_text && text.starts_with('\u{feff}') {
+        return Err(Diagnostic::error(
+            "missing-frontmatter",
+            "SKILL.md starts with a byte-order mark, so this host finds no `---` frontmatter block",
+        )
+        .at(1, Some(1))
+        .with_hint("save the file as UTF-8 without BOM"));
+    } else {
+        block(text, dialect.fences)?
+    };
+    Ok(Block {
+        line: block.line.saturating_add(skipped_lines),
+        body_line: block.body_line.saturating_add(skipped_lines),
+        ..block
+    })
+}
+
+/// The block's lines, each ended by `\n`, as the YAML loader reads them.
+fn yaml_lines(block: &Block, dialect: &Dialect) -> String {
+    // js-yaml and the YAML loader both take `\r`, `\r\n` and `\n` as line breaks.
+    let mut yaml = frontmatter::lines_from(&block.yaml, 0)
+        .map(|l| format!("{}\n", l.text))
+        .collect::<String>();
+    // Goose trims the block, so its last line has no line break, which a block scalar
+    // ending there shows (`|` keeps no final newline).
+    if dialect.fences == FenceRule::SplitAnywhere && !block.yaml.ends_with(['\n', '\r']) {
+        yaml.pop();
+    }
+    yaml
 }
 
 /// js-yaml's answer was used: it parsed, and `name` and `description` are both strings.

@@ -23,6 +23,7 @@ mod fields;
 pub(crate) mod frontmatter;
 mod gray;
 mod hosts;
+pub(crate) mod pyyaml;
 mod qwen;
 mod read;
 mod repair;
@@ -38,6 +39,7 @@ pub use hosts::dash_prefix_body_blank;
 pub use read::{
     fallback_description, fallback_name, read_body, read_frontmatter, read_frontmatter_dialect,
 };
+pub(crate) use yaml::yaml_1_1_tag;
 
 use crate::diagnostic::Diagnostic;
 use crate::manifest::Manifest;

@@ -422,6 +422,31 @@ fn plain_text(source: &str, loc: &serde_saphyr::Location, value: &Value) -> Opti
 /// `_`, `0x`, `0b`, a leading-`0` octal, base 60), floats (a `.` is required), null, and
 /// timestamps (given as null: no JSON value is a date, and no host field takes one as text).
 pub(crate) fn yaml_1_1_kind(text: &str) -> Option<Value> {
+    use super::pyyaml::Kind;
+    Some(match yaml_1_1_tag(text)? {
+        Kind::Null | Kind::Timestamp => Value::Null,
+        Kind::Bool(b) => Value::Bool(b),
+        Kind::Int | Kind::Float => {
+            let clean = text.replace('_', "");
+            clean
+                .parse::<i64>()
+                .map(Value::from)
+                .ok()
+                .or_else(|| {
+                    clean
+                        .parse::<f64>()
+                        .ok()
+                        .and_then(|f| serde_json::Number::from_f64(f).map(Value::Number))
+                })
+                .unwrap_or(Value::from(0))
+        }
+    })
+}
+
+/// PyYAML's implicit resolvers (`yaml/resolver.py`, YAML 1.1): which kind a plain scalar
+/// is, `None` for text.
+pub(crate) fn yaml_1_1_tag(text: &str) -> Option<super::pyyaml::Kind> {
+    use super::pyyaml::Kind;
     use std::sync::OnceLock;
     static RES: OnceLock<[regex::Regex; 4]> = OnceLock::new();
     let [boolean, int, float, timestamp] = RES.get_or_init(|| {
@@ -433,31 +458,22 @@ pub(crate) fn yaml_1_1_kind(text: &str) -> Option<Value> {
         ]
         .map(|re| regex::Regex::new(re).expect("valid pattern"))
     });
-    if matches!(text, "~" | "null" | "Null" | "NULL") || timestamp.is_match(text) {
-        return Some(Value::Null);
+    if matches!(text, "" | "~" | "null" | "Null" | "NULL") {
+        return Some(Kind::Null);
+    }
+    if timestamp.is_match(text) {
+        return Some(Kind::Timestamp);
     }
     if boolean.is_match(text) {
-        return Some(Value::Bool(
+        return Some(Kind::Bool(
             matches!(text.as_bytes()[0], b'y' | b'Y' | b't' | b'T')
                 || text.eq_ignore_ascii_case("on"),
         ));
     }
-    if int.is_match(text) || float.is_match(text) {
-        let clean = text.replace('_', "");
-        let n = clean
-            .parse::<i64>()
-            .map(Value::from)
-            .ok()
-            .or_else(|| {
-                clean
-                    .parse::<f64>()
-                    .ok()
-                    .and_then(|f| serde_json::Number::from_f64(f).map(Value::Number))
-            })
-            .unwrap_or(Value::from(0));
-        return Some(n);
+    if int.is_match(text) {
+        return Some(Kind::Int);
     }
-    None
+    float.is_match(text).then_some(Kind::Float)
 }
 
 fn key_string(key: Value) -> String {
