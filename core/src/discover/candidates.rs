@@ -872,7 +872,10 @@ pub(crate) fn candidate(
         }
     }
 
-    let dir_name = base_dir
+    // `BaseDir` finds its directory by parsing the location's components on each deref:
+    // once here for the name and the plugin lookup.
+    let dir: &Path = &base_dir;
+    let dir_name = dir
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
@@ -954,7 +957,7 @@ pub(crate) fn candidate(
     let plugin = match &root.plugin {
         Some(name) => Some(name.clone()),
         None => plugins.lock().unwrap_or_else(|e| e.into_inner()).find(
-            &base_dir,
+            dir,
             &root.path,
             root.path.parent().unwrap_or(&root.path),
         ),

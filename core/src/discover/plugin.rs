@@ -18,6 +18,11 @@ pub struct Plugins {
     // profiles at one lookup per skill. Every path here is built the same way (root joined
     // with walked names, or its ancestors), so equal paths have equal bytes.
     by_dir: HashMap<OsString, Option<String>>,
+    /// The directory `by_dir` last answered for, and its answer: skills come in walk order,
+    /// so siblings ask for the same parent in turn, and comparing its bytes costs far less
+    /// than hashing them (SipHash of each skill's parent was ~1% of `list`). An entry of
+    /// `by_dir` never changes once written, so the copy stays true.
+    last: (OsString, Option<String>),
     /// Directories whose `plugin.json` makes their parent a plugin root (the profile's).
     markers: Vec<String>,
     marked: std::collections::HashSet<OsString>,
@@ -37,6 +42,7 @@ impl Plugins {
     pub fn new(markers: Vec<String>) -> Self {
         Plugins {
             by_dir: HashMap::new(),
+            last: (OsString::new(), None),
             markers,
             marked: Default::default(),
             probed: Vec::new(),
@@ -77,8 +83,15 @@ impl Plugins {
             if depth == 0 && walked && !at_limit && !self.marked.contains(d.as_os_str()) {
                 continue;
             }
+            if !self.last.0.is_empty() && self.last.0 == d.as_os_str() {
+                found = self.last.1.clone();
+                break;
+            }
             if let Some(known) = self.by_dir.get(d.as_os_str()) {
                 found = known.clone();
+                self.last.0.clear();
+                self.last.0.push(d.as_os_str());
+                self.last.1.clone_from(&found);
                 break;
             }
             chain.push(d.to_path_buf());
@@ -252,6 +265,54 @@ mod tests {
         );
         // Nothing beyond the limit is searched.
         assert_eq!(Plugins::default().find(&skill, &skill, &skill), None);
+    }
+
+    #[test]
+    fn remembered_answers_match_fresh_lookups_in_any_order() {
+        let t = tempfile::tempdir().unwrap();
+        let mut marked = Vec::new();
+        for (plugin, name) in [("a", "alpha"), ("b/c", "gamma")] {
+            let dir = t.path().join(plugin);
+            std::fs::create_dir_all(dir.join(".claude-plugin")).unwrap();
+            std::fs::write(
+                dir.join(".claude-plugin/plugin.json"),
+                format!(r#"{{"name": "{name}"}}"#),
+            )
+            .unwrap();
+            marked.push(dir);
+        }
+        let dirs: Vec<PathBuf> = [
+            "a/skills/x",
+            "a/skills/y",
+            "b/skills/z",
+            "b/c/skills/w",
+            "b/c/skills/v",
+            "a/skills/x",
+            "d/x",
+            "a/skills/y",
+            "b/c/skills/w",
+            "b/skills/z",
+        ]
+        .iter()
+        .map(|d| t.path().join(d))
+        .collect();
+        let fresh = |dir: &Path| {
+            let mut p = Plugins::default();
+            p.mark(marked.clone());
+            p.find(dir, t.path(), t.path())
+        };
+        let mut shared = Plugins::default();
+        shared.mark(marked.clone());
+        for dir in dirs.iter().chain(dirs.iter().rev()) {
+            assert_eq!(
+                shared.find(dir, t.path(), t.path()),
+                fresh(dir),
+                "{}",
+                dir.display()
+            );
+        }
+        assert_eq!(fresh(&dirs[3]).as_deref(), Some("gamma"));
+        assert_eq!(fresh(&dirs[0]).as_deref(), Some("alpha"));
     }
 
     #[test]

@@ -185,21 +185,21 @@ pub fn build(
     let repeats = Repeats::of(&folded_keys, first_wins);
     // Built whole, then kept as one block of text (`JsonText`).
     let mut extra = Map::new();
-    for (i, (entry, &folded)) in entries.into_iter().zip(&folded_keys).enumerate() {
+    for (i, (mut entry, &folded)) in entries.into_iter().zip(&folded_keys).enumerate() {
         let line = lines[i];
         // Checks read the last `KeyInfo` of a key: with the first value winning, a later
         // spelling is not recorded, so the checks see the value that is used.
         let used_later = first_wins && repeats.used[i] < i;
-        if !used_later {
-            typed.keys.push(KeyInfo {
-                key: entry.key.clone(),
-                line,
-                column: entry.column,
-                kind: kind_of(&entry.value),
-                lax_bool: lax_bool(&entry.value),
-                texts: texts(&entry.value),
-            });
-        }
+        // Read before `apply`, which moves the value's text into the manifest; the key info
+        // is pushed after it, taking the key itself when `extra` does not need it (one copy
+        // of each key per file was ~1% of `list`'s instructions with its malloc and free).
+        let shape = (!used_later).then(|| {
+            (
+                kind_of(&entry.value),
+                lax_bool(&entry.value),
+                texts(&entry.value),
+            )
+        });
         if let Some(first) = repeats.previous[i].map(|p| lines[p]) {
             let used = if first_wins { "first" } else { "last" };
             typed.diagnostics.push(
@@ -214,35 +214,53 @@ pub fn build(
                 .with_hint("remove all but one of these keys"),
             );
         }
-        if repeats.used[i] != i {
-            continue;
-        }
-        let mut cx = Cx {
-            yaml,
-            description_null_text,
-            line,
-            diagnostics: &mut typed.diagnostics,
-        };
-        if !apply(&mut typed.manifest, folded, &entry, &mut cx) {
-            if KNOWN.contains(&folded) {
-                let what = describe(&entry.value);
-                // Hosts refuse a skill whose name or description is not text; other
-                // fields of the wrong shape are ignored by them.
-                let severity = if IDENTITY.contains(&folded) {
-                    Severity::Error
-                } else {
-                    Severity::Warning
-                };
-                cx.diagnostics.push(
-                    Diagnostic::new(
-                        "invalid-field-type",
-                        severity,
-                        format!("`{}` cannot be {what}; kept as an unknown key", entry.key),
-                    )
-                    .at(line, Some(entry.column))
-                    .with_hint("write the value in the shape the field expects"),
-                );
+        let mut to_extra = false;
+        if repeats.used[i] == i {
+            let mut cx = Cx {
+                yaml,
+                description_null_text,
+                line,
+                diagnostics: &mut typed.diagnostics,
+            };
+            if !apply(&mut typed.manifest, folded, &mut entry, &mut cx) {
+                if KNOWN.contains(&folded) {
+                    let what = describe(&entry.value);
+                    // Hosts refuse a skill whose name or description is not text; other
+                    // fields of the wrong shape are ignored by them.
+                    let severity = if IDENTITY.contains(&folded) {
+                        Severity::Error
+                    } else {
+                        Severity::Warning
+                    };
+                    cx.diagnostics.push(
+                        Diagnostic::new(
+                            "invalid-field-type",
+                            severity,
+                            format!("`{}` cannot be {what}; kept as an unknown key", entry.key),
+                        )
+                        .at(line, Some(entry.column))
+                        .with_hint("write the value in the shape the field expects"),
+                    );
+                }
+                to_extra = true;
             }
+        }
+        if let Some((kind, lax_bool, texts)) = shape {
+            let key = if to_extra {
+                entry.key.clone()
+            } else {
+                std::mem::take(&mut entry.key)
+            };
+            typed.keys.push(KeyInfo {
+                key,
+                line,
+                column: entry.column,
+                kind,
+                lax_bool,
+                texts,
+            });
+        }
+        if to_extra {
             extra.insert(entry.key, entry.value);
         }
     }
@@ -274,20 +292,28 @@ impl Repeats {
                 .map(|(i, key)| at.insert(key, i))
                 .collect()
         };
-        // Each entry's first occurrence, then the last entry of each first occurrence.
-        let mut first: Vec<usize> = Vec::with_capacity(keys.len());
-        for (i, p) in previous.iter().enumerate() {
-            let f = p.map_or(i, |p| first[p]);
-            first.push(f);
-        }
-        let mut used = first.clone();
-        if !first_wins {
-            let mut last: Vec<usize> = (0..keys.len()).collect();
-            for (i, &f) in first.iter().enumerate() {
-                last[f] = i;
+        // Along the chains `previous` links, without more vectors (each was a malloc and a
+        // free per file): the first entry of a chain is the one before's, and the last is
+        // found backwards through each entry's successor, kept in `used` meanwhile.
+        let mut used: Vec<usize> = (0..keys.len()).collect();
+        if first_wins {
+            for (i, p) in previous.iter().enumerate() {
+                if let Some(p) = *p {
+                    used[i] = used[p];
+                }
             }
-            for (u, &f) in used.iter_mut().zip(&first) {
-                *u = last[f];
+        } else {
+            // An entry is the `previous` of at most one other: the next with its key.
+            for (i, p) in previous.iter().enumerate() {
+                if let Some(p) = *p {
+                    used[p] = i;
+                }
+            }
+            for i in (0..keys.len()).rev() {
+                let next = used[i];
+                if next != i {
+                    used[i] = used[next];
+                }
             }
         }
         Repeats { previous, used }
@@ -314,7 +340,7 @@ struct Cx<'a> {
 
 /// Store `entry` in its typed field. False when the key is unknown or the value has a shape
 /// the field cannot hold (the caller keeps it in `extra`).
-fn apply(m: &mut Manifest, folded: &str, entry: &Entry, cx: &mut Cx) -> bool {
+fn apply(m: &mut Manifest, folded: &str, entry: &mut Entry, cx: &mut Cx) -> bool {
     macro_rules! set {
         ($field:expr, $value:expr) => {
             match $value {
@@ -329,7 +355,7 @@ fn apply(m: &mut Manifest, folded: &str, entry: &Entry, cx: &mut Cx) -> bool {
     match folded {
         "name" => set!(m.name, text(entry, cx)),
         "description" if cx.description_null_text && entry.value.is_null() => {
-            m.description = Some(entry.raw.clone().unwrap_or_default());
+            m.description = Some(entry.raw.take().unwrap_or_default());
             true
         }
         "description" => set!(m.description, text(entry, cx)),
@@ -363,7 +389,7 @@ fn apply(m: &mut Manifest, folded: &str, entry: &Entry, cx: &mut Cx) -> bool {
             // `hooks: ~` declares none, as an empty value does for every other field (and
             // leaves the Claude Code section unallocated).
             if !entry.value.is_null() {
-                m.claude_code.hooks = Some(entry.value.clone());
+                m.claude_code.hooks = Some(std::mem::take(&mut entry.value));
             }
             true
         }
@@ -378,12 +404,14 @@ fn apply(m: &mut Manifest, folded: &str, entry: &Entry, cx: &mut Cx) -> bool {
 /// A scalar as the text the user wrote. `None` (keep in `extra`) for collections, except a
 /// one-line flow collection in `argument-hint`, whose source text is what the author meant
 /// (`argument-hint: [file]` is valid YAML for a list).
-fn text(entry: &Entry, cx: &mut Cx) -> Option<Option<String>> {
-    match &entry.value {
-        Value::String(s) => Some(Some(s.clone())),
-        Value::Null => Some(entry.raw.clone().filter(|r| r != "~" && r != "null")),
+/// Text values are moved out of `entry`: a field that takes one is never also kept in
+/// `extra`, so the copy was a malloc, a `memcpy` and a free per field.
+fn text(entry: &mut Entry, cx: &mut Cx) -> Option<Option<String>> {
+    match &mut entry.value {
+        Value::String(s) => Some(Some(std::mem::take(s))),
+        Value::Null => Some(entry.raw.take().filter(|r| r != "~" && r != "null")),
         Value::Number(_) | Value::Bool(_) => Some(Some(
-            entry.raw.clone().unwrap_or_else(|| entry.value.to_string()),
+            entry.raw.take().unwrap_or_else(|| entry.value.to_string()),
         )),
         // Only `argument-hint` is commonly written `[file] [mode]`-style; a list anywhere
         // else is a mistake that hosts reject.
