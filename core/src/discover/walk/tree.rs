@@ -1,7 +1,7 @@
-//! The directory walk of one root over `std::fs::read_dir`.
+//! The directory walk of one root: `getdents64` on Linux, `std::fs::read_dir` elsewhere.
 //!
-//! The entry's type comes from the directory listing (`d_type` on Linux: no `stat` per
-//! entry); only a symbolic link is `stat`ed, to follow it. Each directory's entries are read
+//! The entry's type comes from the directory listing (`d_type`: no `stat` per entry); only
+//! a symbolic link is `stat`ed, to follow it. Each directory's entries are read
 //! whole and sorted by name before any is visited, so a walk on one thread is a pre-order,
 //! name-ordered walk: its files come out in [`super::cmp_paths`] order and its directory
 //! limit cuts the same directories on every run. Directories are read whole (not kept open
