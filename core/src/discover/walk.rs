@@ -1,10 +1,12 @@
-//! Walk one root in parallel (the `ignore` crate's walker with every gitignore/hidden filter
-//! off: local skills are often git-ignored) and collect the files matching the root's glob.
+//! Walk one root (on one thread, or split across [`crate::par`]'s workers) and collect the
+//! files matching the root's glob: `walk/tree.rs` reads the directories, this module sorts
+//! and filters what it found.
 //!
 //! Bounded by the root's depth and directory limits; symlinked directories are followed with
 //! loop detection; unreadable directories, dangling links and loops become diagnostics. The
-//! output is sorted, so it does not depend on thread timing; a root that hits its directory
-//! limit is walked again single-threaded in name order, so even the cut is deterministic.
+//! output is sorted, so it does not depend on thread timing; a parallel walk that hits its
+//! directory limit is walked again on one thread in name order, so even the cut is
+//! deterministic.
 
 use super::profile::WalkRules;
 use super::roots::Root;
@@ -14,10 +16,10 @@ use glob::RootGlob;
 use globset::{GlobBuilder, GlobMatcher};
 
 mod glob;
-use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, WalkState};
+mod tree;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use tree::{Config, Task, Walker};
 
 /// A file that matched the root's pattern.
 ///
@@ -120,36 +122,33 @@ pub fn walk(root: &Root, threads: usize, stamp_dirs: bool) -> Walked {
         }
         None => None,
     };
-    let glob = Globs {
+    let globs = Globs {
         glob: RootGlob::new(glob),
         loose: loose.map(RootGlob::new),
     };
-    let shared = Shared::new(root, glob, stamp_dirs);
-    if threads == 1 {
-        // The caller already runs walks side by side: ignore's sequential walker, on this
-        // thread, instead of a one-worker pool on yet another thread.
-        let mut visitor = Visitor::new(&shared);
-        for result in builder(root, &shared, 1).build() {
-            visitor.handle(result);
-        }
-        drop(visitor);
-    } else {
-        builder(root, &shared, threads)
-            .build_parallel()
-            .visit(&mut VisitorBuilder { shared: &shared });
+    let config = |stamp_dirs| Config {
+        root: &root.path,
+        root_depth: depth(&root.path),
+        rules: &root.walk,
+        markers: &root.plugin_markers,
+        globs: &globs,
+        loose: root.loose.as_deref(),
+        limit: entry_depth_limit(&root.walk),
+        stamp_dirs,
+        dirs: AtomicUsize::new(0),
+        truncated: AtomicBool::new(false),
+    };
+    let first = config(stamp_dirs);
+    let parallel = threads != 1;
+    let mut found = run(&first, parallel);
+    let truncated = first.truncated.load(Ordering::Relaxed);
+    if truncated && parallel {
+        // Which directories fit under the limit depended on thread timing; one thread walks
+        // in name order, so the cut is always the same.
+        found = run(&config(stamp_dirs), false);
     }
-    if shared.truncated.load(Ordering::Relaxed) {
-        // Which directories fit under the limit depended on thread timing; redo this root in
-        // name order so the cut is always the same.
-        let shared = Shared::new(root, shared.glob.clone(), stamp_dirs);
-        let mut b = builder(root, &shared, 1);
-        b.sort_by_file_name(|a, b| a.cmp(b));
-        let mut visitor = Visitor::new(&shared);
-        for result in b.build() {
-            visitor.handle(result);
-        }
-        drop(visitor);
-        let mut out = shared.finish();
+    let mut out = finish(root, found);
+    if truncated {
         out.diagnostics.push(
             Diagnostic::warning(
                 "walk-truncated",
@@ -161,9 +160,76 @@ pub fn walk(root: &Root, threads: usize, stamp_dirs: bool) -> Walked {
             .with_path(&root.path)
             .with_hint("move skills closer to the root or raise `walk.max_dirs` in a custom profile"),
         );
-        return out;
     }
-    shared.finish()
+    out
+}
+
+/// Walk `config`'s root: on this thread, or (`parallel`) by reading the top levels here
+/// until there are a few subtrees per core and walking those with [`crate::par::map`].
+fn run(config: &Config, parallel: bool) -> Walked {
+    let root = config.root;
+    let mut walker = Walker::new(config);
+    let meta = match std::fs::metadata(root) {
+        Ok(meta) => meta,
+        Err(err) => {
+            walker.out.diagnostics.push(tree::io_diagnostic(&err, root));
+            return walker.out;
+        }
+    };
+    if !meta.is_dir() {
+        // A file named as a root: its path relative to itself is empty, which no pattern
+        // matches.
+        return walker.out;
+    }
+    if config.stamp_dirs {
+        walker
+            .out
+            .dirs
+            .push((root.to_path_buf(), Some(Stamp::of(&meta))));
+    }
+    let task = Task {
+        path: root.to_path_buf(),
+        above: Vec::new(),
+        depth: 0,
+    };
+    if config.limit == Some(0) {
+        return walker.out;
+    }
+    if !parallel {
+        walker.run(&task);
+        return walker.out;
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut tasks = vec![task];
+    // A few levels at most: a chain of single directories is walked as one subtree.
+    for _ in 0..4 {
+        if tasks.is_empty() || tasks.len() >= 4 * cores {
+            break;
+        }
+        let mut next = Vec::new();
+        for task in &tasks {
+            next.extend(walker.expand(task));
+        }
+        tasks = next;
+    }
+    // Several subtrees per work item (one `Walked` each), still enough items that a large
+    // subtree does not leave the other cores idle.
+    let per_item = tasks.len().div_ceil(cores * 8).max(1);
+    let items: Vec<&[Task]> = tasks.chunks(per_item).collect();
+    let mut out = walker.out;
+    for part in crate::par::map(&items, 1, |subtrees| {
+        let mut walker = Walker::new(config);
+        for task in *subtrees {
+            walker.run(task);
+        }
+        walker.out
+    }) {
+        out.files.extend(part.files);
+        out.dirs.extend(part.dirs);
+        out.plugin_dirs.extend(part.plugin_dirs);
+        out.diagnostics.extend(part.diagnostics);
+    }
+    out
 }
 
 /// Why the walk does not enter a directory below its root.
@@ -200,73 +266,6 @@ pub fn lists_file(rules: &WalkRules, path: &Path) -> bool {
         && std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()))
 }
 
-fn builder(root: &Root, shared: &Shared, threads: usize) -> WalkBuilder {
-    let rules = &root.walk;
-    let mut b = WalkBuilder::new(&root.path);
-    b.standard_filters(false)
-        .follow_links(rules.follow_links)
-        .max_depth(entry_depth_limit(rules))
-        .threads(threads);
-    let rules = EntryRules {
-        skip: rules.skip.clone(),
-        hidden: rules.hidden,
-        max_dirs: rules.max_dirs,
-        markers: root.plugin_markers.clone(),
-    };
-    let dirs = shared.dir_count.clone();
-    let truncated = shared.truncated.clone();
-    let plugins = shared.plugin_dirs.clone();
-    b.filter_entry(move |entry| keep(entry, &rules, &dirs, &truncated, &plugins));
-    b
-}
-
-/// What decides, entry by entry, whether the walk goes on (one root's rules).
-struct EntryRules {
-    skip: Vec<String>,
-    hidden: bool,
-    max_dirs: Option<usize>,
-    /// The profile's plugin marker directories, noted as the walk passes them.
-    markers: std::sync::Arc<[String]>,
-}
-
-/// Whether to visit (and, for a directory, descend into) `entry`.
-fn keep(
-    entry: &DirEntry,
-    rules: &EntryRules,
-    dirs: &AtomicUsize,
-    truncated: &AtomicBool,
-    plugins: &Mutex<Vec<PathBuf>>,
-) -> bool {
-    if entry.depth() == 0 {
-        return true;
-    }
-    let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
-    if !is_dir {
-        return true;
-    }
-    let name = entry.file_name().to_string_lossy();
-    if rules.markers.iter().any(|m| *m == name) {
-        if let Some(parent) = entry.path().parent() {
-            plugins
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push(parent.to_path_buf());
-        }
-    }
-    if dir_excluded(&name, rules.hidden, &rules.skip).is_some() {
-        return false;
-    }
-    if let Some(max) = rules.max_dirs {
-        if dirs.fetch_add(1, Ordering::Relaxed) >= max {
-            truncated.store(true, Ordering::Relaxed);
-            return false;
-        }
-    }
-    true
-}
-
-/// State shared by the walker threads; each thread batches into its own `Walked` and merges
-/// once when it finishes.
 /// The root's pattern and its loose pattern.
 #[derive(Clone)]
 struct Globs {
@@ -274,158 +273,39 @@ struct Globs {
     loose: Option<RootGlob>,
 }
 
-struct Shared {
-    root: PathBuf,
-    /// `depth(root)`, for every file's [`WalkedFile::rel`].
-    root_depth: u32,
-    glob: Globs,
-    loose: Option<Arc<super::profile::Loose>>,
-    rules: WalkRules,
-    dir_count: Arc<AtomicUsize>,
-    truncated: Arc<AtomicBool>,
-    plugin_dirs: Arc<Mutex<Vec<PathBuf>>>,
-    stamp_dirs: bool,
-    out: Mutex<Walked>,
-}
-
-impl Shared {
-    fn new(root: &Root, glob: Globs, stamp_dirs: bool) -> Shared {
-        Shared {
-            root: root.path.to_path_buf(),
-            root_depth: depth(&root.path),
-            glob,
-            loose: root.loose.clone(),
-            rules: root.walk.clone(),
-            dir_count: Arc::new(AtomicUsize::new(0)),
-            truncated: Arc::new(AtomicBool::new(false)),
-            plugin_dirs: Arc::new(Mutex::new(Vec::new())),
-            stamp_dirs,
-            out: Mutex::new(Walked::default()),
-        }
+/// Sort what a walk of `root` found, drop duplicates, and apply the loose and
+/// nested-skills rules.
+fn finish(root: &Root, mut out: Walked) -> Walked {
+    out.plugin_dirs.sort();
+    out.plugin_dirs.dedup();
+    // `WalkedFile`'s own order and equality, with the paths compared by bytes where that
+    // gives the same answer: `Path`'s component-wise comparison was ~8% of `list`'s
+    // instructions at N=10,000 (bench/PROFILE.md item 84). A walk on one thread finds the
+    // files in this order already, and the sort only checks it.
+    out.files.sort_by(walked_order);
+    out.files.dedup_by(|a, b| walked_order(a, b).is_eq());
+    if let Some(loose) = &root.loose {
+        super::loose::retain(loose, &root.path, &mut out.files);
     }
-
-    fn finish(self) -> Walked {
-        let mut out = self.out.into_inner().unwrap_or_else(|e| e.into_inner());
-        out.plugin_dirs =
-            std::mem::take(&mut *self.plugin_dirs.lock().unwrap_or_else(|e| e.into_inner()));
-        out.plugin_dirs.sort();
-        out.plugin_dirs.dedup();
-        // `WalkedFile`'s own order and equality, with the paths compared by bytes where
-        // that gives the same answer: `Path`'s component-wise comparison was ~8% of
-        // `list`'s instructions at N=10,000 (bench/PROFILE.md item 84).
-        out.files.sort_by(walked_order);
-        out.files.dedup_by(|a, b| walked_order(a, b).is_eq());
-        if let Some(loose) = &self.loose {
-            super::loose::retain(loose, &self.root, &mut out.files);
-        }
-        if !self.rules.nested_skills {
-            // The first directory on a path holding a match is the skill: drop the matches
-            // below another match's directory.
-            let skill_dirs: std::collections::HashSet<PathBuf> = out
-                .files
-                .iter()
-                .filter(|f| !f.loose)
-                .map(|f| f.rel().parent().map(Path::to_path_buf).unwrap_or_default())
-                .collect();
-            out.files.retain(|f| {
-                let dir = f.rel().parent().unwrap_or(Path::new(""));
-                !dir.ancestors().skip(1).any(|a| skill_dirs.contains(a))
-            });
-        }
-        out.dirs.sort_by(|a, b| a.0.cmp(&b.0));
-        out.diagnostics
-            .sort_by(|a, b| (&a.path, &a.code, &a.message).cmp(&(&b.path, &b.code, &b.message)));
-        out.diagnostics.dedup();
-        out
-    }
-}
-
-struct VisitorBuilder<'a> {
-    shared: &'a Shared,
-}
-
-impl<'s> ParallelVisitorBuilder<'s> for VisitorBuilder<'s> {
-    fn build(&mut self) -> Box<dyn ParallelVisitor + 's> {
-        Box::new(Visitor::new(self.shared))
-    }
-}
-
-struct Visitor<'a> {
-    shared: &'a Shared,
-    local: Walked,
-}
-
-impl<'a> Visitor<'a> {
-    fn new(shared: &'a Shared) -> Self {
-        Visitor {
-            shared,
-            local: Walked::default(),
-        }
-    }
-
-    fn handle(&mut self, result: Result<DirEntry, ignore::Error>) {
-        match result {
-            Ok(entry) => self.entry(entry),
-            Err(err) => self
-                .local
-                .diagnostics
-                .push(diagnostic(&err, &self.shared.root)),
-        }
-    }
-
-    fn entry(&mut self, entry: DirEntry) {
-        let Some(file_type) = entry.file_type() else {
-            return;
-        };
-        if file_type.is_dir() {
-            if self.shared.stamp_dirs {
-                let stamp = entry.metadata().ok().map(|m| Stamp::of(&m));
-                self.local.dirs.push((entry.into_path(), stamp));
-            }
-            return;
-        }
-        if self.shared.rules.skip_symlinked_files && entry.path_is_symlink() {
-            // The rule of `lists_file`, without a second `lstat`.
-            return;
-        }
-        let Some(rel) = relative_to(entry.path(), &self.shared.root) else {
-            return;
-        };
-        let loose = if self.shared.glob.glob.is_match(rel) {
-            false
-        } else if let (Some(glob), Some(rules)) = (&self.shared.glob.loose, &self.shared.loose) {
-            let name = entry.file_name().to_string_lossy();
-            if !glob.is_match(rel) || !super::loose::keeps_name(rules, &name) {
-                return;
-            }
-            true
-        } else {
-            return;
-        };
-        self.local.files.push(WalkedFile {
-            regular: file_type.is_file(),
-            path: entry.into_path().into(),
-            root_depth: self.shared.root_depth,
-            loose,
+    if !root.walk.nested_skills {
+        // The first directory on a path holding a match is the skill: drop the matches
+        // below another match's directory.
+        let skill_dirs: std::collections::HashSet<PathBuf> = out
+            .files
+            .iter()
+            .filter(|f| !f.loose)
+            .map(|f| f.rel().parent().map(Path::to_path_buf).unwrap_or_default())
+            .collect();
+        out.files.retain(|f| {
+            let dir = f.rel().parent().unwrap_or(Path::new(""));
+            !dir.ancestors().skip(1).any(|a| skill_dirs.contains(a))
         });
     }
-}
-
-impl ParallelVisitor for Visitor<'_> {
-    fn visit(&mut self, result: Result<DirEntry, ignore::Error>) -> WalkState {
-        self.handle(result);
-        WalkState::Continue
-    }
-}
-
-impl Drop for Visitor<'_> {
-    fn drop(&mut self) {
-        let local = std::mem::take(&mut self.local);
-        let mut out = self.shared.out.lock().unwrap_or_else(|e| e.into_inner());
-        out.files.extend(local.files);
-        out.dirs.extend(local.dirs);
-        out.diagnostics.extend(local.diagnostics);
-    }
+    out.dirs.sort_by(|a, b| a.0.cmp(&b.0));
+    out.diagnostics
+        .sort_by(|a, b| (&a.path, &a.code, &a.message).cmp(&(&b.path, &b.code, &b.message)));
+    out.diagnostics.dedup();
+    out
 }
 
 /// `path.strip_prefix(root)`, by bytes when `path` is `root`'s own bytes, one `/` and a
@@ -524,71 +404,6 @@ fn cmp_plain(x: &[u8], y: &[u8]) -> Option<std::cmp::Ordering> {
         (_, b'/') => Ordering::Greater,
         (p, q) => p.cmp(&q),
     })
-}
-
-/// `errno` for "too many levels of symbolic links" (links pointing at each other).
-#[cfg(target_os = "linux")]
-const ELOOP: i32 = 40;
-#[cfg(not(target_os = "linux"))]
-const ELOOP: i32 = 62;
-
-/// Turn a walker error into a diagnostic; the walk goes on.
-fn diagnostic(err: &ignore::Error, root: &Path) -> Diagnostic {
-    let path = error_path(err).unwrap_or(root).to_path_buf();
-    if let Some((ancestor, _child)) = find_loop(err) {
-        return Diagnostic::warning(
-            "symlink-loop",
-            format!(
-                "symbolic link loop: this directory leads back to {}",
-                ancestor.display()
-            ),
-        )
-        .with_path(path)
-        .with_hint("remove the link or point it outside its own parent directories");
-    }
-    match err.io_error() {
-        Some(io) if io.raw_os_error() == Some(ELOOP) => Diagnostic::warning(
-            "symlink-loop",
-            "symbolic links point at each other and never reach a file or directory",
-        )
-        .with_path(path)
-        .with_hint("remove or repoint one of the links"),
-        Some(io) if io.kind() == std::io::ErrorKind::NotFound => {
-            Diagnostic::warning("dangling-symlink", "symbolic link points to nothing")
-                .with_path(path)
-                .with_hint("remove the link or restore its target")
-        }
-        Some(io) if io.kind() == std::io::ErrorKind::PermissionDenied => Diagnostic::warning(
-            "unreadable-dir",
-            format!("cannot read this directory: {io}"),
-        )
-        .with_path(path)
-        .with_hint("fix its permissions, or ignore this if it holds no skills"),
-        Some(io) => Diagnostic::warning("walk-error", io.to_string()).with_path(path),
-        None => Diagnostic::warning("walk-error", err.to_string()).with_path(path),
-    }
-}
-
-fn error_path(err: &ignore::Error) -> Option<&Path> {
-    match err {
-        ignore::Error::WithPath { path, .. } => Some(path),
-        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
-            error_path(err)
-        }
-        ignore::Error::Loop { child, .. } => Some(child),
-        _ => None,
-    }
-}
-
-fn find_loop(err: &ignore::Error) -> Option<(&Path, &Path)> {
-    match err {
-        ignore::Error::Loop { ancestor, child } => Some((ancestor, child)),
-        ignore::Error::WithPath { err, .. }
-        | ignore::Error::WithDepth { err, .. }
-        | ignore::Error::WithLineNumber { err, .. } => find_loop(err),
-        ignore::Error::Partial(errs) => errs.iter().find_map(find_loop),
-        _ => None,
-    }
 }
 
 #[cfg(test)]
@@ -851,6 +666,164 @@ mod tests {
             let again = walk(&root(t.path(), "**/SKILL.md", rules.clone()), 2, true);
             assert_eq!(again.files, first.files);
         }
+    }
+
+    /// Everything a walk reports, with the directories' paths only (stamps hold times).
+    fn summary(w: &Walked) -> (Vec<String>, Vec<PathBuf>, Vec<PathBuf>, Vec<Diagnostic>) {
+        (
+            rels(w),
+            w.dirs.iter().map(|(p, _)| p.clone()).collect(),
+            w.plugin_dirs.clone(),
+            w.diagnostics.clone(),
+        )
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn one_thread_and_several_find_the_same() {
+        let t = tempfile::tempdir().unwrap();
+        for i in 0..40 {
+            touch(&t.path().join(format!("s{i:02}/SKILL.md")));
+            touch(&t.path().join(format!("s{i:02}/deeper/n{}/SKILL.md", i % 3)));
+        }
+        touch(&t.path().join("SKILL.md"));
+        touch(&t.path().join("p/.claude-plugin/plugin.json"));
+        touch(&t.path().join("p/skills/z/SKILL.md"));
+        touch(&t.path().join("node_modules/m/SKILL.md"));
+        std::os::unix::fs::symlink("s01", t.path().join("alias")).unwrap();
+        std::os::unix::fs::symlink("../..", t.path().join("s02/deeper/up")).unwrap();
+        std::os::unix::fs::symlink("missing", t.path().join("s03/gone")).unwrap();
+        let r = root(t.path(), "**/SKILL.md", WalkRules::default());
+        let one = walk(&r, 1, true);
+        assert_eq!(one.files.len(), 40 * 2 + 1 + 1 + 2, "{:?}", rels(&one));
+        assert_eq!(one.plugin_dirs, [t.path().join("p")]);
+        let codes: Vec<_> = one.diagnostics.iter().map(|d| &*d.code).collect();
+        assert_eq!(codes, ["symlink-loop", "dangling-symlink"]);
+        for threads in [0, 2, 4] {
+            assert_eq!(summary(&walk(&r, threads, true)), summary(&one));
+        }
+    }
+
+    #[test]
+    fn the_directory_limit_cuts_depth_first_in_name_order() {
+        let t = tempfile::tempdir().unwrap();
+        for p in [
+            "b/SKILL.md",
+            "a/y/SKILL.md",
+            "a/x/SKILL.md",
+            "a/SKILL.md",
+            "c/SKILL.md",
+        ] {
+            touch(&t.path().join(p));
+        }
+        let rules = WalkRules {
+            max_dirs: Some(3),
+            ..WalkRules::default()
+        };
+        for threads in [1, 2] {
+            let w = walk(&root(t.path(), "**/SKILL.md", rules.clone()), threads, true);
+            // `a`, `a/x` and `a/y` are the first three directories reached.
+            assert_eq!(rels(&w), ["a/SKILL.md", "a/x/SKILL.md", "a/y/SKILL.md"]);
+            let truncated = w.diagnostics.iter().filter(|d| d.code == "walk-truncated");
+            assert_eq!(truncated.count(), 1);
+        }
+    }
+
+    #[test]
+    fn a_directory_at_the_depth_limit_is_stamped_but_not_read() {
+        let t = tempfile::tempdir().unwrap();
+        touch(&t.path().join("a/SKILL.md"));
+        touch(&t.path().join("a/b/SKILL.md"));
+        let rules = WalkRules {
+            max_depth: Some(1),
+            ..WalkRules::default()
+        };
+        for threads in [1, 2] {
+            let w = walk(&root(t.path(), "**/SKILL.md", rules.clone()), threads, true);
+            assert_eq!(rels(&w), ["a/SKILL.md"]);
+            let dirs: Vec<&PathBuf> = w.dirs.iter().map(|(p, _)| p).collect();
+            assert_eq!(dirs, [t.path(), &t.path().join("a"), &t.path().join("a/b")]);
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_follow_the_rules() {
+        let t = tempfile::tempdir().unwrap();
+        touch(&t.path().join("real/SKILL.md"));
+        std::os::unix::fs::symlink("real", t.path().join("alias")).unwrap();
+        touch(&t.path().join("target.md"));
+        std::fs::create_dir(t.path().join("linked")).unwrap();
+        std::os::unix::fs::symlink("../target.md", t.path().join("linked/SKILL.md")).unwrap();
+        let found = |rules: WalkRules| {
+            let w = walk(&root(t.path(), "**/SKILL.md", rules), 1, false);
+            w.files
+                .iter()
+                .map(|f| (f.rel().to_string_lossy().into_owned(), f.regular))
+                .collect::<Vec<_>>()
+        };
+        let s = |x: &str, regular| (x.to_string(), regular);
+        assert_eq!(
+            found(WalkRules::default()),
+            [
+                s("alias/SKILL.md", true),
+                s("linked/SKILL.md", true),
+                s("real/SKILL.md", true)
+            ]
+        );
+        // Not followed: the link is listed as what it is, not a regular file.
+        let off = WalkRules {
+            follow_links: false,
+            ..WalkRules::default()
+        };
+        assert_eq!(
+            found(off),
+            [s("linked/SKILL.md", false), s("real/SKILL.md", true)]
+        );
+        let skip = WalkRules {
+            skip_symlinked_files: true,
+            ..WalkRules::default()
+        };
+        assert_eq!(
+            found(skip),
+            [s("alias/SKILL.md", true), s("real/SKILL.md", true)]
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_unreadable_directory_is_a_diagnostic() {
+        use std::os::unix::fs::PermissionsExt;
+        let err = std::io::Error::from_raw_os_error(13);
+        let d = tree::io_diagnostic(&err, Path::new("/x/locked"));
+        assert_eq!(d.code, "unreadable-dir");
+        assert_eq!(
+            d.message,
+            "cannot read this directory: Permission denied (os error 13)"
+        );
+        let t = tempfile::tempdir().unwrap();
+        touch(&t.path().join("a/SKILL.md"));
+        touch(&t.path().join("locked/b/SKILL.md"));
+        let locked = t.path().join("locked");
+        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+        let effective = std::fs::read_dir(&locked).is_err();
+        for threads in [1, 2] {
+            let w = walk(
+                &root(t.path(), "**/SKILL.md", WalkRules::default()),
+                threads,
+                true,
+            );
+            if effective {
+                // Not as root, which reads any directory.
+                assert_eq!(rels(&w), ["a/SKILL.md"]);
+                assert_eq!(w.diagnostics.len(), 1);
+                assert_eq!(w.diagnostics[0].code, "unreadable-dir");
+                assert_eq!(w.diagnostics[0].path.as_deref(), Some(locked.as_path()));
+            } else {
+                assert_eq!(rels(&w), ["a/SKILL.md", "locked/b/SKILL.md"]);
+            }
+        }
+        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
 
     #[test]
