@@ -7,6 +7,8 @@
 // file> node skilldeck_node.mjs CORPUS_JSON RUNS
 //        node --expose-gc skilldeck_node.mjs CORPUS_JSON retained   (what one more loaded deck
 //        keeps resident: the method of `api-bench --retained`)
+//        node --expose-gc skilldeck_node.mjs CORPUS_JSON growth [sync]   (RSS before and after
+//        eight fresh loads, one deck held at a time: what repeated loads leave behind)
 
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
@@ -19,7 +21,7 @@ function fail(message) {
 
 const corpus = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const mode = process.argv[3] ?? "5";
-const runs = mode === "retained" ? 0 : Number(mode);
+const runs = mode === "retained" || mode === "growth" ? 0 : Number(mode);
 const entry = process.env.SKILLDECK_NODE;
 if (!entry) fail("SKILLDECK_NODE is not set (no built Node binding found)");
 
@@ -71,6 +73,40 @@ if (mode === "retained") {
       retained_kib_per_deck: (after - before) / 2,
       description_bytes: desc,
       held: held.length,
+    }));
+  } catch (e) {
+    fail(`${e.code ?? e.name}: ${e.message}`);
+  }
+  process.exit(0);
+}
+
+if (mode === "growth") {
+  try {
+    // A collected wrapper's native finalizer runs on a later turn of the event loop, which
+    // a run of sync loads never yields to: let one pass so the dropped deck is freed.
+    const collect = async () => {
+      if (typeof global.gc === "function") global.gc();
+      await new Promise((resolve) => setImmediate(resolve));
+    };
+    const sync = process.argv[4] === "sync";
+    await collect();
+    const start = rssKib();
+    let held = null;
+    const after = [];
+    for (let i = 0; i < 8; i++) {
+      const deck = new sd.Deck(options);
+      const catalog = sync ? deck.loadSync() : await deck.load();
+      held = [deck, catalog];
+      await collect();
+      after.push(rssKib());
+    }
+    console.log(JSON.stringify({
+      skills: held[1].skills.length,
+      loads: after.length,
+      sync,
+      rss_start_kib: start,
+      rss_after_each_kib: after,
+      growth_kib: after[after.length - 1] - start,
     }));
   } catch (e) {
     fail(`${e.code ?? e.name}: ${e.message}`);

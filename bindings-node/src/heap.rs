@@ -5,9 +5,11 @@
 //! temporaries, freed when it returns, become holes in the arenas of the threads that made
 //! them; in a Rust or Python process the next load runs on the same threads and fills those
 //! holes again. In Node it does not: a Promise load runs on whichever of the four libuv pool
-//! threads is free (each its own arena), and the arena that one load's reading workers hand
-//! back when they exit is taken over by the next Node thread that calls `malloc` for the
-//! first time (a pool thread, a V8 worker), so the next load's workers open new arenas. Each
+//! threads is free (each its own arena), and what it builds and frees on that thread lands
+//! in whichever of them it was. (The core's reading workers used to be started per load, and
+//! the arenas they released were taken over by Node threads; they are one persistent pool
+//! now, `core/src/par.rs`, which cut ~230 B per real-world skill, but the trim is still worth
+//! ~300-400 B per skill and ~17 MiB over eight loads: `bench/PROFILE.md` item 181.) Each
 //! arena keeps its free pages resident while a live chunk sits above them, so a Node process
 //! kept ~300 (mixed tree) to ~700 (real-world tree) B per loaded skill more than Rust or
 //! Python, and grew with every load until each of its threads had an arena of its own.
