@@ -238,6 +238,9 @@ fn int(text: &str) -> Option<String> {
         b'+' => (false, &clean[1..]),
         _ => (false, &clean[..]),
     };
+    if !within_python_int_limit(digits) {
+        return None;
+    }
     let mut n = BigUint::default();
     if digits == "0" {
     } else if let Some(bin) = digits.strip_prefix("0b") {
@@ -257,11 +260,46 @@ fn int(text: &str) -> Option<String> {
         n.push_digits(digits, 10)?;
     }
     let decimal = n.to_decimal();
+    if decimal.len() > PYTHON_INT_MAX_STR_DIGITS {
+        return None;
+    }
     Some(if negative && decimal != "0" {
         format!("-{decimal}")
     } else {
         decimal
     })
+}
+
+/// CPython's `sys.get_int_max_str_digits()` default (3.11+): `int()` of a longer decimal
+/// string and `str()` of an int with more decimal digits raise `ValueError`, so no name
+/// comes from such a value (the host fails on that file).
+const PYTHON_INT_MAX_STR_DIGITS: usize = 4300;
+
+/// Whether `digits` (sign and `_` removed) can give an int CPython converts from and back to
+/// text. Checked before the conversion, which is quadratic in the digits: the frontmatter
+/// may hold 64 KiB of them.
+fn within_python_int_limit(digits: &str) -> bool {
+    // Significant digits in `radix` and how many decimal digits each is worth, rounded up
+    // so that nothing CPython accepts is refused; the exact check follows the conversion.
+    let significant = |rest: &str| rest.trim_start_matches('0').len();
+    let (count, log10_radix) = if let Some(bin) = digits.strip_prefix("0b") {
+        (significant(bin), 0.302)
+    } else if let Some(hex) = digits.strip_prefix("0x") {
+        (significant(hex), 1.205)
+    } else if digits.starts_with('0') {
+        (significant(digits), 0.904)
+    } else if digits.contains(':') {
+        // Base 60: each part past the first multiplies by 60 (1.78 decimal digits).
+        let parts = digits.split(':').count();
+        return parts.saturating_mul(2) <= PYTHON_INT_MAX_STR_DIGITS
+            && digits
+                .split(':')
+                .all(|p| p.len() <= PYTHON_INT_MAX_STR_DIGITS);
+    } else {
+        // CPython counts every digit of a decimal string, leading zeros too.
+        return digits.len() <= PYTHON_INT_MAX_STR_DIGITS;
+    };
+    count as f64 * log10_radix <= PYTHON_INT_MAX_STR_DIGITS as f64 + 1.0
 }
 
 /// An unbounded natural number, base 10^9 limbs, least significant first.
@@ -797,6 +835,21 @@ mod tests {
         ] {
             assert_eq!(value_of(&format!("name: {yaml}\n"), "name"), None, "{yaml}");
         }
+        // CPython's 4,300-digit limit on int <-> str (checked with CPython 3.11.7): past it
+        // `int()` or `str()` raises, and the conversion is never attempted (64 KiB of digits
+        // would take quadratic time).
+        let int_of = |text: String| match value_of(&format!("name: {text}\n"), "name") {
+            Some(PyValue::Int(digits)) => Some(digits.len()),
+            _ => None,
+        };
+        assert_eq!(int_of("1".repeat(4300)), Some(4300));
+        assert_eq!(int_of("1".repeat(4301)), None);
+        // A leading 0 is octal: int(text, 8) has no limit on its input, and the value is 1.
+        assert_eq!(int_of(format!("{}1", "0".repeat(4400))), Some(1));
+        assert_eq!(int_of(format!("0x{}", "f".repeat(3500))), Some(4215));
+        assert_eq!(int_of(format!("0x{}", "f".repeat(3600))), None);
+        assert_eq!(int_of(format!("0b{}", "1".repeat(60_000))), None);
+        assert_eq!(int_of(format!("{}1", "1:".repeat(3000))), None);
         assert_eq!(value_of("other: 1\n", "name"), None);
         assert_eq!(value_of("- a\n", "name"), None);
         assert_eq!(
