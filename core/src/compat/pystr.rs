@@ -3,6 +3,7 @@
 //! reference implementation character for character.
 
 use serde_json::Value;
+use std::fmt::Write;
 use unicode_general_category::{get_general_category, GeneralCategory as G};
 
 /// `str.isspace()` for one character: Unicode White_Space plus the ASCII information
@@ -36,14 +37,22 @@ pub fn is_alnum(c: char) -> bool {
     )
 }
 
-/// `repr(s)` for a `str`: single quotes unless the text holds `'` and no `"`.
+/// `repr(s)` for a `str`.
 pub fn repr_str(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    repr_str_into(s, &mut out);
+    out
+}
+
+/// `repr(str)`: single quotes unless the text holds `'` and no `"`; `\\`, the quote, `\t`,
+/// `\n`, `\r` escaped; other characters that are not printable (`str.isprintable`: general
+/// categories C* and Z* except the space) as `\xhh`, `\uhhhh` or `\Uhhhhhhhh`.
+pub fn repr_str_into(s: &str, out: &mut String) {
     let quote = if s.contains('\'') && !s.contains('"') {
         '"'
     } else {
         '\''
     };
-    let mut out = String::with_capacity(s.len() + 2);
     out.push(quote);
     for c in s.chars() {
         match c {
@@ -55,14 +64,35 @@ pub fn repr_str(s: &str) -> String {
                 out.push('\\');
                 out.push(c);
             }
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
+            c if is_printable(c) => out.push(c),
+            c if u32::from(c) <= 0xff => {
+                let _ = write!(out, "\\x{:02x}", u32::from(c));
             }
-            c => out.push(c),
+            c if u32::from(c) <= 0xffff => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c => {
+                let _ = write!(out, "\\U{:08x}", u32::from(c));
+            }
         }
     }
     out.push(quote);
-    out
+}
+
+/// `str.isprintable()` for one character.
+fn is_printable(c: char) -> bool {
+    c == ' '
+        || !matches!(
+            get_general_category(c),
+            G::Control
+                | G::Format
+                | G::Surrogate
+                | G::PrivateUse
+                | G::Unassigned
+                | G::LineSeparator
+                | G::ParagraphSeparator
+                | G::SpaceSeparator
+        )
 }
 
 /// `str(value)` for what StrictYAML returns (str, list, dict of those).
@@ -109,6 +139,15 @@ mod tests {
         assert!("技能мойnavyké١".chars().all(is_alnum));
         assert!(!is_alnum('_'));
         assert!(!is_alnum('\u{301}'));
+    }
+
+    #[test]
+    fn repr_escapes_what_python_does_not_print() {
+        // Printed by CPython 3.11.7: repr('a\xa0b\x85c\u200bd\U0001F600e\x7f').
+        assert_eq!(
+            repr_str("a\u{a0}b\u{85}c\u{200b}d\u{1F600}e\u{7f}"),
+            "'a\\xa0b\\x85c\\u200bd\u{1F600}e\\x7f'"
+        );
     }
 
     #[test]

@@ -11,7 +11,6 @@
 
 use granit_parser::{Event, Parser, ScalarStyle, Tag};
 use std::fmt::Write;
-use unicode_general_category::{get_general_category, GeneralCategory as G};
 
 /// A value as PyYAML's safe constructor returns it.
 #[derive(Clone, Debug, PartialEq)]
@@ -523,7 +522,7 @@ fn repr_into(value: &PyValue, out: &mut String) {
         PyValue::Bool(false) => out.push_str("False"),
         PyValue::Int(digits) => out.push_str(digits),
         PyValue::Float(f) => out.push_str(&float_repr(*f)),
-        PyValue::Str(s) => str_repr(s, out),
+        PyValue::Str(s) => crate::compat::pystr::repr_str_into(s, out),
         PyValue::Date(d) => {
             let _ = write!(out, "datetime.date({}, {}, {})", d.year, d.month, d.day);
         }
@@ -630,56 +629,6 @@ pub fn float_repr(f: f64) -> String {
     }
     let (int, frac) = digits.split_at(decpt as usize);
     format!("{sign}{int}.{frac}")
-}
-
-/// `repr(str)`: single quotes unless the text holds `'` and no `"`; `\\`, the quote, `\t`,
-/// `\n`, `\r` escaped; other characters that are not printable (`str.isprintable`: general
-/// categories C* and Z* except the space) as `\xhh`, `\uhhhh` or `\Uhhhhhhhh`.
-pub fn str_repr(s: &str, out: &mut String) {
-    let quote = if s.contains('\'') && !s.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    out.push(quote);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if printable(c) => out.push(c),
-            c if u32::from(c) <= 0xff => {
-                let _ = write!(out, "\\x{:02x}", u32::from(c));
-            }
-            c if u32::from(c) <= 0xffff => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c => {
-                let _ = write!(out, "\\U{:08x}", u32::from(c));
-            }
-        }
-    }
-    out.push(quote);
-}
-
-fn printable(c: char) -> bool {
-    c == ' '
-        || !matches!(
-            get_general_category(c),
-            G::Control
-                | G::Format
-                | G::Surrogate
-                | G::PrivateUse
-                | G::Unassigned
-                | G::LineSeparator
-                | G::ParagraphSeparator
-                | G::SpaceSeparator
-        )
 }
 
 #[cfg(test)]
