@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 import threading
 import time
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+import pytest
 
 import skilldeck
 
@@ -128,3 +133,33 @@ def test_one_deck_shared_by_many_threads(tmp_path: Path):
     assert all(found == searches[0] for found in searches)
     assert searches[0]["hits"][0]["id"] == "skill-00007"
     assert len(loads[0]["skills"]) == 200
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+def test_a_forked_child_loads(tmp_path: Path):
+    """A deck loaded before `os.fork()` started the engine's worker threads, which the
+    child does not inherit: the child's loads must start their own and finish, not wait
+    for threads that do not exist there."""
+    root = _big_tree(tmp_path.resolve(), 3000)
+    assert len(_deck(root).load().skills) == 3000
+    with warnings.catch_warnings():
+        # Python warns that forking a multi-threaded process may deadlock: that is the
+        # case under test.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        pid = os.fork()
+    if pid == 0:
+        try:
+            ok = len(_deck(root).load().skills) == 3000 and len(_deck(root).load().skills) == 3000
+        except BaseException:
+            ok = False
+        os._exit(0 if ok else 1)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done == pid:
+            assert os.waitstatus_to_exitcode(status) == 0
+            return
+        time.sleep(0.01)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    pytest.fail("the forked child's load hung")
