@@ -58,7 +58,24 @@ pub(crate) fn for_each_term(text: &str, emit: &mut impl FnMut(&str)) {
     // Where the previous character started, when it was CJK: a pair is the slice from there.
     let mut cjk_start: Option<usize> = None;
     let mut lower = String::new();
-    for (at, c) in text.char_indices() {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while let Some(&b) = bytes.get(at) {
+        // ASCII, most of any skill's text, is told apart without decoding a character; for
+        // it `char::is_alphanumeric` is `is_ascii_alphanumeric` and none of it is CJK.
+        if b.is_ascii() {
+            cjk_start = None;
+            if b.is_ascii_alphanumeric() {
+                word_start.get_or_insert(at);
+            } else if let Some(start) = word_start.take() {
+                word(text.get(start..at).unwrap_or_default(), &mut lower, emit);
+            }
+            at += 1;
+            continue;
+        }
+        let Some(c) = text.get(at..).and_then(|rest| rest.chars().next()) else {
+            break;
+        };
         let end = at + c.len_utf8();
         if is_cjk(c) {
             if let Some(start) = word_start.take() {
@@ -78,6 +95,7 @@ pub(crate) fn for_each_term(text: &str, emit: &mut impl FnMut(&str)) {
                 word(text.get(start..at).unwrap_or_default(), &mut lower, emit);
             }
         }
+        at = end;
     }
     if let Some(start) = word_start {
         word(text.get(start..).unwrap_or_default(), &mut lower, emit);
@@ -104,6 +122,11 @@ fn word(word: &str, lower: &mut String, emit: &mut impl FnMut(&str)) {
     }
     // ASCII: lowercasing keeps every byte in place, so a part's lowercase is the same slice
     // of the lowercased word, and `char::is_uppercase`/`is_lowercase` are the ASCII tests.
+    // Without a capital (most words) the word is its own lowercase and has one part.
+    if !word.bytes().any(|b| b.is_ascii_uppercase()) {
+        push_word(word, emit);
+        return;
+    }
     lower.clear();
     lower.push_str(word);
     lower.make_ascii_lowercase();
@@ -134,7 +157,68 @@ fn word(word: &str, lower: &mut String, emit: &mut impl FnMut(&str)) {
 const MEMO_LIMIT: usize = 200_000;
 
 thread_local! {
-    static MEMO: RefCell<HashMap<String, String>> = RefCell::new(HashMap::new());
+    static MEMO: RefCell<HashMap<String, String, WordHashes>> =
+        RefCell::new(HashMap::with_hasher(WordHashes::new()));
+}
+
+/// The memo's hash. A word is looked up once per occurrence and is short, where SipHash
+/// was a fifth of tokenising's instructions; this is FxHash's multiply-rotate from a random
+/// seed per thread, so which words share a bucket is not known to whoever wrote the skills.
+#[derive(Clone, Copy)]
+struct WordHashes {
+    seed: u64,
+}
+
+impl WordHashes {
+    fn new() -> WordHashes {
+        use std::hash::BuildHasher;
+        WordHashes {
+            seed: std::collections::hash_map::RandomState::new().hash_one(0x5eed_u64),
+        }
+    }
+}
+
+impl std::hash::BuildHasher for WordHashes {
+    type Hasher = WordHash;
+    fn build_hasher(&self) -> WordHash {
+        WordHash(self.seed)
+    }
+}
+
+struct WordHash(u64);
+
+impl WordHash {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+impl std::hash::Hasher for WordHash {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            for (to, from) in word.iter_mut().zip(rest) {
+                *to = *from;
+            }
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u8(&mut self, byte: u8) {
+        self.add(u64::from(byte));
+    }
+
+    fn finish(&self) -> u64 {
+        // The product's high bits are its best mixed; the table indexes by the low ones.
+        self.0.rotate_left(26)
+    }
 }
 
 /// The longest stopword's length: longer words skip the list.
