@@ -571,7 +571,7 @@ mod tests {
         for i in 0..300usize {
             let pick = |k: usize| words[(i * 7 + k * 13 + i / 5) % words.len()];
             let description = (0..(i % 11 + 1))
-                .map(|k| pick(k))
+                .map(&pick)
                 .collect::<Vec<_>>()
                 .join(if i % 3 == 0 { " " } else { "-" });
             let tags: Vec<&str> = (0..i % 3).map(|k| pick(k + 5)).collect();
