@@ -86,11 +86,13 @@ pub fn run(args: Args) -> i32 {
         Ok(deck) => deck,
         Err(code) => return code,
     };
-    // One load that keeps nothing for a later one: this process exits after searching.
-    if let Err(err) = deck.load_once() {
-        return report(&err);
-    }
-    let results = match deck.search(&options) {
+    // One load and one query that keep nothing for a later one: this process exits after
+    // searching, so the skills are scored in one pass rather than indexed.
+    let catalog = match deck.load_once() {
+        Ok(catalog) => catalog,
+        Err(err) => return report(&err),
+    };
+    let results = match skilldeck::search(&catalog, &options) {
         Ok(r) => r,
         Err(err) => return report(&err),
     };
@@ -138,6 +140,6 @@ pub fn run(args: Args) -> i32 {
             results.searched
         );
     }
-    super::release((deck, results));
+    super::release((deck, catalog, results));
     crate::EXIT_OK
 }

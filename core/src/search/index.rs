@@ -80,44 +80,56 @@ pub struct DocTerms {
 impl DocTerms {
     /// Cut a skill into terms (the body is added separately, when asked for).
     pub fn of(skill: &Skill) -> DocTerms {
-        let m = &skill.manifest;
         let mut doc = DocTerms::default();
-        tokenize::terms(&skill.name, &mut doc.fields[0]);
-        for tag in &m.tool.tags {
-            tokenize::terms(tag, &mut doc.fields[1]);
-        }
-        // Parsed once for the three keys read below.
-        let metadata = m.metadata.to_object();
-        for key in ["tags", "keywords"] {
-            match metadata.get(key) {
-                Some(serde_json::Value::String(s)) => tokenize::terms(s, &mut doc.fields[1]),
-                Some(serde_json::Value::Array(items)) => {
-                    for item in items.iter().filter_map(|v| v.as_str()) {
-                        tokenize::terms(item, &mut doc.fields[1]);
-                    }
-                }
-                _ => {}
+        visit(skill, &mut |f, term| {
+            if let Some(field) = doc.fields.get_mut(f) {
+                field.push(term.to_owned());
             }
-        }
-        let category = m
-            .tool
-            .category
-            .as_deref()
-            .or_else(|| metadata.get("category").and_then(|v| v.as_str()));
-        if let Some(category) = category {
-            tokenize::terms(category, &mut doc.fields[2]);
-        }
-        tokenize::terms(skill.description(), &mut doc.fields[3]);
-        if let Some(when) = &m.claude_code.when_to_use {
-            tokenize::terms(when, &mut doc.fields[3]);
-        }
-        for p in &m.tool.parameters {
-            tokenize::terms(&p.name, &mut doc.fields[4]);
-            if let Some(d) = &p.description {
-                tokenize::terms(d, &mut doc.fields[4]);
-            }
-        }
+        });
         doc
+    }
+}
+
+/// Hand every term of `skill` (its body aside) to `emit` with its field's index, in the
+/// order [`DocTerms::of`] keeps them: the one definition of what is searched, shared by the
+/// index and the one-shot scan.
+pub(crate) fn visit(skill: &Skill, emit: &mut impl FnMut(usize, &str)) {
+    let m = &skill.manifest;
+    let mut field = |f: usize, text: &str| tokenize::for_each_term(text, &mut |t| emit(f, t));
+    field(0, &skill.name);
+    for tag in &m.tool.tags {
+        field(1, tag);
+    }
+    // Parsed once for the three keys read below.
+    let metadata = m.metadata.to_object();
+    for key in ["tags", "keywords"] {
+        match metadata.get(key) {
+            Some(serde_json::Value::String(s)) => field(1, s),
+            Some(serde_json::Value::Array(items)) => {
+                for item in items.iter().filter_map(|v| v.as_str()) {
+                    field(1, item);
+                }
+            }
+            _ => {}
+        }
+    }
+    let category = m
+        .tool
+        .category
+        .as_deref()
+        .or_else(|| metadata.get("category").and_then(|v| v.as_str()));
+    if let Some(category) = category {
+        field(2, category);
+    }
+    field(3, skill.description());
+    if let Some(when) = &m.claude_code.when_to_use {
+        field(3, when);
+    }
+    for p in &m.tool.parameters {
+        field(4, &p.name);
+        if let Some(d) = &p.description {
+            field(4, d);
+        }
     }
 }
 
@@ -235,8 +247,7 @@ impl Index {
                 }
             }
         }
-        let n = docs.len().max(1) as f64;
-        let avg_len = total.map(|t| (t / n).max(1.0));
+        let avg_len = average(total, docs.len());
         Index {
             docs,
             postings,
@@ -250,6 +261,11 @@ impl Index {
 
     pub fn skill(&self, doc: usize) -> &Arc<Skill> {
         &self.docs[doc].skill
+    }
+
+    /// The skill of document `doc`, if there is one.
+    pub fn get(&self, doc: usize) -> Option<&Arc<Skill>> {
+        self.docs.get(doc).map(|d| &d.skill)
     }
 
     /// Documents matching any term of `query`, best first (ties keep index order).
@@ -267,25 +283,14 @@ impl Index {
             let Some(list) = self.postings.get(term) else {
                 continue;
             };
-            let df = list.len() as f64;
-            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+            let idf = idf(n, list.len());
             for (doc, counts) in list {
                 let i = *doc as usize;
-                let d = &self.docs[i];
-                let mut tf = 0.0;
-                let mut matched = 0u8;
-                for (f, field) in FIELDS.iter().enumerate() {
-                    if counts[f] == 0 {
-                        continue;
-                    }
-                    matched |= 1 << f;
-                    let norm = 1.0 - field.b() + field.b() * f64::from(d.lens[f]) / self.avg_len[f];
-                    tf += field.weight() * f64::from(counts[f]) / norm;
-                }
+                let (score, matched) = term_score(idf, &self.docs[i].lens, &self.avg_len, counts);
                 if masks[i] == 0 {
                     touched.push(*doc);
                 }
-                scores[i] += idf * tf / (K1 + tf);
+                scores[i] += score;
                 masks[i] |= matched;
             }
         }
@@ -300,9 +305,47 @@ impl Index {
                 }
             })
             .collect();
-        out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.doc.cmp(&b.doc)));
+        sort(&mut out);
         out
     }
+}
+
+/// Each field's average length over `docs` documents, from the summed lengths (at least 1).
+pub(crate) fn average(total: [f64; 6], docs: usize) -> [f64; 6] {
+    let n = docs.max(1) as f64;
+    total.map(|t| (t / n).max(1.0))
+}
+
+/// A term's inverse document frequency among `n` documents, `df` of which hold it.
+pub(crate) fn idf(n: f64, df: usize) -> f64 {
+    let df = df as f64;
+    (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+}
+
+/// One term's BM25F contribution to a document with field lengths `lens` where it occurs
+/// `counts` times by field, and the fields it matched (bit `f` for `FIELDS[f]`).
+pub(crate) fn term_score(
+    idf: f64,
+    lens: &[u32; 6],
+    avg_len: &[f64; 6],
+    counts: &[u16; 6],
+) -> (f64, u8) {
+    let mut tf = 0.0;
+    let mut matched = 0u8;
+    for (f, field) in FIELDS.iter().enumerate() {
+        if counts[f] == 0 {
+            continue;
+        }
+        matched |= 1 << f;
+        let norm = 1.0 - field.b() + field.b() * f64::from(lens[f]) / avg_len[f];
+        tf += field.weight() * f64::from(counts[f]) / norm;
+    }
+    (idf * tf / (K1 + tf), matched)
+}
+
+/// Best first; ties keep index order.
+pub(crate) fn sort(scored: &mut [Scored]) {
+    scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.doc.cmp(&b.doc)));
 }
 
 /// What identifies a skill's terms across snapshots: its shared manifest and its name.

@@ -123,18 +123,16 @@ impl SearchOptions {
     }
 }
 
-/// Search `catalog`, indexing it from scratch (bodies are read when `options.body`).
+/// Search `catalog` once (bodies are read when `options.body`). Nothing is kept for a later
+/// query, so no index is built: each skill is cut into terms on a worker, which keeps only
+/// its field lengths and how often each query term occurs in it, and the BM25F scores come
+/// from those with the arithmetic of [`Index::score`], so the ranking is the one a kept
+/// index gives ([`crate::Deck::search`]).
 pub fn search(catalog: &Catalog, options: &SearchOptions) -> Result<SearchResults> {
     options.check()?;
     let skills = index::searched(catalog, options.all);
-    let bodies = if options.body {
-        let mut cache = BodyCache::default();
-        cache.terms_for(&skills)
-    } else {
-        HashMap::new()
-    };
-    let index = Index::build(&skills, None, &bodies);
-    Ok(run(&index, options))
+    let scored = scan(&skills, &options.query, options.body);
+    Ok(rank(skills.len(), |doc| skills.get(doc), scored, options))
 }
 
 /// The skills a render ranks: the model-visible ones, shared.
@@ -154,6 +152,133 @@ pub fn relevance(index: &Index, query: &str) -> HashMap<String, f64> {
 /// Rank `index` for `options` (already checked).
 pub fn run(index: &Index, options: &SearchOptions) -> SearchResults {
     let scored = index.score(&options.query);
+    rank(index.len(), |doc| index.get(doc), scored, options)
+}
+
+/// One skill as the one-shot scan keeps it: its field lengths and, for each query term it
+/// holds (by index in the sorted query terms), the term's count by field.
+struct Scanned {
+    lens: [u32; 6],
+    counts: Vec<(usize, [u16; 6])>,
+}
+
+/// [`Index::build`] then [`Index::score`] in one pass that keeps no terms.
+fn scan(skills: &[Arc<crate::catalog::Skill>], query: &str, body: bool) -> Vec<index::Scored> {
+    let mut terms = tokenize::terms_of(query);
+    terms.sort();
+    terms.dedup();
+    if terms.is_empty() {
+        return Vec::new();
+    }
+    // A kept index files bodies by skill id, the last skill of an id giving it.
+    let bodies: HashMap<&str, &std::path::Path> = if body {
+        skills
+            .iter()
+            .map(|s| (s.id.as_str(), &*s.location))
+            .collect()
+    } else {
+        HashMap::new()
+    };
+    let one = |i: &usize| -> (usize, Scanned) {
+        let skill = &skills[*i];
+        let body = bodies.get(skill.id.as_str()).copied();
+        (*i, scan_one(skill, &terms, body))
+    };
+    let all: Vec<usize> = (0..skills.len()).collect();
+    let mut docs: Vec<Option<Scanned>> = Vec::new();
+    docs.resize_with(skills.len(), || None);
+    for (i, scanned) in crate::par::map(&all, 64, one) {
+        if let Some(slot) = docs.get_mut(i) {
+            *slot = Some(scanned);
+        }
+    }
+    // A worker's batch is lost only to a bug; its skills are scanned here instead.
+    let docs: Vec<Scanned> = docs
+        .into_iter()
+        .enumerate()
+        .map(|(i, d)| d.unwrap_or_else(|| one(&i).1))
+        .collect();
+    let mut total = [0f64; 6];
+    let mut df = vec![0usize; terms.len()];
+    for doc in &docs {
+        for (t, len) in total.iter_mut().zip(doc.lens) {
+            *t += f64::from(len);
+        }
+        for (k, _) in &doc.counts {
+            df[*k] += 1;
+        }
+    }
+    let avg_len = index::average(total, docs.len());
+    let n = docs.len() as f64;
+    let idf: Vec<f64> = df.iter().map(|&df| index::idf(n, df)).collect();
+    let mut out: Vec<index::Scored> = docs
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| !d.counts.is_empty())
+        .map(|(i, d)| {
+            let (mut score, mut mask) = (0.0, 0u8);
+            // In query-term order, as the index adds them up.
+            for (k, counts) in &d.counts {
+                let (s, matched) = index::term_score(idf[*k], &d.lens, &avg_len, counts);
+                score += s;
+                mask |= matched;
+            }
+            index::Scored {
+                doc: i,
+                score,
+                mask,
+            }
+        })
+        .collect();
+    index::sort(&mut out);
+    out
+}
+
+/// The field lengths of `skill` and the counts of the sorted `terms` in it.
+fn scan_one(
+    skill: &crate::catalog::Skill,
+    terms: &[String],
+    body: Option<&std::path::Path>,
+) -> Scanned {
+    let mut lens = [0usize; 6];
+    // (query term, field) of every match, folded into counts below.
+    let mut hits: Vec<(usize, usize)> = Vec::new();
+    let mut emit = |f: usize, term: &str| {
+        if let Some(len) = lens.get_mut(f) {
+            *len += 1;
+        }
+        if let Ok(k) = terms.binary_search_by(|q| q.as_str().cmp(term)) {
+            hits.push((k, f));
+        }
+    };
+    index::visit(skill, &mut emit);
+    if let Some(path) = body {
+        let text = crate::parse::read_body(path).unwrap_or_default();
+        tokenize::for_each_term(&text, &mut |term| emit(5, term));
+    }
+    hits.sort_unstable();
+    let mut counts: Vec<(usize, [u16; 6])> = Vec::new();
+    for (k, f) in hits {
+        if counts.last().is_none_or(|(last, _)| *last != k) {
+            counts.push((k, [0; 6]));
+        }
+        if let Some(slot) = counts.last_mut().and_then(|(_, c)| c.get_mut(f)) {
+            *slot = slot.saturating_add(1);
+        }
+    }
+    Scanned {
+        lens: lens.map(|l| u32::try_from(l).unwrap_or(u32::MAX)),
+        counts,
+    }
+}
+
+/// Results from BM25F `scored` documents `0..len` (`skill` gives each one's skill).
+fn rank<'a>(
+    len: usize,
+    skill: impl Fn(usize) -> Option<&'a Arc<crate::catalog::Skill>>,
+    scored: Vec<index::Scored>,
+    options: &SearchOptions,
+) -> SearchResults {
     let names =
         |s: &index::Scored| -> Vec<String> { s.fields().map(|f| f.as_str().to_string()).collect() };
     // (doc, ranking score, similarity, BM25F score and matched fields).
@@ -166,7 +291,7 @@ pub fn run(index: &Index, options: &SearchOptions) -> SearchResults {
             Some(q) => {
                 let by_doc: HashMap<usize, index::Scored> =
                     scored.iter().map(|s| (s.doc, *s)).collect();
-                fuse(index, &scored, q, &options.embeddings)
+                fuse(len, &skill, &scored, q, &options.embeddings)
                     .into_iter()
                     .map(|(doc, score, sim)| (doc, score, sim, by_doc.get(&doc).copied()))
                     .collect()
@@ -176,9 +301,9 @@ pub fn run(index: &Index, options: &SearchOptions) -> SearchResults {
     ranked.truncate(options.limit);
     let hits = ranked
         .into_iter()
-        .map(|(doc, score, similarity, text)| {
-            let skill = index.skill(doc);
-            SearchHit {
+        .filter_map(|(doc, score, similarity, text)| {
+            let skill = skill(doc)?;
+            Some(SearchHit {
                 id: skill.id.to_string(),
                 name: skill.name.to_string(),
                 description: skill.description().to_string(),
@@ -187,21 +312,22 @@ pub fn run(index: &Index, options: &SearchOptions) -> SearchResults {
                 bm25: text.map_or(0.0, |s| s.score),
                 similarity,
                 matched: text.map(|s| names(&s)).unwrap_or_default(),
-            }
+            })
         })
         .collect();
     SearchResults {
         query: options.query.clone(),
         hits,
         matched,
-        searched: index.len(),
+        searched: len,
     }
 }
 
 /// Reciprocal rank fusion of the BM25F ranking and the cosine ranking of the skills that
 /// have an embedding: `Σ 1 / (60 + rank)`.
-fn fuse(
-    index: &Index,
+fn fuse<'a>(
+    len: usize,
+    skill: impl Fn(usize) -> Option<&'a Arc<crate::catalog::Skill>>,
     scored: &[index::Scored],
     query: &[f32],
     embeddings: &BTreeMap<String, Vec<f32>>,
@@ -210,9 +336,9 @@ fn fuse(
     for (rank, s) in scored.iter().enumerate() {
         fused.entry(s.doc).or_default().0 += 1.0 / (RRF_K + rank as f64 + 1.0);
     }
-    let mut by_vector: Vec<(usize, f64)> = (0..index.len())
+    let mut by_vector: Vec<(usize, f64)> = (0..len)
         .filter_map(|doc| {
-            let v = embeddings.get(index.skill(doc).id.as_str())?;
+            let v = embeddings.get(skill(doc)?.id.as_str())?;
             Some((doc, cosine(query, v)))
         })
         .collect();
@@ -419,6 +545,104 @@ mod tests {
         o.limit = 0;
         assert!(search(&catalog(), &o).is_err());
         assert!(search(&catalog(), &query(&"x".repeat(MAX_QUERY_CHARS + 1))).is_err());
+    }
+
+    /// The one-shot scan ([`search`]) and a kept index ([`run`]) must rank alike, to the
+    /// last bit of every score, including with bodies, `all` and embeddings.
+    #[test]
+    fn one_shot_scan_ranks_as_the_index_does() {
+        let dir = std::env::temp_dir().join(format!("skilldeck-scan-{}", std::process::id()));
+        let mut skills = Vec::new();
+        let words = [
+            "pdf",
+            "report",
+            "data",
+            "pipeline",
+            "Reports",
+            "PDFTools",
+            "提取",
+            "文本",
+            "résumé",
+            "spreadsheet",
+            "chart",
+            "the",
+            "x",
+        ];
+        for i in 0..300usize {
+            let pick = |k: usize| words[(i * 7 + k * 13 + i / 5) % words.len()];
+            let description = (0..(i % 11 + 1))
+                .map(&pick)
+                .collect::<Vec<_>>()
+                .join(if i % 3 == 0 { " " } else { "-" });
+            let tags: Vec<&str> = (0..i % 3).map(|k| pick(k + 5)).collect();
+            let id = format!("s{i}-{}", pick(1).to_lowercase());
+            let mut s = skill(&id, &description, &tags);
+            let body_dir = dir.join(&id);
+            std::fs::create_dir_all(&body_dir).expect("dir");
+            let location = body_dir.join("SKILL.md");
+            let body = (0..(i % 17))
+                .map(|k| pick(k + 2))
+                .collect::<Vec<_>>()
+                .join(" ");
+            std::fs::write(&location, format!("---\nname: {id}\n---\n{body}\n")).expect("write");
+            Arc::make_mut(&mut s).location = location.into();
+            if i % 10 == 0 {
+                Arc::make_mut(&mut s).status.model_invocable = false;
+            }
+            skills.push(s);
+        }
+        let catalog = Catalog {
+            skills,
+            ..Catalog::default()
+        };
+        let embeddings: BTreeMap<String, Vec<f32>> = catalog
+            .skills
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| i % 4 == 0)
+            .map(|(i, s)| (s.id.to_string(), vec![i as f32, 1.0]))
+            .collect();
+        for q in [
+            "data report pipeline",
+            "PDF",
+            "提取文本",
+            "Résumé",
+            "nothing-here",
+            "the x",
+        ] {
+            for (all, body, hybrid) in [
+                (false, false, false),
+                (true, false, false),
+                (false, true, false),
+                (true, true, true),
+            ] {
+                let options = SearchOptions {
+                    limit: 1000,
+                    all,
+                    body,
+                    query_embedding: hybrid.then(|| vec![1.0, 0.5]),
+                    embeddings: if hybrid {
+                        embeddings.clone()
+                    } else {
+                        BTreeMap::new()
+                    },
+                    ..query(q)
+                };
+                let skills = index::searched(&catalog, all);
+                let bodies = if body {
+                    BodyCache::default().terms_for(&skills)
+                } else {
+                    HashMap::new()
+                };
+                let kept = run(&Index::build(&skills, None, &bodies), &options);
+                let once = search(&catalog, &options).expect("search");
+                assert_eq!(once, kept, "{q:?} all={all} body={body}");
+                if q == "data report pipeline" {
+                    assert!(!once.hits.is_empty());
+                }
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
