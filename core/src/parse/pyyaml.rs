@@ -118,13 +118,17 @@ pub fn entries(yaml: &str) -> Option<Vec<(String, u32, serde_json::Value, u32)>>
     }
     doc.flatten(root, 0).ok()?;
     let mut out = Vec::new();
-    for (k, v) in doc.pairs(root) {
-        let (key_line, value_line) = (doc.nodes.get(k)?.line, doc.nodes.get(v)?.line);
-        let mut builder = Builder {
-            doc: &mut doc,
-            spent: 0,
-            stack: Vec::new(),
-        };
+    // One budget for the whole block: every value may alias the same large node.
+    let mut builder = Builder {
+        doc: &mut doc,
+        spent: 0,
+        stack: Vec::new(),
+    };
+    for (k, v) in builder.doc.pairs(root) {
+        let (key_line, value_line) = (
+            builder.doc.nodes.get(k)?.line,
+            builder.doc.nodes.get(v)?.line,
+        );
         let key = match builder.build(k, 0).ok()? {
             PyValue::None => String::new(),
             key => to_str(&key),
@@ -306,6 +310,9 @@ struct Node {
 struct Doc {
     nodes: Vec<Node>,
     root: Option<usize>,
+    /// Pairs copied by merges so far: each alias to a large mapping under `<<` copies it
+    /// again, so a hostile file could make this quadratic; past [`MAX_EVENTS`] it stops.
+    merged: usize,
 }
 
 /// Where a merged pair's key came from, as PyYAML 6.0.4's `flatten_mapping` tells them
@@ -327,6 +334,7 @@ impl Doc {
         let mut doc = Doc {
             nodes: Vec::new(),
             root: None,
+            merged: 0,
         };
         let mut anchors: HashMap<usize, usize> = HashMap::new();
         // Open collections: the node, and a mapping's key waiting for its value.
@@ -477,7 +485,12 @@ impl Doc {
                     ));
                 }
                 self.flatten(source, depth + 1)?;
-                for pair in self.pairs(source) {
+                let pairs = self.pairs(source);
+                self.merged = self.merged.saturating_add(pairs.len());
+                if self.merged > MAX_EVENTS {
+                    return Err(Fail::Unsupported);
+                }
+                for pair in pairs {
                     if seen.insert(self.key_id(pair.0)) {
                         merged.push(pair);
                     }
@@ -969,8 +982,12 @@ fn integral_decimal(f: f64) -> String {
     let mantissa = (bits & ((1 << 52) - 1)) | (1 << 52);
     let mut n = BigUint::default();
     n.mul_add(1, mantissa);
-    for _ in 0..exponent.max(0) {
-        n.mul_add(2, 0);
+    // By 2^32 at a time: a limb (below 10^9) times 2^32 still fits a u64.
+    let mut shift = exponent.max(0);
+    while shift > 0 {
+        let step = shift.min(32);
+        n.mul_add(1 << step, 0);
+        shift -= step;
     }
     let sign = if f < 0.0 { "-" } else { "" };
     format!("{sign}{}", n.to_decimal())
@@ -1841,6 +1858,19 @@ mod tests {
         assert!(may_refuse("a: 2024-02-30"));
         assert!(may_refuse("a: !x y"));
         assert!(!may_refuse("name: a-b\ndescription: 1-2 and 123-4x"));
+    }
+
+    #[test]
+    fn merges_of_one_large_mapping_stop_at_the_budget() {
+        let keys: Vec<String> = (0..2000).map(|i| format!("k{i}: {i}")).collect();
+        let mut yaml = format!("a: &a {{{}}}\n", keys.join(", "));
+        for i in 0..2000 {
+            let _ = writeln!(yaml, "m{i}: {{<<: *a}}");
+        }
+        assert_eq!(construct(&yaml), Verdict::Unknown);
+        // The name alone merges `a` once: the same key nodes twice are taken once.
+        yaml.push_str("name: {<<: [*a, *a]}\n");
+        assert!(matches!(value_of(&yaml, "name"), Some(PyValue::Dict(p)) if p.len() == 2000));
     }
 
     #[test]
