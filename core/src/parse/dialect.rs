@@ -190,6 +190,12 @@ pub struct Dialect {
     /// a warning, instead of refusing the file: VS Code's own reader collects its errors and
     /// still loads the skill, named after its folder.
     pub unparsed_is_empty: bool,
+    /// The document is also built as PyYAML's `SafeConstructor` builds it (`parse::pyyaml`),
+    /// in its order: a `ConstructorError` (an unknown tag, an unhashable key, a bad `<<`
+    /// or base64) refuses the file (`invalid-yaml`), a Python exception (a date `datetime`
+    /// refuses, an int past 4,300 digits) is `python-value-error`; the tags PyYAML builds
+    /// (`!!set`, `!!omap`, `!!pairs`) and a null key inside a mapping are read (OpenHands).
+    pub python_constructor: bool,
 }
 
 impl Default for Dialect {
@@ -221,6 +227,7 @@ impl Default for Dialect {
             trim_values: false,
             unterminated_to_end: false,
             unparsed_is_empty: false,
+            python_constructor: false,
         }
     }
 }

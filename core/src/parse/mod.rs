@@ -212,7 +212,10 @@ fn parse_block(mut parsed: Parsed, yaml: &str, yaml_line: u32, dialect: &Dialect
         );
         return parsed;
     }
-    let (loaded, repaired, first_flow) = load_block(yaml, dialect);
+    let (mut loaded, repaired, first_flow) = load_block(yaml, dialect);
+    if dialect.python_constructor {
+        python_construct(&mut parsed, &mut loaded, yaml, offset, dialect.yaml());
+    }
     for line in repaired {
         let line = line.saturating_add(offset);
         parsed.diagnostics.push(
@@ -348,6 +351,125 @@ fn parse_block(mut parsed: Parsed, yaml: &str, yaml_line: u32, dialect: &Dialect
     parsed.diagnostics.extend(typed.diagnostics);
     host_rules(&mut parsed, dialect);
     parsed
+}
+
+/// PyYAML's constructor over the block (see [`Dialect::python_constructor`]). It runs when
+/// the YAML reader took the block, or refused it only for what PyYAML reads (a tag
+/// serde-saphyr does not know, a null key inside a mapping): a syntax error is raised
+/// before anything is built.
+fn python_construct(
+    parsed: &mut Parsed,
+    loaded: &mut Result<yaml::Loaded, yaml::YamlError>,
+    yaml: &str,
+    offset: u32,
+    with: yaml::YamlOptions,
+) {
+    // serde-saphyr's refusals of what PyYAML reads: a tag it does not know, a null key in
+    // a nested mapping (which a JSON value cannot hold), a tagged scalar it will not type.
+    const READER_ONLY: [&str; 3] = [
+        "unsupported tag",
+        "cannot deserialize null into string",
+        "cannot deserialize tagged scalar",
+    ];
+    let refused_for = match &*loaded {
+        Ok(_) if !pyyaml::may_refuse(yaml) => return,
+        Ok(_) => None,
+        Err(e) if !e.limit && READER_ONLY.iter().any(|m| e.message.starts_with(m)) => {
+            Some(e.message.starts_with(READER_ONLY[0]))
+        }
+        Err(_) => return,
+    };
+    match pyyaml::construct(yaml) {
+        pyyaml::Verdict::Refused(pyyaml::Refusal::Python { message, line }) => {
+            parsed.diagnostics.push(
+                Diagnostic::error(
+                    "python-value-error",
+                    format!("this host's YAML reader (PyYAML) fails on this file: {message}"),
+                )
+                .at(line.saturating_add(offset), None)
+                .with_hint("quote the value to keep it as text, or write a valid one"),
+            );
+        }
+        pyyaml::Verdict::Refused(pyyaml::Refusal::Yaml { message, line }) if loaded.is_ok() => {
+            parsed.diagnostics.push(
+                Diagnostic::error(
+                    "invalid-yaml",
+                    format!("invalid YAML for this host (PyYAML): {message}"),
+                )
+                .at(line.saturating_add(offset), None)
+                .with_hint("remove the tag or the merge, or quote the value"),
+            );
+        }
+        // PyYAML builds what serde-saphyr refused: read it again without the tag rule, or
+        // take PyYAML's own entries for a null key.
+        pyyaml::Verdict::Builds => match refused_for {
+            Some(tag) => {
+                let again = tag.then(|| {
+                    yaml::load_with(
+                        yaml,
+                        yaml::YamlOptions {
+                            reject_unknown_tags: false,
+                            ..with
+                        },
+                    )
+                });
+                match again {
+                    Some(Ok(l)) => *loaded = Ok(l),
+                    _ => python_entries(loaded, yaml),
+                }
+                binary_text(loaded, yaml);
+            }
+            None => binary_text(loaded, yaml),
+        },
+        _ => {}
+    }
+}
+
+/// `name` and `description` as the host takes a `!!binary` value, which serde-saphyr
+/// keeps as its base64 text: `str()` of the bytes (`b'...'`) for the name, the bytes
+/// decoded as UTF-8 for the description (pydantic's `str`; bytes that are not UTF-8 are
+/// left as written, see tests/ORACLES.md).
+fn binary_text(loaded: &mut Result<yaml::Loaded, yaml::YamlError>, yaml: &str) {
+    let Ok(yaml::Loaded::Mapping(entries)) = loaded else {
+        return;
+    };
+    for key in ["name", "description"] {
+        let Some(entry) = entries.iter_mut().rev().find(|e| e.key == key) else {
+            continue;
+        };
+        if !entry.value.is_string() {
+            continue;
+        }
+        let Some(pyyaml::PyValue::Bytes(bytes)) = pyyaml::value_of(yaml, key) else {
+            continue;
+        };
+        let text = if key == "name" {
+            Some(pyyaml::to_str(&pyyaml::PyValue::Bytes(bytes)))
+        } else {
+            String::from_utf8(bytes).ok()
+        };
+        if let Some(text) = text {
+            entry.value = serde_json::Value::String(text);
+        }
+    }
+}
+
+fn python_entries(loaded: &mut Result<yaml::Loaded, yaml::YamlError>, yaml: &str) {
+    if let Some(entries) = pyyaml::entries(yaml) {
+        *loaded = Ok(yaml::Loaded::Mapping(
+            entries
+                .into_iter()
+                .map(|(key, line, value, value_line)| yaml::Entry {
+                    key,
+                    line,
+                    column: 1,
+                    value,
+                    raw: None,
+                    value_line,
+                })
+                .collect(),
+        ));
+    }
 }
 
 /// Load the block with the dialect's YAML options and repair rule. Returns the result, the
