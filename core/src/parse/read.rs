@@ -241,7 +241,7 @@ fn through_closing_fence<'a>(buf: &'a [u8], dialect: &Dialect) -> Option<&'a str
     // inside a value is not a fence), each cut after the next `\n`.
     let opening = memchr::memchr(b'\n', buf)?;
     let after = opening + 1;
-    for at in memchr::memmem::find_iter(&buf[after..], b"---").take(4) {
+    for at in super::DASHES.find_iter(&buf[after..]).take(4) {
         let from = after + at;
         let cut = from + memchr::memchr(b'\n', &buf[from..])? + 1;
         let head = &buf[..cut];
