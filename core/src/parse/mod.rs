@@ -137,6 +137,13 @@ pub fn parse_with(text: &str, dialect: &Dialect) -> Parsed {
         return hosts::parse(text, dialect);
     }
     let split = frontmatter::split_rules(text, dialect.lone_cr(), dialect.indented_fences());
+    parse_split(text, split, dialect)
+}
+
+/// [`parse_with`] for a dialect split by [`frontmatter::split_rules`] (fences `lines`,
+/// `lf-lines`, `lf-lines-trim-end`, YAML, no Gemini repair), `split` being that split of
+/// `text`.
+fn parse_split(text: &str, split: frontmatter::Split, dialect: &Dialect) -> Parsed {
     let mut parsed = match split.fences {
         Fences::MissingOpening => {
             let first = text.split('\n').next().unwrap_or_default();
