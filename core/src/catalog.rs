@@ -140,7 +140,7 @@ pub struct BaseDir {
 impl BaseDir {
     /// The directory of `location`, sharing its buffer (`None` for a path without one).
     pub fn of(location: &SharedPath) -> Option<BaseDir> {
-        location.parent().map(|_| BaseDir {
+        crate::path_bytes::parent(location).map(|_| BaseDir {
             path: location.clone(),
             of_file: true,
         })
@@ -160,7 +160,7 @@ impl std::ops::Deref for BaseDir {
     fn deref(&self) -> &Path {
         if self.of_file {
             // `of` made sure there is a parent.
-            self.path.parent().unwrap_or(&self.path)
+            crate::path_bytes::parent(&self.path).unwrap_or(&self.path)
         } else {
             &self.path
         }

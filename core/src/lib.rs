@@ -42,6 +42,7 @@ mod manifest;
 mod options;
 mod par;
 mod parse;
+mod path_bytes;
 mod permissions;
 mod remote;
 mod render;
@@ -51,6 +52,15 @@ mod shared_path;
 mod shared_str;
 mod skill_files;
 mod validate;
+
+/// The hash maps of discovery's per-file work (file identities, plugin directories, skill
+/// names, interned warnings): foldhash instead of std's SipHash-1-3, which was ~4% of a
+/// 10,000-skill `list` (bench/PROFILE.md item 203). Their keys come from the user's files,
+/// so the hasher is seeded at random per process and per map (foldhash's `RandomState`):
+/// nobody who writes a skill tree can know the seed to build colliding names, and a
+/// one-shot load gives no interactive attacker a view of hash outputs or timings.
+pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+pub(crate) type FastSet<K> = std::collections::HashSet<K, foldhash::fast::RandomState>;
 
 pub use activate::{ActivateOptions, Activation, ActivationFormat, ASK_PREFIX, MAX_ARGS_BYTES};
 pub use audit::{

@@ -6,7 +6,6 @@
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::cell::RefCell;
-use std::collections::HashSet;
 use std::sync::Arc;
 
 /// Immutable text whose clones share one buffer. Reads as a `str` (`Deref`, [`as_str`]),
@@ -24,7 +23,7 @@ const INTERNED_MAX: usize = 256;
 const INTERNED_MAX_LEN: usize = 128;
 
 thread_local! {
-    static INTERNED: RefCell<HashSet<SharedStr>> = RefCell::new(HashSet::new());
+    static INTERNED: RefCell<crate::FastSet<SharedStr>> = RefCell::new(crate::FastSet::default());
 }
 
 impl SharedStr {

@@ -133,7 +133,8 @@ pub fn collect<'a>(
     // Sized once: a candidate carries its manifest inline, and doubling a vector of 10k of
     // them copies megabytes and briefly holds both buffers.
     out.candidates.reserve(items.len());
-    let mut seen: HashMap<(u64, u64), Option<usize>> = HashMap::with_capacity(items.len());
+    let mut seen: crate::FastMap<(u64, u64), Option<usize>> =
+        crate::FastMap::with_capacity_and_hasher(items.len(), Default::default());
     // Roots a file emptied (`[refuse_root]`), with that file; and each candidate's root.
     let mut refused: BTreeMap<usize, PathBuf> = BTreeMap::new();
     let mut candidate_roots: Vec<usize> = Vec::with_capacity(items.len());
@@ -875,8 +876,7 @@ pub(crate) fn candidate(
     // `BaseDir` finds its directory by parsing the location's components on each deref:
     // once here for the name and the plugin lookup.
     let dir: &Path = &base_dir;
-    let dir_name = dir
-        .file_name()
+    let dir_name = crate::path_bytes::file_name(dir)
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let name = match (root.kind, profile.naming) {
@@ -959,7 +959,7 @@ pub(crate) fn candidate(
         None => plugins.lock().unwrap_or_else(|e| e.into_inner()).find(
             dir,
             &root.path,
-            root.path.parent().unwrap_or(&root.path),
+            crate::path_bytes::parent(&root.path).unwrap_or(&root.path),
         ),
     };
     let name = SharedStr::from(name);
@@ -1086,7 +1086,7 @@ fn directory_mismatch(
     base_dir: &Path,
     location: &Path,
 ) -> Option<Diagnostic> {
-    let dir = base_dir.file_name()?.to_string_lossy();
+    let dir = crate::path_bytes::file_name(base_dir)?.to_string_lossy();
     let name = name?;
     (name != dir).then(|| {
         Diagnostic::error(

@@ -30,7 +30,8 @@ pub fn resolve(
     let mut groups: Vec<Vec<usize>> = Vec::new();
     let mut nested: Vec<usize> = Vec::new();
     {
-        let mut by_id: HashMap<Cow<'_, str>, usize> = HashMap::with_capacity(candidates.len());
+        let mut by_id: crate::FastMap<Cow<'_, str>, usize> =
+            crate::FastMap::with_capacity_and_hasher(candidates.len(), Default::default());
         for (pos, c) in candidates.iter().enumerate() {
             if c.nested_prefix.is_some() {
                 nested.push(pos);
@@ -72,7 +73,7 @@ pub fn resolve(
     }
 
     // Nested skills: a clash gets the directory-qualified id; a clash of that too loses.
-    let mut taken: HashMap<crate::SharedStr, usize> = winners
+    let mut taken: crate::FastMap<crate::SharedStr, usize> = winners
         .iter()
         .map(|&w| (candidates[w].id.clone(), w))
         .collect();

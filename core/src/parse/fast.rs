@@ -284,35 +284,60 @@ fn unsupported_char(c: char) -> bool {
 /// recognised from its lead byte and the bytes after it, without decoding the text.
 fn has_unsupported_char(text: &str) -> bool {
     let bytes = text.as_bytes();
-    // One pass without early exit (which the compiler vectorises) rules out nearly every
-    // text: no control byte and none of the lead bytes of the multi-byte ones below.
-    let (control, lead) = bytes.iter().fold((false, false), |(control, lead), &b| {
-        (
-            control | ((b < 0x20) & (b != b'\n')) | (b == 0x7f),
-            lead | (b == 0xc2) | (b == 0xe2) | (b == 0xef),
-        )
-    });
+    let (control, lead) = control_and_lead(bytes);
     if control {
         return true;
     }
     if !lead {
         return false;
     }
+    // No control byte: only the multi-byte characters below are left to look at, from
+    // their lead bytes.
     let at = |i: usize| bytes.get(i).copied().unwrap_or(0);
-    bytes.iter().enumerate().any(|(i, &b)| match b {
-        b'\n' => false,
-        0x00..=0x1f | 0x7f => true,
+    memchr::memchr3_iter(0xc2, 0xe2, 0xef, bytes).any(|i| match at(i) {
         // U+0080..U+009F
         0xc2 => matches!(at(i + 1), 0x80..=0x9f),
         // U+2028, U+2029
         0xe2 => at(i + 1) == 0x80 && matches!(at(i + 2), 0xa8 | 0xa9),
         // U+FEFF, U+FFFE, U+FFFF
-        0xef => matches!(
+        _ => matches!(
             (at(i + 1), at(i + 2)),
             (0xbb, 0xbf) | (0xbf, 0xbe) | (0xbf, 0xbf)
         ),
-        _ => false,
     })
+}
+
+/// Whether `bytes` holds a control byte (below 0x20 but `\n`, or 0x7f), and whether it holds
+/// a lead byte of the multi-byte characters [`has_unsupported_char`] looks for (0xc2, 0xe2,
+/// 0xef). Eight bytes at a time with word arithmetic: the per-byte fold this replaces was
+/// not vectorised where the compiler inlined it, and cost ~5,500 instructions per file,
+/// ~10% of a 10,000-skill `list` (bench/PROFILE.md item 207).
+fn control_and_lead(bytes: &[u8]) -> (bool, bool) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // Non-zero exactly when some byte of `v` is below `n` (`n` at most 0x80).
+    let below = |v: u64, n: u64| v.wrapping_sub(ONES * n) & !v & HIGHS;
+    let has = |v: u64, b: u64| below(v ^ (ONES * b), 1);
+    let byte_control = |b: u8| ((b < 0x20) & (b != b'\n')) | (b == 0x7f);
+    let byte_lead = |b: u8| (b == 0xc2) | (b == 0xe2) | (b == 0xef);
+    let (mut control, mut lead) = (false, false);
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        let mut eight = [0u8; 8];
+        eight.copy_from_slice(word);
+        let v = u64::from_le_bytes(eight);
+        // A byte below 0x20 is most often a line's `\n`: such a word is looked at byte by
+        // byte.
+        if below(v, 0x20) | has(v, 0x7f) != 0 {
+            control |= word.iter().any(|&b| byte_control(b));
+        }
+        lead |= has(v, 0xc2) | has(v, 0xe2) | has(v, 0xef) != 0;
+    }
+    for &b in words.remainder() {
+        control |= byte_control(b);
+        lead |= byte_lead(b);
+    }
+    (control, lead)
 }
 
 fn is_blank(line: &str) -> bool {
@@ -737,13 +762,42 @@ mod tests {
     #[test]
     fn unsupported_chars_found_by_bytes() {
         for c in (0..=0x10ffff).filter_map(char::from_u32) {
-            for text in [c.to_string(), format!("ab{c}"), format!("{c}\u{e9}")] {
+            // Long texts too, the character at every offset within a word.
+            let pad = "key: value\n-abcdefghijklmnop";
+            let at = (c as usize) % 9;
+            let long = format!("{}{c}{}", &pad[..at + 8], &pad[at..]);
+            for text in [c.to_string(), format!("ab{c}"), format!("{c}\u{e9}"), long] {
                 assert_eq!(
                     has_unsupported_char(&text),
                     text.chars().any(unsupported_char),
                     "{:?}",
                     c
                 );
+            }
+        }
+    }
+
+    /// Word-at-a-time against byte by byte: every byte value at every offset of texts of
+    /// 1 to 24 bytes, among line ends and plain letters.
+    #[test]
+    fn control_and_lead_as_byte_by_byte() {
+        let slow = |bytes: &[u8]| {
+            bytes.iter().fold((false, false), |(control, lead), &b| {
+                (
+                    control | ((b < 0x20) & (b != b'\n')) | (b == 0x7f),
+                    lead | (b == 0xc2) | (b == 0xe2) | (b == 0xef),
+                )
+            })
+        };
+        for len in 1..=24 {
+            for at in 0..len {
+                for b in 0..=255u8 {
+                    for filler in [b'a', b'\n', 0x80] {
+                        let mut bytes = vec![filler; len];
+                        bytes[at] = b;
+                        assert_eq!(control_and_lead(&bytes), slow(&bytes), "{bytes:?}");
+                    }
+                }
             }
         }
     }

@@ -44,6 +44,16 @@ pub(crate) use yaml::yaml_1_1_tag;
 use crate::diagnostic::Diagnostic;
 use crate::manifest::Manifest;
 use serde::{Deserialize, Serialize};
+use std::sync::LazyLock;
+
+/// Searchers for the fence and document-end markers, built once: `memmem::find` builds one
+/// per call (~450 instructions with its CPU check), more than the search itself costs on a
+/// frontmatter block, and each file asked two or three times (~7M instructions of a
+/// 10,000-skill `list`, bench/PROFILE.md item 202).
+static DASHES: LazyLock<memchr::memmem::Finder<'static>> =
+    LazyLock::new(|| memchr::memmem::Finder::new(b"---"));
+static DOTS: LazyLock<memchr::memmem::Finder<'static>> =
+    LazyLock::new(|| memchr::memmem::Finder::new(b"..."));
 
 /// A parsed SKILL.md frontmatter.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -127,6 +137,13 @@ pub fn parse_with(text: &str, dialect: &Dialect) -> Parsed {
         return hosts::parse(text, dialect);
     }
     let split = frontmatter::split_rules(text, dialect.lone_cr(), dialect.indented_fences());
+    parse_split(text, split, dialect)
+}
+
+/// [`parse_with`] for a dialect split by [`frontmatter::split_rules`] (fences `lines`,
+/// `lf-lines`, `lf-lines-trim-end`, YAML, no Gemini repair), `split` being that split of
+/// `text`.
+fn parse_split(text: &str, split: frontmatter::Split, dialect: &Dialect) -> Parsed {
     let mut parsed = match split.fences {
         Fences::MissingOpening => {
             let first = text.split('\n').next().unwrap_or_default();
@@ -692,7 +709,7 @@ fn document_end_first(yaml: &str) -> Option<u32> {
 
 fn second_document(yaml: &str) -> Option<u32> {
     // Only a line holding `...` ends a document: no need to look at lines without one.
-    memchr::memmem::find(yaml.as_bytes(), b"...")?;
+    DOTS.find(yaml.as_bytes())?;
     let mut ended = false;
     for (i, line) in yaml.lines().enumerate() {
         let content = line.trim_end();
@@ -878,7 +895,7 @@ fn strict_notes_for_text(text: &str, split: &Split, notes: &mut Vec<Diagnostic>)
     }
     // The first `---` of the block, found in one search instead of one per line (a `---`
     // never spans a line end, so it is on the line of its first byte).
-    if let Some(at) = memchr::memmem::find(split.yaml.as_bytes(), b"---") {
+    if let Some(at) = DASHES.find(split.yaml.as_bytes()) {
         let before = &split.yaml[..at];
         let line_start = before.rfind('\n').map_or(0, |n| n + 1);
         let i = memchr::memchr_iter(b'\n', before.as_bytes()).count();

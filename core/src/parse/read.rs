@@ -225,7 +225,14 @@ fn decided(text: &str, at_eof: bool, dialect: &Dialect) -> bool {
 /// these bytes as its start (they are clean and end on a line end, so a char boundary),
 /// `closed(t)` would hold for the same fence line, and `parse_with(t)` reads the same
 /// lines up to that fence, so both give the same result (a test compares them).
-fn through_closing_fence<'a>(buf: &'a [u8], dialect: &Dialect) -> Option<&'a str> {
+///
+/// With the text comes its split by `parse_with`'s splitter when that split is what decided
+/// the block closed (no BOM for `closed` to strip first): the block is then located once per
+/// file, not twice (~1,400 instructions per file, bench/PROFILE.md item 206).
+fn through_closing_fence<'a>(
+    buf: &'a [u8],
+    dialect: &Dialect,
+) -> Option<(&'a str, Option<frontmatter::Split>)> {
     let eligible = dialect.read == ReadRule::Prefix
         && !dialect.nul_is_text
         && matches!(
@@ -241,7 +248,7 @@ fn through_closing_fence<'a>(buf: &'a [u8], dialect: &Dialect) -> Option<&'a str
     // inside a value is not a fence), each cut after the next `\n`.
     let opening = memchr::memchr(b'\n', buf)?;
     let after = opening + 1;
-    for at in memchr::memmem::find_iter(&buf[after..], b"---").take(4) {
+    for at in super::DASHES.find_iter(&buf[after..]).take(4) {
         let from = after + at;
         let cut = from + memchr::memchr(b'\n', &buf[from..])? + 1;
         let head = &buf[..cut];
@@ -249,8 +256,16 @@ fn through_closing_fence<'a>(buf: &'a [u8], dialect: &Dialect) -> Option<&'a str
             return None;
         }
         let text = std::str::from_utf8(head).ok()?;
-        if closed(text, dialect) {
-            return Some(text);
+        if dialect.strip_bom && text.starts_with('\u{feff}') {
+            if closed(text, dialect) {
+                return Some((text, None));
+            }
+            continue;
+        }
+        // `closed`'s test for these fences, keeping the split it makes.
+        let split = frontmatter::split_rules(text, dialect.lone_cr(), dialect.indented_fences());
+        if split.fences == Fences::Closed {
+            return Some((text, Some(split)));
         }
     }
     None
@@ -376,8 +391,11 @@ fn read_prefix(
             return failed(io_diagnostic(path, &err));
         }
         let at_eof = buf.len() < want;
-        if let Some(text) = through_closing_fence(&buf, dialect) {
-            return parse_with(text, dialect);
+        if let Some((text, split)) = through_closing_fence(&buf, dialect) {
+            return match split {
+                Some(split) => super::parse_split(text, split, dialect),
+                None => parse_with(text, dialect),
+            };
         }
         let (mut text, mut problem) = decode(path, &buf, at_eof);
         let mut lossy = Cow::Borrowed(text);
@@ -609,10 +627,15 @@ mod tests {
                 }
             }
             for dialect in &dialects {
-                if let Some(head) = through_closing_fence(&bytes, dialect) {
+                if let Some((head, split)) = through_closing_fence(&bytes, dialect) {
                     served += 1;
+                    // As the reader parses it: from the split it was handed, if any.
+                    let parsed = match split {
+                        Some(split) => crate::parse::parse_split(head, split, dialect),
+                        None => parse_with(head, dialect),
+                    };
                     assert_eq!(
-                        parse_with(head, dialect),
+                        parsed,
                         by_decode(&bytes, dialect),
                         "{:?} under {:?}",
                         String::from_utf8_lossy(&bytes),

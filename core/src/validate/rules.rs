@@ -129,15 +129,32 @@ fn unknown_keys(r: &mut Rules) {
             "hosts ignore this key; move it under `metadata` or remove it"
         };
         r.out.push(
-            Diagnostic::new(
-                "unknown-key",
-                r.spec(),
-                // A handful of keys (`source`, `risk`, ...) recur in thousands of files.
-                crate::SharedStr::interned(&format!("unknown frontmatter key `{}`", k.key)),
-            )
-            .at(k.line, Some(k.column))
-            .with_hint(hint),
+            Diagnostic::new("unknown-key", r.spec(), unknown_key_message(&k.key))
+                .at(k.line, Some(k.column))
+                .with_hint(hint),
         );
+    }
+}
+
+/// "unknown frontmatter key `KEY`", interned: a handful of keys (`source`, `risk`, ...)
+/// recur in thousands of files. Put together in a stack buffer rather than by `format!`,
+/// whose machinery and allocation cost more than the lookup (~5M instructions of a
+/// 10,000-skill `list`, bench/PROFILE.md item 205).
+fn unknown_key_message(key: &str) -> crate::SharedStr {
+    const HEAD: &[u8] = b"unknown frontmatter key `";
+    let mut buffer = [0u8; 128];
+    let len = HEAD.len() + key.len() + 1;
+    let text = buffer.get_mut(..len).and_then(|out| {
+        let (head, rest) = out.split_at_mut(HEAD.len());
+        head.copy_from_slice(HEAD);
+        let (middle, tail) = rest.split_at_mut(key.len());
+        middle.copy_from_slice(key.as_bytes());
+        tail.copy_from_slice(b"`");
+        std::str::from_utf8(out).ok()
+    });
+    match text {
+        Some(text) => crate::SharedStr::interned(text),
+        None => crate::SharedStr::interned(&format!("unknown frontmatter key `{key}`")),
     }
 }
 
@@ -200,9 +217,8 @@ fn name(r: &mut Rules, skill_md: &Path) {
         return;
     }
     // `parse::fallback_name`, borrowed: a copy of the directory name per file otherwise.
-    let dir = skill_md
-        .parent()
-        .and_then(Path::file_name)
+    let dir = crate::path_bytes::parent(skill_md)
+        .and_then(crate::path_bytes::file_name)
         .map(|n| n.to_string_lossy());
     let raw = r.parsed.manifest.name.as_deref().map(strip).unwrap_or("");
     if raw.is_empty() {

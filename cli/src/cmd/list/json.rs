@@ -39,7 +39,9 @@ fn skill<W: Write>(out: &mut W, depth: usize, s: &ListedSkill<'_>) -> io::Result
     o.key(b"base_dir")?;
     path(o.out, s.base_dir)?;
     o.key(b"scope")?;
-    nested(o.out, depth + 1, &s.scope)?;
+    // Its serde name (a test checks every scope): `nested` serialised it into a fresh
+    // buffer per skill.
+    string(o.out, s.scope.as_str())?;
     o.key(b"source")?;
     path(o.out, s.source)?;
     o.key(b"plugin")?;
@@ -197,6 +199,25 @@ mod tests {
         let mut out = Vec::new();
         write(&mut out, value).unwrap_or_default();
         String::from_utf8(out).unwrap_or_default()
+    }
+
+    #[test]
+    fn scopes_as_serde_json_writes_them() {
+        use skilldeck::Scope;
+        for scope in [
+            Scope::Managed,
+            Scope::Admin,
+            Scope::System,
+            Scope::Project,
+            Scope::User,
+            Scope::Plugin,
+            Scope::Extra,
+        ] {
+            let got = ours(&scope, |out, s| string(out, s.as_str()));
+            let mut want = Vec::new();
+            serde_json::to_writer_pretty(&mut want, &scope).unwrap_or_default();
+            assert_eq!(got.as_bytes(), want, "{scope:?}");
+        }
     }
 
     #[test]

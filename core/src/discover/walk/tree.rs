@@ -20,7 +20,7 @@ use super::{Globs, Walked, WalkedFile};
 use crate::cache::Stamp;
 use crate::diagnostic::Diagnostic;
 use crate::discover::profile::{Loose, WalkRules};
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsStr;
 use std::fs::Metadata;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -78,14 +78,82 @@ impl Kind {
     }
 }
 
-/// A directory's entries: name and kind (or why the kind is unknown).
-type Entries = Vec<(OsString, io::Result<Kind>)>;
+/// One entry of a directory listing: its name and kind (or why the kind is unknown).
+#[derive(Debug)]
+struct Listed {
+    /// On Unix, the name's range in [`Listing::names`].
+    #[cfg(unix)]
+    name: (usize, usize),
+    #[cfg(not(unix))]
+    name: std::ffi::OsString,
+    kind: io::Result<Kind>,
+}
 
-/// One directory being walked: its sorted entries, consumed in order.
+/// A directory's entries. On Unix every name sits in one buffer instead of an allocation
+/// per entry (the per-entry `OsString`s and their frees were ~13M instructions of a
+/// 10,000-skill walk, bench/PROFILE.md item 201); both vectors are reused from directory
+/// to directory.
+#[derive(Debug, Default)]
+struct Listing {
+    #[cfg(unix)]
+    names: Vec<u8>,
+    entries: Vec<Listed>,
+}
+
+impl Listing {
+    fn push(&mut self, name: &OsStr, kind: io::Result<Kind>) {
+        #[cfg(unix)]
+        let name = {
+            use std::os::unix::ffi::OsStrExt;
+            let start = self.names.len();
+            self.names.extend_from_slice(name.as_bytes());
+            (start, self.names.len())
+        };
+        #[cfg(not(unix))]
+        let name = name.to_os_string();
+        self.entries.push(Listed { name, kind });
+    }
+
+    fn name_of<'l>(&'l self, entry: &'l Listed) -> &'l OsStr {
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStrExt;
+            let (start, end) = entry.name;
+            OsStr::from_bytes(self.names.get(start..end).unwrap_or_default())
+        }
+        #[cfg(not(unix))]
+        {
+            &entry.name
+        }
+    }
+
+    fn name(&self, at: usize) -> &OsStr {
+        self.entries
+            .get(at)
+            .map_or(OsStr::new(""), |entry| self.name_of(entry))
+    }
+
+    /// In name order (the order `walkdir`'s `sort_by_file_name` gives: `OsStr`'s, bytes on
+    /// Unix).
+    fn sort(&mut self) {
+        let mut entries = std::mem::take(&mut self.entries);
+        entries.sort_unstable_by(|a, b| self.name_of(a).cmp(self.name_of(b)));
+        self.entries = entries;
+    }
+
+    fn clear(&mut self) {
+        #[cfg(unix)]
+        self.names.clear();
+        self.entries.clear();
+    }
+}
+
+/// One directory being walked: its sorted entries, visited in order from `next`.
 struct Level {
     path: PathBuf,
     depth: usize,
-    entries: std::vec::IntoIter<(OsString, io::Result<Kind>)>,
+    listing: Listing,
+    next: usize,
 }
 
 /// One thread's walk: what it found, and a path buffer reused for every entry.
@@ -93,9 +161,11 @@ pub(super) struct Walker<'c, 'a> {
     config: &'c Config<'a>,
     pub out: Walked,
     scratch: PathBuf,
+    /// Listings of directories already walked, for the next ones to fill.
+    spare: Vec<Listing>,
     /// The `getdents64` buffer, reused for every directory.
     #[cfg(target_os = "linux")]
-    listing: Vec<std::mem::MaybeUninit<u8>>,
+    buffer: Vec<std::mem::MaybeUninit<u8>>,
 }
 
 impl<'c, 'a> Walker<'c, 'a> {
@@ -104,31 +174,38 @@ impl<'c, 'a> Walker<'c, 'a> {
             config,
             out: Walked::default(),
             scratch: PathBuf::new(),
+            spare: Vec::new(),
             #[cfg(target_os = "linux")]
-            listing: vec![std::mem::MaybeUninit::uninit(); 32 * 1024],
+            buffer: vec![std::mem::MaybeUninit::uninit(); 32 * 1024],
         }
     }
 
     /// Walk everything below `task`, depth first in name order.
     pub fn run(&mut self, task: &Task) {
         let mut stack: Vec<Level> = Vec::new();
-        if let Some(level) = self.read(&task.path, task.depth) {
+        if let Some(level) = self.read(task.path.clone(), task.depth) {
             stack.push(level);
         }
         while let Some(top) = stack.last_mut() {
-            let Some((name, file_type)) = top.entries.next() else {
-                stack.pop();
+            let at = top.next;
+            let Some(entry) = top.listing.entries.get_mut(at) else {
+                if let Some(done) = stack.pop() {
+                    self.spare.push(done.listing);
+                }
                 continue;
             };
+            top.next += 1;
+            let file_type = std::mem::replace(&mut entry.kind, Ok(Kind::Other));
             let depth = top.depth + 1;
+            let Some(top) = stack.last() else { break };
+            let name = top.listing.name(at);
             let above = stack
                 .iter()
                 .rev()
                 .map(|l| l.path.as_path())
                 .chain(task.above.iter().rev().map(PathBuf::as_path));
-            let parent = stack.last().map_or(task.path.as_path(), |l| &l.path);
-            if let Some(dir) = self.entry(parent, &name, file_type, depth, above) {
-                if let Some(level) = self.read(&dir, depth) {
+            if let Some(dir) = self.entry(&top.path, name, file_type, depth, above) {
+                if let Some(level) = self.read(dir, depth) {
                     stack.push(level);
                 }
             }
@@ -138,38 +215,44 @@ impl<'c, 'a> Walker<'c, 'a> {
     /// Read `task`'s directory and visit its entries, returning its subdirectories to read
     /// (in name order) instead of walking them.
     pub fn expand(&mut self, task: &Task) -> Vec<Task> {
-        let Some(level) = self.read(&task.path, task.depth) else {
+        let Some(mut level) = self.read(task.path.clone(), task.depth) else {
             return Vec::new();
         };
         let depth = task.depth + 1;
         let mut next = Vec::new();
-        for (name, file_type) in level.entries {
+        for at in 0..level.listing.entries.len() {
+            let file_type = match level.listing.entries.get_mut(at) {
+                Some(entry) => std::mem::replace(&mut entry.kind, Ok(Kind::Other)),
+                None => continue,
+            };
+            let name = level.listing.name(at);
             let above = std::iter::once(task.path.as_path())
                 .chain(task.above.iter().rev().map(PathBuf::as_path));
-            if let Some(path) = self.entry(&task.path, &name, file_type, depth, above) {
+            if let Some(path) = self.entry(&task.path, name, file_type, depth, above) {
                 let mut above = task.above.clone();
                 above.push(task.path.clone());
                 next.push(Task { path, above, depth });
             }
         }
+        self.spare.push(level.listing);
         next
     }
 
-    /// Read a directory whole, sorted by name (the order `walkdir`'s `sort_by_file_name`
-    /// gives: `OsStr`'s, bytes on Unix).
-    fn read(&mut self, path: &Path, depth: usize) -> Option<Level> {
-        let mut entries = match self.list(path) {
-            Ok(entries) => entries,
-            Err(err) => {
-                self.out.diagnostics.push(io_diagnostic(&err, path));
-                return None;
-            }
-        };
-        entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    /// Read a directory whole, sorted by name.
+    fn read(&mut self, path: PathBuf, depth: usize) -> Option<Level> {
+        let mut listing = self.spare.pop().unwrap_or_default();
+        listing.clear();
+        if let Err(err) = self.list(&path, &mut listing) {
+            self.out.diagnostics.push(io_diagnostic(&err, &path));
+            self.spare.push(listing);
+            return None;
+        }
+        listing.sort();
         Some(Level {
-            path: path.to_path_buf(),
+            path,
             depth,
-            entries: entries.into_iter(),
+            listing,
+            next: 0,
         })
     }
 
@@ -179,7 +262,7 @@ impl<'c, 'a> Walker<'c, 'a> {
     /// item 153). An error past the opening ends the listing with a diagnostic, as
     /// `read_dir`'s iterator does.
     #[cfg(target_os = "linux")]
-    fn list(&mut self, path: &Path) -> io::Result<Entries> {
+    fn list(&mut self, path: &Path, listing: &mut Listing) -> io::Result<()> {
         use rustix::fs::{FileType, Mode, OFlags, RawDir};
         use std::os::unix::ffi::OsStrExt;
         let dir = rustix::fs::open(
@@ -187,9 +270,8 @@ impl<'c, 'a> Walker<'c, 'a> {
             OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
             Mode::empty(),
         )?;
-        let mut entries = Vec::new();
-        let mut listing = RawDir::new(&dir, &mut self.listing);
-        while let Some(entry) = listing.next() {
+        let mut entries = RawDir::new(&dir, &mut self.buffer);
+        while let Some(entry) = entries.next() {
             let entry = match entry {
                 Ok(entry) => entry,
                 Err(err) => {
@@ -212,22 +294,21 @@ impl<'c, 'a> Walker<'c, 'a> {
                     .map(|m| Kind::of(m.file_type())),
                 _ => Ok(Kind::Other),
             };
-            entries.push((OsStr::from_bytes(name).to_os_string(), kind));
+            listing.push(OsStr::from_bytes(name), kind);
         }
-        Ok(entries)
+        Ok(())
     }
 
     /// The entries of the directory `path`.
     #[cfg(not(target_os = "linux"))]
-    fn list(&mut self, path: &Path) -> io::Result<Entries> {
-        let mut entries = Vec::new();
+    fn list(&mut self, path: &Path, listing: &mut Listing) -> io::Result<()> {
         for entry in std::fs::read_dir(path)? {
             match entry {
-                Ok(entry) => entries.push((entry.file_name(), entry.file_type().map(Kind::of))),
+                Ok(entry) => listing.push(&entry.file_name(), entry.file_type().map(Kind::of)),
                 Err(err) => self.out.diagnostics.push(io_diagnostic(&err, path)),
             }
         }
-        Ok(entries)
+        Ok(())
     }
 
     /// Visit the entry `name` of the directory `parent` (at `depth`; `above`: the directories
