@@ -38,14 +38,12 @@ pub(crate) fn map<T: Sync, R: Send>(
         let all: Vec<R> = items.iter().map(&f).collect();
         return vec![all].into_iter().flatten();
     };
-    let mut done: Vec<(usize, Vec<R>)> = Vec::with_capacity(items.len().div_ceil(batch));
-    run(pool, items, batch, &f, |start, results| {
-        if let Some(results) = results {
-            done.push((start, results));
-        }
-    });
+    let mut done = run_all(pool, items, batch, &f);
     done.sort_unstable_by_key(|(start, _)| *start);
-    let batches: Vec<Vec<R>> = done.into_iter().map(|(_, results)| results).collect();
+    let batches: Vec<Vec<R>> = done
+        .into_iter()
+        .filter_map(|(_, results)| results)
+        .collect();
     batches.into_iter().flatten()
 }
 
@@ -127,6 +125,62 @@ fn pool() -> Option<&'static ThreadPool> {
     Some(pool)
 }
 
+/// The next unclaimed batch of `items` (counted by `next`) run through `f`: its start index
+/// and its results, or `None` in place of the results when `f` panicked in it (the panic's
+/// message is still printed by the panic hook; the batch reports back as lost so that the
+/// caller does not wait for it). `None` once every batch is claimed.
+#[allow(clippy::type_complexity)]
+fn claim<T, R>(
+    items: &[T],
+    batch: usize,
+    f: &impl Fn(&T) -> R,
+    next: &AtomicUsize,
+) -> Option<(usize, Option<Vec<R>>)> {
+    let start = next.fetch_add(batch, Ordering::Relaxed);
+    let rest = items.get(start..).filter(|r| !r.is_empty())?;
+    let chunk = &rest[..rest.len().min(batch)];
+    let results = catch_unwind(AssertUnwindSafe(|| chunk.iter().map(f).collect()));
+    Some((start, results.ok()))
+}
+
+/// Runs `f` over `items` in batches of `batch` on `pool` and returns every batch (its start
+/// index and its results, or `None` when `f` panicked in it), in no particular order.
+///
+/// Unlike [`run`], the caller is woken once, when the last batch is done, not once per
+/// batch: on a machine with as many workers as cores each wake-up preempted a worker (a
+/// no-change load's ~30 `stat` batches cost ~40 context switches each way,
+/// bench/PROFILE.md item 221). Each helper keeps its batches and hands them over once. A
+/// caller that is itself a pool worker claims batches too, as in [`run`].
+fn run_all<T: Sync, R: Send>(
+    pool: &ThreadPool,
+    items: &[T],
+    batch: usize,
+    f: &(impl Fn(&T) -> R + Sync),
+) -> Vec<(usize, Option<Vec<R>>)> {
+    let count = items.len().div_ceil(batch);
+    let next = AtomicUsize::new(0);
+    let claim = || claim(items, batch, f, &next);
+    let done = Mutex::new(Vec::with_capacity(count));
+    let drain = || {
+        let mine: Vec<_> = std::iter::from_fn(claim).collect();
+        done.lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .extend(mine);
+    };
+    let nested = pool.current_thread_index().is_some();
+    let helpers = threads().min(count) - usize::from(nested);
+    pool.in_place_scope(|scope| {
+        let drain = &drain;
+        for _ in 0..helpers {
+            scope.spawn(move |_| drain());
+        }
+        if nested {
+            drain();
+        }
+    });
+    done.into_inner().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// Runs `f` over `items` in batches of `batch` on `pool` and hands each finished batch to
 /// `take` on the calling thread as it arrives: its start index and its results, or `None`
 /// when `f` panicked in it. Each worker claims the next batch when it is done with its
@@ -148,15 +202,7 @@ fn run<T: Sync, R: Send>(
 ) {
     let count = items.len().div_ceil(batch);
     let next = AtomicUsize::new(0);
-    let claim = || {
-        let start = next.fetch_add(batch, Ordering::Relaxed);
-        let rest = items.get(start..).filter(|r| !r.is_empty())?;
-        let chunk = &rest[..rest.len().min(batch)];
-        // The panic's message is still printed by the panic hook; the batch reports back
-        // as lost so that the caller does not wait for it.
-        let results = catch_unwind(AssertUnwindSafe(|| chunk.iter().map(f).collect()));
-        Some((start, results.ok()))
-    };
+    let claim = || claim(items, batch, f, &next);
     let nested = pool.current_thread_index().is_some();
     let helpers = threads().min(count) - usize::from(nested);
     let (send, receive) = mpsc::channel();
