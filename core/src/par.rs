@@ -15,7 +15,7 @@
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Mutex, OnceLock, PoisonError};
+use std::sync::{mpsc, Mutex, OnceLock, TryLockError};
 
 use rayon_core::{ThreadPool, ThreadPoolBuilder};
 
@@ -38,12 +38,14 @@ pub(crate) fn map<T: Sync, R: Send>(
         let all: Vec<R> = items.iter().map(&f).collect();
         return vec![all].into_iter().flatten();
     };
-    let mut done = run_all(pool, items, batch, &f);
+    let mut done: Vec<(usize, Vec<R>)> = Vec::with_capacity(items.len().div_ceil(batch));
+    run(pool, items, batch, &f, |start, results| {
+        if let Some(results) = results {
+            done.push((start, results));
+        }
+    });
     done.sort_unstable_by_key(|(start, _)| *start);
-    let batches: Vec<Vec<R>> = done
-        .into_iter()
-        .filter_map(|(_, results)| results)
-        .collect();
+    let batches: Vec<Vec<R>> = done.into_iter().map(|(_, results)| results).collect();
     batches.into_iter().flatten()
 }
 
@@ -100,15 +102,31 @@ fn threads() -> usize {
     })
 }
 
+/// The pool of the process that started it, with that process's id.
+static POOL: Mutex<Option<(u32, &'static ThreadPool)>> = Mutex::new(None);
+/// How often a call tries `POOL`'s lock, yielding in between, before it runs its work
+/// inline instead (see [`pool`]). The lock is held for nanoseconds, or for the
+/// milliseconds the first call takes to start the threads.
+const LOCK_TRIES: usize = 64;
+
 /// The process's worker pool, started on the first call. A forked child inherits the
 /// parent's pool without its threads (only the forking thread survives a `fork`), so a
 /// child starts its own; the parent's is left as it is, never dropped (dropping would wait
-/// for threads that do not exist there). `None` when the threads could not be started:
-/// the caller then runs the work itself, and the next call tries again.
+/// for threads that do not exist there). `None` when the threads could not be started or
+/// the lock stays taken: the caller then runs the work itself, and the next call tries
+/// again. The lock is never waited on without bound: a child forked while another thread
+/// of its parent held it (a Python `os.fork()` while a deck loads) inherits it held
+/// forever, and must run its work inline rather than hang.
 fn pool() -> Option<&'static ThreadPool> {
-    static POOL: Mutex<Option<(u32, &'static ThreadPool)>> = Mutex::new(None);
     let pid = std::process::id();
-    let mut slot = POOL.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut slot = (0..LOCK_TRIES).find_map(|_| match POOL.try_lock() {
+        Ok(slot) => Some(slot),
+        Err(TryLockError::Poisoned(e)) => Some(e.into_inner()),
+        Err(TryLockError::WouldBlock) => {
+            std::thread::yield_now();
+            None
+        }
+    })?;
     if let Some((owner, pool)) = *slot {
         if owner == pid {
             return Some(pool);
@@ -123,62 +141,6 @@ fn pool() -> Option<&'static ThreadPool> {
     let pool: &'static ThreadPool = Box::leak(Box::new(pool));
     *slot = Some((pid, pool));
     Some(pool)
-}
-
-/// The next unclaimed batch of `items` (counted by `next`) run through `f`: its start index
-/// and its results, or `None` in place of the results when `f` panicked in it (the panic's
-/// message is still printed by the panic hook; the batch reports back as lost so that the
-/// caller does not wait for it). `None` once every batch is claimed.
-#[allow(clippy::type_complexity)]
-fn claim<T, R>(
-    items: &[T],
-    batch: usize,
-    f: &impl Fn(&T) -> R,
-    next: &AtomicUsize,
-) -> Option<(usize, Option<Vec<R>>)> {
-    let start = next.fetch_add(batch, Ordering::Relaxed);
-    let rest = items.get(start..).filter(|r| !r.is_empty())?;
-    let chunk = &rest[..rest.len().min(batch)];
-    let results = catch_unwind(AssertUnwindSafe(|| chunk.iter().map(f).collect()));
-    Some((start, results.ok()))
-}
-
-/// Runs `f` over `items` in batches of `batch` on `pool` and returns every batch (its start
-/// index and its results, or `None` when `f` panicked in it), in no particular order.
-///
-/// Unlike [`run`], the caller is woken once, when the last batch is done, not once per
-/// batch: on a machine with as many workers as cores each wake-up preempted a worker (a
-/// no-change load's ~30 `stat` batches cost ~40 context switches each way,
-/// bench/PROFILE.md item 221). Each helper keeps its batches and hands them over once. A
-/// caller that is itself a pool worker claims batches too, as in [`run`].
-fn run_all<T: Sync, R: Send>(
-    pool: &ThreadPool,
-    items: &[T],
-    batch: usize,
-    f: &(impl Fn(&T) -> R + Sync),
-) -> Vec<(usize, Option<Vec<R>>)> {
-    let count = items.len().div_ceil(batch);
-    let next = AtomicUsize::new(0);
-    let claim = || claim(items, batch, f, &next);
-    let done = Mutex::new(Vec::with_capacity(count));
-    let drain = || {
-        let mine: Vec<_> = std::iter::from_fn(claim).collect();
-        done.lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .extend(mine);
-    };
-    let nested = pool.current_thread_index().is_some();
-    let helpers = threads().min(count) - usize::from(nested);
-    pool.in_place_scope(|scope| {
-        let drain = &drain;
-        for _ in 0..helpers {
-            scope.spawn(move |_| drain());
-        }
-        if nested {
-            drain();
-        }
-    });
-    done.into_inner().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Runs `f` over `items` in batches of `batch` on `pool` and hands each finished batch to
@@ -202,7 +164,15 @@ fn run<T: Sync, R: Send>(
 ) {
     let count = items.len().div_ceil(batch);
     let next = AtomicUsize::new(0);
-    let claim = || claim(items, batch, f, &next);
+    let claim = || {
+        let start = next.fetch_add(batch, Ordering::Relaxed);
+        let rest = items.get(start..).filter(|r| !r.is_empty())?;
+        let chunk = &rest[..rest.len().min(batch)];
+        // The panic's message is still printed by the panic hook; the batch reports back
+        // as lost so that the caller does not wait for it.
+        let results = catch_unwind(AssertUnwindSafe(|| chunk.iter().map(f).collect()));
+        Some((start, results.ok()))
+    };
     let nested = pool.current_thread_index().is_some();
     let helpers = threads().min(count) - usize::from(nested);
     let (send, receive) = mpsc::channel();
@@ -238,6 +208,7 @@ fn run<T: Sync, R: Send>(
 #[cfg(test)]
 mod tests {
     use std::collections::HashSet;
+    use std::panic::AssertUnwindSafe;
     use std::sync::Mutex;
     use std::time::Duration;
 
@@ -364,6 +335,84 @@ mod tests {
             let expected: Vec<u32> = outer.iter().map(|o| 19_900 + 200 * o).collect();
             assert_eq!(sums, expected);
         });
+    }
+
+    /// Forks, runs `child` in the child (its result is the child's exit status) and fails
+    /// unless the child exits 0 within a minute; `while_forked` runs in the parent between
+    /// the fork and the wait.
+    #[cfg(target_os = "linux")]
+    fn in_forked_child(child: impl FnOnce() -> bool, while_forked: impl FnOnce()) {
+        // SAFETY: the child only runs `child` (skilldeck code, whose allocations glibc's
+        // fork handlers keep safe) and then `_exit`s, never returning into the harness.
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0, "fork failed");
+        if pid == 0 {
+            let ok = std::panic::catch_unwind(AssertUnwindSafe(child)).unwrap_or(false);
+            // SAFETY: ends the child at once, without running the harness's exit code.
+            unsafe { libc::_exit(if ok { 0 } else { 1 }) };
+        }
+        while_forked();
+        let mut status = 0;
+        for _ in 0..6000 {
+            // SAFETY: waits for our own child only.
+            let done = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
+            if done == pid {
+                assert!(
+                    libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+                    "the forked child failed (status {status})"
+                );
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        // SAFETY: our own child, hung: end it so the suite does not wait for it.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+        panic!("the forked child hung");
+    }
+
+    /// A child forked after the parent's pool started has none of its threads: it starts
+    /// a pool of its own and gets every result.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_forked_child_starts_its_own_pool() {
+        let items: Vec<u32> = (0..2000).collect();
+        let expected: Vec<u32> = items.iter().map(|x| x * 3).collect();
+        assert_eq!(
+            super::map(&items, 4, |x| x * 3).collect::<Vec<_>>(),
+            expected
+        );
+        in_forked_child(
+            || super::map(&items, 4, |x| x * 3).collect::<Vec<_>>() == expected,
+            || {},
+        );
+    }
+
+    /// A child forked while another thread of the parent held the pool's lock inherits
+    /// the lock held by a thread it does not have: its calls run inline instead of hanging.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_child_forked_while_the_lock_is_held_does_not_hang() {
+        let (locked, is_locked) = std::sync::mpsc::channel();
+        let (release, on_release) = std::sync::mpsc::channel::<()>();
+        let holder = std::thread::spawn(move || {
+            let _held = super::POOL.lock().unwrap_or_else(|e| e.into_inner());
+            let _ = locked.send(());
+            let _ = on_release.recv();
+        });
+        assert!(is_locked.recv().is_ok());
+        let items: Vec<u32> = (0..2000).collect();
+        let expected: Vec<u32> = items.iter().map(|x| x + 1).collect();
+        in_forked_child(
+            || {
+                let mut seen = Vec::new();
+                super::each_in_order(&items, 4, |x| x + 1, |x| seen.push(x));
+                seen == expected && super::map(&items, 4, |x| x + 1).eq(expected.iter().copied())
+            },
+            || {
+                let _ = release.send(());
+            },
+        );
+        assert!(holder.join().is_ok());
     }
 
     /// Two decks loading at once (two Node or Python threads): their calls share the
