@@ -15,7 +15,7 @@
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Mutex, OnceLock, TryLockError};
+use std::sync::{mpsc, Mutex, OnceLock, PoisonError};
 
 use rayon_core::{ThreadPool, ThreadPoolBuilder};
 
@@ -102,31 +102,15 @@ fn threads() -> usize {
     })
 }
 
-/// The pool of the process that started it, with that process's id.
-static POOL: Mutex<Option<(u32, &'static ThreadPool)>> = Mutex::new(None);
-/// How often a call tries `POOL`'s lock, yielding in between, before it runs its work
-/// inline instead (see [`pool`]). The lock is held for nanoseconds, or for the
-/// milliseconds the first call takes to start the threads.
-const LOCK_TRIES: usize = 64;
-
 /// The process's worker pool, started on the first call. A forked child inherits the
 /// parent's pool without its threads (only the forking thread survives a `fork`), so a
 /// child starts its own; the parent's is left as it is, never dropped (dropping would wait
-/// for threads that do not exist there). `None` when the threads could not be started or
-/// the lock stays taken: the caller then runs the work itself, and the next call tries
-/// again. The lock is never waited on without bound: a child forked while another thread
-/// of its parent held it (a Python `os.fork()` while a deck loads) inherits it held
-/// forever, and must run its work inline rather than hang.
+/// for threads that do not exist there). `None` when the threads could not be started:
+/// the caller then runs the work itself, and the next call tries again.
 fn pool() -> Option<&'static ThreadPool> {
+    static POOL: Mutex<Option<(u32, &'static ThreadPool)>> = Mutex::new(None);
     let pid = std::process::id();
-    let mut slot = (0..LOCK_TRIES).find_map(|_| match POOL.try_lock() {
-        Ok(slot) => Some(slot),
-        Err(TryLockError::Poisoned(e)) => Some(e.into_inner()),
-        Err(TryLockError::WouldBlock) => {
-            std::thread::yield_now();
-            None
-        }
-    })?;
+    let mut slot = POOL.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some((owner, pool)) = *slot {
         if owner == pid {
             return Some(pool);
@@ -208,7 +192,6 @@ fn run<T: Sync, R: Send>(
 #[cfg(test)]
 mod tests {
     use std::collections::HashSet;
-    use std::panic::AssertUnwindSafe;
     use std::sync::Mutex;
     use std::time::Duration;
 
@@ -335,84 +318,6 @@ mod tests {
             let expected: Vec<u32> = outer.iter().map(|o| 19_900 + 200 * o).collect();
             assert_eq!(sums, expected);
         });
-    }
-
-    /// Forks, runs `child` in the child (its result is the child's exit status) and fails
-    /// unless the child exits 0 within a minute; `while_forked` runs in the parent between
-    /// the fork and the wait.
-    #[cfg(target_os = "linux")]
-    fn in_forked_child(child: impl FnOnce() -> bool, while_forked: impl FnOnce()) {
-        // SAFETY: the child only runs `child` (skilldeck code, whose allocations glibc's
-        // fork handlers keep safe) and then `_exit`s, never returning into the harness.
-        let pid = unsafe { libc::fork() };
-        assert!(pid >= 0, "fork failed");
-        if pid == 0 {
-            let ok = std::panic::catch_unwind(AssertUnwindSafe(child)).unwrap_or(false);
-            // SAFETY: ends the child at once, without running the harness's exit code.
-            unsafe { libc::_exit(if ok { 0 } else { 1 }) };
-        }
-        while_forked();
-        let mut status = 0;
-        for _ in 0..6000 {
-            // SAFETY: waits for our own child only.
-            let done = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
-            if done == pid {
-                assert!(
-                    libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-                    "the forked child failed (status {status})"
-                );
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        // SAFETY: our own child, hung: end it so the suite does not wait for it.
-        unsafe { libc::kill(pid, libc::SIGKILL) };
-        panic!("the forked child hung");
-    }
-
-    /// A child forked after the parent's pool started has none of its threads: it starts
-    /// a pool of its own and gets every result.
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn a_forked_child_starts_its_own_pool() {
-        let items: Vec<u32> = (0..2000).collect();
-        let expected: Vec<u32> = items.iter().map(|x| x * 3).collect();
-        assert_eq!(
-            super::map(&items, 4, |x| x * 3).collect::<Vec<_>>(),
-            expected
-        );
-        in_forked_child(
-            || super::map(&items, 4, |x| x * 3).collect::<Vec<_>>() == expected,
-            || {},
-        );
-    }
-
-    /// A child forked while another thread of the parent held the pool's lock inherits
-    /// the lock held by a thread it does not have: its calls run inline instead of hanging.
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn a_child_forked_while_the_lock_is_held_does_not_hang() {
-        let (locked, is_locked) = std::sync::mpsc::channel();
-        let (release, on_release) = std::sync::mpsc::channel::<()>();
-        let holder = std::thread::spawn(move || {
-            let _held = super::POOL.lock().unwrap_or_else(|e| e.into_inner());
-            let _ = locked.send(());
-            let _ = on_release.recv();
-        });
-        assert!(is_locked.recv().is_ok());
-        let items: Vec<u32> = (0..2000).collect();
-        let expected: Vec<u32> = items.iter().map(|x| x + 1).collect();
-        in_forked_child(
-            || {
-                let mut seen = Vec::new();
-                super::each_in_order(&items, 4, |x| x + 1, |x| seen.push(x));
-                seen == expected && super::map(&items, 4, |x| x + 1).eq(expected.iter().copied())
-            },
-            || {
-                let _ = release.send(());
-            },
-        );
-        assert!(holder.join().is_ok());
     }
 
     /// Two decks loading at once (two Node or Python threads): their calls share the
