@@ -19,6 +19,66 @@ use std::time::{Duration, SystemTime};
 #[global_allocator]
 static HEAP: skilldeck_bench::heap::Counting = skilldeck_bench::heap::Counting;
 
+/// This process's CPU time (user, system; ms) and context switches (voluntary,
+/// involuntary) so far, every thread counted, ended ones included (`getrusage`).
+#[derive(Clone, Copy, Debug, Default)]
+struct Usage {
+    user_ms: f64,
+    sys_ms: f64,
+    voluntary: f64,
+    involuntary: f64,
+}
+
+impl Usage {
+    fn now() -> Usage {
+        let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+        // SAFETY: getrusage writes a whole `rusage` into the pointer it is given; on
+        // failure the zeroed value is kept.
+        let usage = unsafe {
+            libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr());
+            usage.assume_init()
+        };
+        // `time_t`/`suseconds_t` are narrower than i64 on some targets.
+        #[allow(clippy::unnecessary_cast)]
+        let ms = |t: libc::timeval| t.tv_sec as f64 * 1000.0 + t.tv_usec as f64 / 1000.0;
+        Usage {
+            user_ms: ms(usage.ru_utime),
+            sys_ms: ms(usage.ru_stime),
+            voluntary: usage.ru_nvcsw as f64,
+            involuntary: usage.ru_nivcsw as f64,
+        }
+    }
+
+    /// What `f` cost, with its result.
+    fn of<T>(f: impl FnOnce() -> T) -> (T, Usage) {
+        let before = Usage::now();
+        let out = f();
+        let after = Usage::now();
+        let cost = Usage {
+            user_ms: after.user_ms - before.user_ms,
+            sys_ms: after.sys_ms - before.sys_ms,
+            voluntary: after.voluntary - before.voluntary,
+            involuntary: after.involuntary - before.involuntary,
+        };
+        (out, cost)
+    }
+
+    /// Medians of each field: CPU time does not depend on how busy the machine is the way
+    /// wall time does, so a same-binary comparison under load reads these first.
+    fn medians(all: &[Usage]) -> serde_json::Value {
+        if all.is_empty() {
+            return serde_json::Value::Null;
+        }
+        let of = |field: fn(&Usage) -> f64| median(&all.iter().map(field).collect::<Vec<_>>());
+        serde_json::json!({
+            "user_ms": of(|u| u.user_ms),
+            "sys_ms": of(|u| u.sys_ms),
+            "voluntary_switches": of(|u| u.voluntary),
+            "involuntary_switches": of(|u| u.involuntary),
+        })
+    }
+}
+
 fn options(layout: &Layout) -> DeckOptions {
     layout.deck_options()
 }
@@ -275,10 +335,10 @@ fn repeat(deck: &Deck, kind: &str, loops: usize, touch: Option<&Path>) {
             std::process::exit(2)
         }
     };
-    let (mut changes, mut times) = (0, Vec::with_capacity(loops));
+    let (mut changes, mut times, mut usage) = (0, Vec::with_capacity(loops), Vec::new());
     for _ in 0..loops {
         let start = std::time::Instant::now();
-        match toucher.as_mut() {
+        let ((), cost) = Usage::of(|| match toucher.as_mut() {
             None => {
                 deck.load().unwrap_or_else(|e| fail("no-change load", &e));
             }
@@ -290,13 +350,20 @@ fn repeat(deck: &Deck, kind: &str, loops: usize, touch: Option<&Path>) {
                 let diff = deck.reload().unwrap_or_else(|e| fail("reload", &e));
                 changes += diff.added.len() + diff.removed.len() + diff.changed.len();
             }
-        }
+        });
         times.push(start.elapsed().as_secs_f64() * 1000.0);
+        usage.push(cost);
     }
     let median_ms = (!times.is_empty()).then(|| median(&times));
     println!(
         "{}",
-        serde_json::json!({"loop": kind, "loops": loops, "changes": changes, "median_ms": median_ms})
+        serde_json::json!({
+            "loop": kind,
+            "loops": loops,
+            "changes": changes,
+            "median_ms": median_ms,
+            "cpu": Usage::medians(&usage),
+        })
     );
 }
 
@@ -381,6 +448,7 @@ fn main() {
     };
     let (mut cold, mut noop, mut reload, mut changed) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut cold_cpu, mut noop_cpu) = (Vec::new(), Vec::new());
     // RSS after the first reload, after the tenth (allocator arenas of the walker threads
     // have settled by then), and after the last: growth from the tenth on is what a leak
     // would show.
@@ -392,13 +460,15 @@ fn main() {
     for i in 0..reloads.max(runs) {
         if i < runs {
             let fresh = Deck::new(options(&layout)).unwrap_or_else(|e| fail("Deck::new", &e));
-            let (res, ms) = time_ms(|| fresh.load());
+            let ((res, ms), cpu) = Usage::of(|| time_ms(|| fresh.load()));
             res.unwrap_or_else(|e| fail("load", &e));
             cold.push(ms);
+            cold_cpu.push(cpu);
             drop(fresh);
-            let (res, ms) = time_ms(|| deck.load());
+            let ((res, ms), cpu) = Usage::of(|| time_ms(|| deck.load()));
             res.unwrap_or_else(|e| fail("no-change load", &e));
             noop.push(ms);
+            noop_cpu.push(cpu);
         }
         let Some(t) = toucher.as_mut() else {
             if i >= runs {
@@ -465,6 +535,8 @@ fn main() {
             "cold_median_ms": median(&cold),
             "noop_ms": noop,
             "noop_median_ms": median(&noop),
+            "cold_cpu": Usage::medians(&cold_cpu),
+            "noop_cpu": Usage::medians(&noop_cpu),
             "reload_ms": reload,
             "reload_median_ms": if reload.is_empty() { None } else { Some(median(&reload)) },
             "reload_changes": changed,
