@@ -345,6 +345,10 @@ pub enum FieldRule {
     NotNull,
     /// A YAML boolean or null (Cline's `disabled`/`enabled`: anything else throws).
     BoolOrNull,
+    /// A YAML boolean; null is refused too (Copilot CLI's `user-invocable`).
+    Bool,
+    /// A string or a list of strings; null is refused (Copilot CLI's `allowed-tools`).
+    Texts,
 }
 
 impl FieldRule {
@@ -358,6 +362,8 @@ impl FieldRule {
             FieldRule::LaxBool => key.lax_bool,
             FieldRule::NotNull => key.kind != K::Null,
             FieldRule::BoolOrNull => matches!(key.kind, K::Bool | K::Null),
+            FieldRule::Bool => key.kind == K::Bool,
+            FieldRule::Texts => key.kind == K::String || (key.kind == K::List && key.texts),
             FieldRule::TextOrList => matches!(key.kind, K::String | K::Null | K::List),
             FieldRule::List => key.kind == K::List,
             FieldRule::TextsIfList => key.kind != K::List || key.texts,
@@ -369,8 +375,8 @@ impl FieldRule {
         match self {
             FieldRule::TextOrNull => "text",
             FieldRule::MapOrNull | FieldRule::Map => "a mapping",
-            FieldRule::TextOrTexts => "text or a list of text",
-            FieldRule::LaxBool | FieldRule::BoolOrNull => "true or false",
+            FieldRule::TextOrTexts | FieldRule::Texts => "text or a list of text",
+            FieldRule::LaxBool | FieldRule::BoolOrNull | FieldRule::Bool => "true or false",
             FieldRule::NotNull => "set (it is null)",
             FieldRule::TextOrList => "text or a list",
             FieldRule::List => "a list",

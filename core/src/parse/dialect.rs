@@ -114,6 +114,28 @@ pub enum DuplicateRule {
     FirstWins,
 }
 
+/// How a host matches frontmatter keys to the fields it reads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum KeyRule {
+    /// Case, `-` and `_` are ignored: `Name`, `allowed_tools` and `allowedTools` are
+    /// `name` and `allowed-tools` (skilldeck's own leniency: `universal`, `agentskills`,
+    /// `claude-code`).
+    #[default]
+    Fold,
+    /// Each field only under its one spelling (`name`, `description`, `metadata`,
+    /// `allowed-tools`, `disable-model-invocation`, `user-invocable`, `argument-hint`,
+    /// `when_to_use`, ...; `fields::SPELLED`): the host looks keys up as written
+    /// (`data.name` in JavaScript, a serde struct in Rust). `Name:` is then an unknown key,
+    /// with a `key-spelling` warning.
+    Exact,
+    /// As `exact`, and a dashed field also under its snake_case name (`allowed_tools`,
+    /// `disable_model_invocation`, `user_invocable`): a pydantic alias beside the field's
+    /// own name (Mistral Vibe's `populate_by_name`) or `get("allowed-tools",
+    /// get("allowed_tools"))` (OpenHands). When both are given the dashed one is read.
+    ExactOrSnake,
+}
+
 /// A host's reading rules, set in a profile's `[parse]` table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, rename_all = "kebab-case", deny_unknown_fields)]
@@ -196,6 +218,9 @@ pub struct Dialect {
     /// refuses, an int past 4,300 digits) is `python-value-error`; the tags PyYAML builds
     /// (`!!set`, `!!omap`, `!!pairs`) and a null key inside a mapping are read (OpenHands).
     pub python_constructor: bool,
+    /// Which spellings of a key the host reads as its field (recorded for every host with a
+    /// runner: `tests/vectors/discover/oracle-*-key-spelling`).
+    pub keys: KeyRule,
 }
 
 impl Default for Dialect {
@@ -228,6 +253,7 @@ impl Default for Dialect {
             unterminated_to_end: false,
             unparsed_is_empty: false,
             python_constructor: false,
+            keys: KeyRule::Fold,
         }
     }
 }

@@ -362,6 +362,7 @@ fn parse_block(mut parsed: Parsed, yaml: &str, yaml_line: u32, dialect: &Dialect
         offset,
         dialect.description_null_text,
         dialect.duplicate_keys == DuplicateRule::FirstWins,
+        dialect.keys,
     );
     parsed.manifest = typed.manifest;
     parsed.keys = typed.keys;
