@@ -640,10 +640,23 @@ pub fn check_all_with_files(
             .step_by(CHUNK)
             .map(|start| (prints.len(), start..n.min(start + CHUNK))),
     );
-    let found = crate::par::map(&tasks, 1, |(which, range)| match prints.get(*which) {
-        Some(print) => print.changed_in(range.clone()),
-        None => files.changed_in(paths, range.clone()),
-    });
+    // Each result names its task: a task lost to a panic in `par` (a bug) must not shift
+    // the results after it onto the wrong entries; it counts as all changed instead.
+    let mut found: Vec<Option<Vec<usize>>> = vec![None; tasks.len()];
+    let numbered: Vec<usize> = (0..tasks.len()).collect();
+    for (task, changed) in crate::par::map(&numbered, 1, |&task| {
+        let changed = tasks
+            .get(task)
+            .map(|(which, range)| match prints.get(*which) {
+                Some(print) => print.changed_in(range.clone()),
+                None => files.changed_in(paths, range.clone()),
+            });
+        (task, changed)
+    }) {
+        if let Some(slot) = found.get_mut(task) {
+            *slot = changed;
+        }
+    }
     let mut out: Vec<Changes> = prints
         .iter()
         .map(|p| Changes {
@@ -652,7 +665,8 @@ pub fn check_all_with_files(
         })
         .collect();
     let mut file_changes = Changes::default();
-    for ((which, _), changed) in tasks.iter().zip(found) {
+    for ((which, range), changed) in tasks.iter().zip(found) {
+        let changed = changed.unwrap_or_else(|| range.clone().collect());
         match out.get_mut(*which) {
             Some(changes) => changes.entries.extend(changed),
             None => file_changes.entries.extend(changed),
