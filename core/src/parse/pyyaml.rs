@@ -1323,7 +1323,9 @@ fn dated(text: &str) -> Option<PyValue> {
         None => None,
         Some(b'Z') => Some(0),
         Some(sign) => {
-            let (h, m) = tz[1..].split_once(':').unwrap_or((&tz[1..], "0"));
+            // `get`: the resolver lets only an ASCII sign through, but never slice blind.
+            let offset = tz.get(1..)?;
+            let (h, m) = offset.split_once(':').unwrap_or((offset, "0"));
             let minutes = i32::from(h.parse::<u8>().ok()?) * 60 + i32::from(m.parse::<u8>().ok()?);
             if minutes >= 24 * 60 {
                 return None;
