@@ -126,7 +126,7 @@ impl SearchOptions {
 /// Search `catalog` once (bodies are read when `options.body`). Nothing is kept for a later
 /// query, so no index is built: each skill is cut into terms on a worker, which keeps only
 /// its field lengths and how often each query term occurs in it, and the BM25F scores come
-/// from those with the arithmetic of [`Index::score`], so the ranking is the one a kept
+/// from those with the arithmetic of `Index::score`, so the ranking is the one a kept
 /// index gives ([`crate::Deck::search`]).
 pub fn search(catalog: &Catalog, options: &SearchOptions) -> Result<SearchResults> {
     options.check()?;
