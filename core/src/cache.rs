@@ -819,6 +819,7 @@ impl CachedKey {
             kind: self.kind,
             lax_bool: self.lax_bool,
             texts: self.texts,
+            unread: false,
         }
     }
 }
@@ -900,6 +901,9 @@ impl CachedParse {
         let keys: Vec<CachedKey> = parsed
             .keys
             .iter()
+            // An entry the host does not read (a snake_case spelling beside the dashed one,
+            // an unused repeat) is never checked against the field's rules.
+            .filter(|k| !k.unread)
             .filter_map(|k| {
                 Some(CachedKey {
                     line: k.line,

@@ -112,6 +112,28 @@ def copilot_field_types() -> dict[str, str]:
     return {d: f"name: {d}\ndescription: d\n{line}" for d, line in values.items()}
 
 
+def snake_shadowed(host: str) -> dict[str, str]:
+    """Both spellings of a dashed field in one file, for the hosts that also read the
+    snake_case one (`oracle-<host>-snake-shadowed`, Mistral Vibe and OpenHands): the value of
+    one spelling has a shape the field refuses, so whether the file loads says which
+    spelling the host reads. The refused `allowed-tools` differs: Mistral Vibe takes a
+    mapping (and refuses `[1]`), OpenHands takes `[1]` (and refuses a mapping). No case gives
+    a bad dashed `disable-model-invocation`: OpenHands would drop the whole root for it."""
+    bad = "[1]" if host == "mistral-vibe" else "{a: 1}"
+    values = {
+        "at-dash-ok-under-bad": f"allowed-tools: Read\nallowed_tools: {bad}",
+        "at-under-bad-dash-ok": f"allowed_tools: {bad}\nallowed-tools: Read",
+        "at-dash-bad-under-ok": f"allowed-tools: {bad}\nallowed_tools: Read",
+        "at-under-ok-dash-bad": f"allowed_tools: Read\nallowed-tools: {bad}",
+        "dmi-dash-ok-under-bad": "disable-model-invocation: false\ndisable_model_invocation: {a: 1}",
+        "dmi-under-bad-dash-ok": "disable_model_invocation: {a: 1}\ndisable-model-invocation: false",
+        "ui-dash-ok-under-bad": "user-invocable: true\nuser_invocable: {a: 1}",
+        "ui-under-bad-dash-ok": "user_invocable: {a: 1}\nuser-invocable: true",
+        "ui-dash-bad-under-ok": "user-invocable: {a: 1}\nuser_invocable: true",
+    }
+    return {d: f"name: {d}\ndescription: d\n{lines}" for d, lines in values.items()}
+
+
 # OpenHands drops every skill of a root when pydantic refuses one file (a
 # `disable-model-invocation` that is no boolean): those cases go to roots of their own, each
 # with a valid companion, so the rest of the tree stays readable.

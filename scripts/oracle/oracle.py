@@ -1395,6 +1395,27 @@ def write_keys() -> list[Path]:
     case.setdefault("expected", {"profile": "copilot-cli", "skills": []})
     case_path.write_text(dump_json(case) + "\n")
     written.append(vector)
+    for host in ("mistral-vibe", "openhands"):
+        vector = VECTORS / "discover" / f"oracle-{host}-snake-shadowed"
+        shutil.rmtree(vector / "tree", ignore_errors=True)
+        names = keys.write_tree(vector, host, keys.snake_shadowed(host))
+        case_path = vector / "case.json"
+        case = json.loads(case_path.read_text()) if case_path.exists() else {}
+        case.setdefault(
+            "description",
+            f"{host}: a dashed field and its snake_case spelling in one file ({len(names)} "
+            "files, scripts/oracle/keys.py); the host reads the dashed one",
+        )
+        case.update(
+            {
+                "operation": "discover",
+                "setup": {"mkdir": ["project/.git"]},
+                "input": {"deck": {"profile": host}},
+            }
+        )
+        case.setdefault("expected", {"profile": host, "skills": []})
+        case_path.write_text(dump_json(case) + "\n")
+        written.append(vector)
     return written
 
 

@@ -173,6 +173,12 @@ fn spelled(key: &str, rule: KeyRule) -> Option<(&'static str, &'static str)> {
         .copied()
 }
 
+/// Whether `key` is a field this host reads under another spelling (read exactly, it is not
+/// read at all). A key that names no field is not: a host may still read it as its own.
+fn misspelled(key: &str) -> bool {
+    SPELLED.iter().any(|(_, folded)| folds_to(key, folded))
+}
+
 /// How `entries` are read under an exact `rule`: each entry's folded field, or [`UNREAD`]
 /// and the key, into `folded_text` (one span per entry), with a warning for each key that
 /// folds to a field this host does not read under that spelling.
@@ -376,6 +382,8 @@ pub fn build(
             }
         }
         if let Some((kind, lax_bool, texts)) = shape {
+            let unread =
+                repeats.used[i] != i || (folded.starts_with(UNREAD) && misspelled(&entry.key));
             let key = if to_extra {
                 entry.key.clone()
             } else {
@@ -388,6 +396,7 @@ pub fn build(
                 kind,
                 lax_bool,
                 texts,
+                unread,
             });
         }
         if to_extra {
@@ -922,6 +931,40 @@ mod tests {
             .manifest
             .allowed_tools
             .is_empty());
+    }
+
+    #[test]
+    fn entries_the_host_does_not_read_are_marked() {
+        let unread = |text: &str, keys: KeyRule| -> Vec<(String, bool)> {
+            with_keys(text, keys)
+                .keys
+                .into_iter()
+                .map(|k| (k.key, k.unread))
+                .collect()
+        };
+        let text = "---\nname: a\nName: b\nallowed-tools: R\nallowed_tools: {a: 1}\n---\n";
+        let own = |pairs: &[(&str, bool)]| -> Vec<(String, bool)> {
+            pairs.iter().map(|(k, u)| (k.to_string(), *u)).collect()
+        };
+        assert_eq!(
+            unread(text, KeyRule::ExactOrSnake),
+            own(&[
+                ("name", false),
+                ("Name", true),
+                ("allowed-tools", false),
+                ("allowed_tools", true)
+            ])
+        );
+        // Folded, the later of two spellings of one field is the one read.
+        assert_eq!(
+            unread(text, KeyRule::Fold),
+            own(&[
+                ("name", true),
+                ("Name", false),
+                ("allowed-tools", true),
+                ("allowed_tools", false)
+            ])
+        );
     }
 
     #[test]

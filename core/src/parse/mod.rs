@@ -29,6 +29,8 @@ mod read;
 mod repair;
 pub(crate) mod yaml;
 
+#[cfg(test)]
+pub(crate) use dialect::KeyRule;
 pub use dialect::{Dialect, DuplicateRule, FenceRule, ReadRule, RepairRule, SyntaxRule};
 
 pub use fallback_line::fallback_line;
@@ -112,6 +114,11 @@ pub struct KeyInfo {
     pub lax_bool: bool,
     /// The value is text, null, a list of text, or a mapping (whose keys are text).
     pub texts: bool,
+    /// The host reads no field from this entry: its spelling is one the host does not read
+    /// (`Name:` where keys are read as written), the dashed spelling of the same field is
+    /// given too, or another entry of the same key is the one used. Diagnostics about a
+    /// field point at the entry that is read.
+    pub unread: bool,
 }
 
 /// Parse the text of a SKILL.md (frontmatter + body). Never fails: every problem is a

@@ -46,12 +46,15 @@ impl Rules<'_> {
         }
     }
 
+    /// Where the entry read for field `key` is (else the last one spelled like it).
     fn key_pos(&self, key: &str) -> Option<(u32, u32)> {
-        self.parsed
-            .keys
-            .iter()
+        let spelled = |k: &&crate::parse::KeyInfo| crate::parse::folds_to(&k.key, key);
+        let keys = &self.parsed.keys;
+        keys.iter()
             .rev()
-            .find(|k| crate::parse::folds_to(&k.key, key))
+            .filter(spelled)
+            .find(|k| !k.unread)
+            .or_else(|| keys.iter().rev().find(spelled))
             .map(|k| (k.line, k.column))
     }
 
@@ -447,5 +450,27 @@ mod tests {
         ));
         // Not ASCII: normalised (the fullwidth letter and the ligature fold).
         assert_eq!(super::nfkc("ｐdf-ﬁle"), "pdf-file");
+    }
+
+    #[test]
+    fn a_finding_points_at_the_entry_the_host_reads() {
+        use crate::parse::{parse_with, Dialect, KeyRule};
+        let line_of = |text: &str, keys: KeyRule| {
+            let dialect = Dialect {
+                keys,
+                ..Dialect::default()
+            };
+            let parsed = parse_with(text, &dialect);
+            super::check_frontmatter(&parsed, std::path::Path::new("bad-name/SKILL.md"), false)
+                .into_iter()
+                .find(|d| d.code == "name-not-lowercase")
+                .and_then(|d| d.line)
+        };
+        // Read as written, `Name:` is not the name: the finding is about line 2.
+        let text = "---\nname: Bad_Name\nName: other\ndescription: d\n---\n";
+        assert_eq!(line_of(text, KeyRule::Exact), Some(2));
+        // Folded, the later spelling is the name.
+        let text = "---\nName: ok\nname: Bad_Name\ndescription: d\n---\n";
+        assert_eq!(line_of(text, KeyRule::Fold), Some(3));
     }
 }
