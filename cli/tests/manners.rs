@@ -207,3 +207,45 @@ fn a_closed_pipe_is_not_an_internal_error() {
         );
     }
 }
+
+#[test]
+fn relative_home_and_roots_are_relative_to_the_current_directory() {
+    // As any command line tool reads a path: `--project /abs --home home --root extra` run in
+    // `base` means `base/home` and `base/extra`, not `/home` or `/abs/extra`.
+    let t = tempfile::tempdir().expect("tempdir");
+    let base = t.path();
+    for (dir, name) in [
+        ("project/.agents/skills", "p"),
+        ("home/.agents/skills", "h"),
+        ("extra", "x"),
+    ] {
+        write(
+            &base.join(dir).join(name).join("SKILL.md"),
+            &format!("---\nname: {name}\ndescription: d\n---\n"),
+        );
+    }
+    let project = base.join("project");
+    let project = project.to_str().expect("utf-8 temp path");
+    let out = Command::new(env!("CARGO_BIN_EXE_skilldeck"))
+        .args(["list", "--json", "--no-host-settings", "--project", project])
+        .args(["--home", "home", "--root", "extra"])
+        .current_dir(base)
+        .output()
+        .expect("run skilldeck");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let listed: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let mut scopes: Vec<(String, String)> = listed["skills"]
+        .as_array()
+        .expect("skills")
+        .iter()
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap_or("").into(),
+                s["scope"].as_str().unwrap_or("").into(),
+            )
+        })
+        .collect();
+    scopes.sort();
+    let want = [("h", "user"), ("p", "project"), ("x", "extra")];
+    assert_eq!(scopes, want.map(|(n, s)| (n.to_string(), s.to_string())));
+}

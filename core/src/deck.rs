@@ -147,7 +147,9 @@ impl Deck {
             Some(path) => Profile::from_file(path)?,
             None => Profile::builtin(&options.profile)?,
         };
-        let cwd = if options.project_dir.is_absolute() {
+        // The process's directory is read only when some path needs it: a deck with absolute
+        // paths loads even where the working directory is gone.
+        let cwd = if !needs_cwd(&options) {
             PathBuf::from("/")
         } else {
             std::env::current_dir().map_err(|e| Error::io(".", e))?
@@ -756,6 +758,24 @@ fn project_dir_diagnostic(catalog: &mut Catalog, project: &Path) {
     catalog.diagnostics.push(diagnostic.with_path(project));
 }
 
+/// Whether a path of the deck is resolved against the working directory: the project, the
+/// home (given, or `HOME`) or the system root is relative.
+fn needs_cwd(options: &DeckOptions) -> bool {
+    let env_home = options
+        .env
+        .as_ref()
+        .and_then(|env| env.get(OsStr::new("HOME")))
+        .map(Path::new);
+    [
+        Some(options.project_dir.as_path()),
+        options.home_dir.as_deref().or(env_home),
+        options.system_root.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    .any(Path::is_relative)
+}
+
 /// Resolve the deck's inputs once, so nothing below reads the process.
 fn inputs(options: &DeckOptions, cwd: &Path) -> Inputs {
     let env: BTreeMap<OsString, OsString> = options.env.clone().unwrap_or_default();
@@ -817,6 +837,35 @@ mod tests {
     fn deck_is_send_sync_and_cheap_to_clone() {
         fn assert_send_sync<T: Send + Sync + Clone>() {}
         assert_send_sync::<Deck>();
+    }
+
+    #[test]
+    fn a_relative_home_is_resolved_against_the_working_directory() {
+        // With an absolute project the home used to be resolved against `/` (`home` was
+        // `/home`), never against the process's directory.
+        let cwd = std::env::current_dir().expect("cwd");
+        let deck = Deck::new(DeckOptions {
+            project_dir: cwd.clone(),
+            home_dir: Some(PathBuf::from("some-home")),
+            system_root: Some(PathBuf::from("sys")),
+            env: Some(BTreeMap::new()),
+            ..DeckOptions::default()
+        })
+        .expect("deck");
+        let cwd = absolute(&cwd);
+        assert_eq!(deck.inputs().home, Some(cwd.join("some-home")));
+        assert_eq!(deck.inputs().system_root, cwd.join("sys"));
+        let absolute_only = DeckOptions {
+            project_dir: PathBuf::from("/p"),
+            home_dir: Some(PathBuf::from("/h")),
+            env: Some(BTreeMap::from([("HOME".into(), "rel".into())])),
+            ..DeckOptions::default()
+        };
+        assert!(!needs_cwd(&absolute_only));
+        assert!(needs_cwd(&DeckOptions {
+            home_dir: None,
+            ..absolute_only
+        }));
     }
 
     #[test]

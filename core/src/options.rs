@@ -52,7 +52,8 @@ pub struct DeckOptions {
     /// The agent's working directory.
     #[serde(serialize_with = "crate::serde_path::lossy")]
     pub project_dir: PathBuf,
-    /// `None`: `$HOME` from `env`.
+    /// `None`: `$HOME` from `env`. Relative paths here, in `project_dir` and in
+    /// `system_root` are resolved against the process's working directory.
     #[serde(serialize_with = "crate::serde_path::lossy_opt")]
     pub home_dir: Option<PathBuf>,
     /// Environment seen by the profile (`CODEX_HOME`, `XDG_CONFIG_HOME`, `PATH`, ...).
@@ -65,7 +66,8 @@ pub struct DeckOptions {
     /// Prefix for absolute system directories (`/etc/codex`, managed settings); default `/`.
     #[serde(serialize_with = "crate::serde_path::lossy_opt")]
     pub system_root: Option<PathBuf>,
-    /// Extra roots, lowest precedence.
+    /// Extra roots, lowest precedence. A relative root is resolved against the project
+    /// directory (a leading `~` against the home).
     pub roots: Vec<RootSpec>,
     /// Permission rules given by the caller (added after the host's own settings).
     pub rules: Option<PermissionRules>,

@@ -17,7 +17,8 @@ pub struct DeckArgs {
     /// Home directory (default: $HOME).
     #[arg(long)]
     pub home: Option<PathBuf>,
-    /// Extra skill root, searched for **/SKILL.md after the profile's roots (repeatable).
+    /// Extra skill root, searched for **/SKILL.md after the profile's roots (repeatable;
+    /// relative to the current directory).
     #[arg(long = "root", value_name = "DIR")]
     pub roots: Vec<PathBuf>,
     /// Also load `.claude/skills` directories nested below the project (claude-code).
@@ -53,7 +54,11 @@ impl DeckArgs {
             profile_file: self.profile_file.clone(),
             project_dir: self.project.clone(),
             home_dir: self.home.clone(),
-            roots: self.roots.iter().map(skilldeck::RootSpec::new).collect(),
+            roots: self
+                .roots
+                .iter()
+                .map(|r| skilldeck::RootSpec::new(from_cwd(r)))
+                .collect(),
             nested: self.nested,
             read_host_settings: !self.no_host_settings,
             agent: self.agent.clone(),
@@ -87,6 +92,16 @@ impl DeckArgs {
         })?;
         skilldeck::Deck::new(options).map_err(|err| report(&err))
     }
+}
+
+/// A `--root` as the shell user meant it: relative to the working directory (the engine
+/// resolves a relative extra root against the project, which is what a profile or a binding
+/// caller means). A leading `~` is left for the engine to expand.
+fn from_cwd(path: &std::path::Path) -> PathBuf {
+    if path.is_absolute() || path.starts_with("~") {
+        return path.to_path_buf();
+    }
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 /// Print an engine error and map it to an exit code (bad options and bad configuration
