@@ -1350,72 +1350,50 @@ KEY_HOSTS = (
 )
 
 
-def write_keys() -> list[Path]:
-    """(Re)write `oracle-<host>-key-spelling` for every host: the tree from keys.py and a
+def write_key_vector(name: str, host: str, table: dict[str, str] | None, what: str) -> Path:
+    """(Re)write the discovery vector `name` for `host`: the tree of `table` (keys.py) and a
     case.json whose expected skills `record --descriptions` then fills in from the host (the
-    description is kept once written: it says what the host reads)."""
-    written = []
-    for host in KEY_HOSTS:
-        vector = VECTORS / "discover" / f"oracle-{host}-key-spelling"
-        shutil.rmtree(vector / "tree", ignore_errors=True)
-        names = keys.write_tree(vector, host)
-        case_path = vector / "case.json"
-        case = json.loads(case_path.read_text()) if case_path.exists() else {}
-        case.setdefault(
-            "description",
-            f"{host}: key spellings ({len(names)} files, scripts/oracle/keys.py); what the real "
-            f"{host} reads",
-        )
-        case.update(
-            {
-                "operation": "discover",
-                "setup": {"mkdir": ["project/.git"]},
-                "input": {"deck": {"profile": host}},
-            }
-        )
-        case.setdefault("expected", {"profile": host, "skills": []})
-        case_path.write_text(dump_json(case) + "\n")
-        written.append(vector)
-    vector = VECTORS / "discover" / "oracle-copilot-cli-field-types"
+    description, `what` with the file count, is kept once written: it says what the host
+    reads)."""
+    vector = VECTORS / "discover" / name
     shutil.rmtree(vector / "tree", ignore_errors=True)
-    names = keys.write_tree(vector, "copilot-cli", keys.copilot_field_types())
+    names = keys.write_tree(vector, host, table)
     case_path = vector / "case.json"
     case = json.loads(case_path.read_text()) if case_path.exists() else {}
-    case.setdefault(
-        "description",
-        f"copilot-cli: the values it checks ({len(names)} files, scripts/oracle/keys.py)",
-    )
+    case.setdefault("description", what.format(files=len(names)))
     case.update(
         {
             "operation": "discover",
             "setup": {"mkdir": ["project/.git"]},
-            "input": {"deck": {"profile": "copilot-cli"}},
+            "input": {"deck": {"profile": host}},
         }
     )
-    case.setdefault("expected", {"profile": "copilot-cli", "skills": []})
+    case.setdefault("expected", {"profile": host, "skills": []})
     case_path.write_text(dump_json(case) + "\n")
-    written.append(vector)
+    return vector
+
+
+def write_keys() -> list[Path]:
+    """(Re)write `oracle-<host>-key-spelling` for every host, Copilot CLI's field types and
+    the snake_case-beside-dashed files of the hosts that read both spellings."""
+    written = [
+        write_key_vector(
+            f"oracle-{host}-key-spelling", host, None,
+            f"{host}: key spellings ({{files}} files, scripts/oracle/keys.py); what the real "
+            f"{host} reads",
+        )
+        for host in KEY_HOSTS
+    ]
+    written.append(write_key_vector(
+        "oracle-copilot-cli-field-types", "copilot-cli", keys.copilot_field_types(),
+        "copilot-cli: the values it checks ({files} files, scripts/oracle/keys.py)",
+    ))
     for host in ("mistral-vibe", "openhands"):
-        vector = VECTORS / "discover" / f"oracle-{host}-snake-shadowed"
-        shutil.rmtree(vector / "tree", ignore_errors=True)
-        names = keys.write_tree(vector, host, keys.snake_shadowed(host))
-        case_path = vector / "case.json"
-        case = json.loads(case_path.read_text()) if case_path.exists() else {}
-        case.setdefault(
-            "description",
-            f"{host}: a dashed field and its snake_case spelling in one file ({len(names)} "
+        written.append(write_key_vector(
+            f"oracle-{host}-snake-shadowed", host, keys.snake_shadowed(host),
+            f"{host}: a dashed field and its snake_case spelling in one file ({{files}} "
             "files, scripts/oracle/keys.py); the host reads the dashed one",
-        )
-        case.update(
-            {
-                "operation": "discover",
-                "setup": {"mkdir": ["project/.git"]},
-                "input": {"deck": {"profile": host}},
-            }
-        )
-        case.setdefault("expected", {"profile": host, "skills": []})
-        case_path.write_text(dump_json(case) + "\n")
-        written.append(vector)
+        ))
     return written
 
 
