@@ -151,6 +151,38 @@ impl Drop for Toucher {
     }
 }
 
+/// The file a reload round rewrites: the corpus' touch file when the deck shows it, else the
+/// first shown project skill named after its directory. The generator picks its touch file
+/// before it knows which duplicate names win, and a shadowed one changes nothing visible (the
+/// real-world tree's did: "changes seen" was all zeros), which a reader takes for a missed
+/// change.
+fn shown_touch(catalog: &skilldeck::Catalog, wanted: Option<PathBuf>) -> Option<PathBuf> {
+    let shown = |path: &Path| catalog.skills.iter().any(|s| &*s.location == path);
+    if wanted.as_deref().is_none_or(shown) {
+        return wanted;
+    }
+    let named_after_dir = |s: &&std::sync::Arc<skilldeck::Skill>| {
+        s.location
+            .parent()
+            .and_then(Path::file_name)
+            .is_some_and(|dir| dir.to_str() == Some(&*s.name))
+    };
+    let chosen = catalog
+        .skills
+        .iter()
+        .filter(|s| s.scope == skilldeck::Scope::Project && s.location.ends_with("SKILL.md"))
+        .find(named_after_dir)
+        .map(|s| s.location.to_path_buf());
+    if let (Some(wanted), Some(chosen)) = (&wanted, &chosen) {
+        eprintln!(
+            "api-bench: the corpus' touch file {} is shadowed; rewriting {} instead",
+            wanted.display(),
+            chosen.display()
+        );
+    }
+    chosen.or(wanted)
+}
+
 /// Resident memory one more loaded deck keeps (deck and catalog held), in KiB: RSS after
 /// holding three loaded decks minus RSS after holding one, halved. The first deck's load
 /// has already left its temporaries' pages in the allocator, so the later loads reuse
@@ -390,6 +422,7 @@ fn main() {
     // The long-lived deck: its first load is the warm-up and is not counted.
     let deck = Deck::new(options(&layout)).unwrap_or_else(|e| fail("Deck::new", &e));
     let catalog = deck.load().unwrap_or_else(|e| fail("load", &e));
+    let touch_path = shown_touch(&catalog, touch_path);
     if args.flag("--retained") {
         // A separate run, so the held decks do not raise the other rows' peak RSS.
         let description_bytes: usize = catalog
