@@ -173,15 +173,10 @@ fn spelled(key: &str, rule: KeyRule) -> Option<(&'static str, &'static str)> {
         .copied()
 }
 
-/// Whether `key` is a field this host reads under another spelling (read exactly, it is not
-/// read at all). A key that names no field is not: a host may still read it as its own.
-fn misspelled(key: &str) -> bool {
-    SPELLED.iter().any(|(_, folded)| folds_to(key, folded))
-}
-
 /// How `entries` are read under an exact `rule`: each entry's folded field, or [`UNREAD`]
 /// and the key, into `folded_text` (one span per entry), with a warning for each key that
-/// folds to a field this host does not read under that spelling.
+/// folds to a field this host does not read under that spelling. Returns which entries those
+/// are (a key that names no field is not one: a host may still read it as its own).
 // Out of line: inlined, it changed the code of `build`'s folding loop, which every file of
 // the folding profiles runs (+1.3M instructions on the real-world corpus).
 #[cold]
@@ -193,8 +188,9 @@ fn read_exactly(
     folded_text: &mut String,
     spans: &mut Vec<std::ops::Range<usize>>,
     diagnostics: &mut Vec<Diagnostic>,
-) {
-    for e in entries {
+) -> Vec<bool> {
+    let mut misspelled = vec![false; entries.len()];
+    for (e, misspelled) in entries.iter().zip(&mut misspelled) {
         let line = e.line.saturating_add(line_offset);
         let start = folded_text.len();
         let read = spelled(&e.key, rule);
@@ -213,6 +209,7 @@ fn read_exactly(
                     SPELLED.iter().find(|(_, f)| *f == folded).copied()
                 });
                 if let Some((spelling, _)) = field {
+                    *misspelled = true;
                     let why = if shadowed.is_some() {
                         format!("`{spelling}` is given too, and this host reads that one")
                     } else {
@@ -231,6 +228,7 @@ fn read_exactly(
         }
         spans.push(start..folded_text.len());
     }
+    misspelled
 }
 
 /// See [`KeyInfo::lax_bool`].
@@ -297,6 +295,8 @@ pub fn build(
     // takes one byte more: the buffer may grow once.)
     let mut folded_text = String::with_capacity(entries.iter().map(|e| e.key.len()).sum());
     let mut spans = Vec::with_capacity(entries.len());
+    // Read exactly: the entries that spell a field in a way this host does not read.
+    let mut misspelled = Vec::new();
     if keys == KeyRule::Fold {
         for e in &entries {
             let start = folded_text.len();
@@ -304,7 +304,7 @@ pub fn build(
             spans.push(start..folded_text.len());
         }
     } else {
-        read_exactly(
+        misspelled = read_exactly(
             &entries,
             keys,
             line_offset,
@@ -382,8 +382,7 @@ pub fn build(
             }
         }
         if let Some((kind, lax_bool, texts)) = shape {
-            let unread =
-                repeats.used[i] != i || (folded.starts_with(UNREAD) && misspelled(&entry.key));
+            let unread = repeats.used[i] != i || misspelled.get(i) == Some(&true);
             let key = if to_extra {
                 entry.key.clone()
             } else {
